@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what dind-bench needs on a Debian machine, idempotently: the Docker engine from Debian,
+# debootstrap (offline base images), the benchmark tools for the `native` environment, buildx from
+# the Go module proxy, and the npm dependencies. Safe to run again: it skips what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
+
+apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq shellcheck)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install: Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+plugin="$HOME/.docker/cli-plugins/docker-buildx"
+if ! docker buildx version >/dev/null 2>&1; then
+  echo "install: docker buildx $BUILDX_VERSION (go install)"
+  gobin="$(mktemp -d)"
+  GOBIN="$gobin" go install "github.com/docker/buildx/cmd/buildx@$BUILDX_VERSION"
+  mkdir -p "$(dirname "$plugin")"
+  cp "$gobin/buildx" "$plugin"
+  rm -rf "$gobin"
+  chmod +x "$plugin"
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "install: npm dependencies"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

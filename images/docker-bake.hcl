@@ -1,0 +1,92 @@
+# The image matrix of dind-bench: benchmark image x distribution, and DinD images per Engine version.
+#
+# Online, the bases below are pulled pinned by tag and digest. Offline (no registry), `dind-bench images
+# build` makes the Debian bases with debootstrap and overrides these variables with the local images;
+# Alpine has no offline path and is reported as unavailable, never faked.
+# Digests as published when they were pinned; refresh with `docker buildx imagetools inspect <tag>`.
+
+variable "DEBIAN_BASE" {
+  default = "debian:12-slim@sha256:d5d3f9c23164ea16f31852f95bd5959aad1c5e854332fe00f7b3a20fcc9f635c"
+}
+variable "TRIXIE_BASE" {
+  default = "debian:13-slim@sha256:d2ec0a1766c01dad04a185c2d5558b0adace167a7f1758ce80f0017698431d06"
+}
+variable "ALPINE_BASE" {
+  default = "alpine:3.20@sha256:d9e853e87e55526f6b2917df91a2115c36dd7c696a35be12163d44e6e2a4b6bc"
+}
+# Prefix of every image tag, so a run never touches images it did not build.
+variable "IMAGE_PREFIX" {
+  default = "dind-bench"
+}
+
+group "default" {
+  targets = ["bench", "dind"]
+}
+
+# One entry per benchmark: the packages its tools need on each distribution.
+# Adding a benchmark that needs new tools = adding one entry here.
+target "bench" {
+  name = "${bench.name}-${distro}"
+  matrix = {
+    distro = ["debian", "alpine"]
+    bench = [
+      { name = "lifecycle", debian = "", alpine = "" },
+      { name = "sysbench", debian = "sysbench", alpine = "sysbench" },
+    ]
+  }
+  context    = "images/bench"
+  dockerfile = "Dockerfile.${distro}"
+  args = {
+    BASE     = distro == "debian" ? DEBIAN_BASE : ALPINE_BASE
+    PACKAGES = bench[distro]
+  }
+  labels = {
+    "dind-bench.kind"   = "bench"
+    "dind-bench.bench"  = bench.name
+    "dind-bench.distro" = distro
+  }
+  tags = ["${IMAGE_PREFIX}/${bench.name}:${distro}"]
+}
+
+# DinD images, one per inner Engine version buildable from Debian's packages.
+# ENGINE_VERSION is checked against the installed dockerd at build time, so a drift in Debian's
+# package fails the build instead of mislabelling results.
+target "dind" {
+  name = "dind-${replace(engine.version, ".", "-")}"
+  matrix = {
+    engine = [
+      { version = "20.10", base = DEBIAN_BASE, packages = "docker.io" },
+      { version = "26.1", base = TRIXIE_BASE, packages = "docker.io docker-cli" },
+    ]
+  }
+  context    = "images/dind"
+  dockerfile = "Dockerfile.debian"
+  args = {
+    BASE           = engine.base
+    PACKAGES       = engine.packages
+    ENGINE_VERSION = engine.version
+  }
+  labels = {
+    "dind-bench.kind"   = "dind"
+    "dind-bench.engine" = engine.version
+  }
+  tags = ["${IMAGE_PREFIX}/dind:${engine.version}"]
+}
+
+# The official docker:<version>-dind images, where a registry is reachable (`images build --pull`).
+target "dind-official" {
+  name = "dind-official-${replace(version, ".", "-")}"
+  matrix = {
+    version = ["27.5", "28.2"]
+  }
+  context    = "images/dind"
+  dockerfile = "Dockerfile.official"
+  args = {
+    OFFICIAL_TAG = "${version}-dind"
+  }
+  labels = {
+    "dind-bench.kind"   = "dind-official"
+    "dind-bench.engine" = version
+  }
+  tags = ["${IMAGE_PREFIX}/dind:${version}-official"]
+}

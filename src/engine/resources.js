@@ -1,0 +1,115 @@
+// Every container, volume and network a run creates carries the run's label and is recorded here, so
+// teardown can remove exactly those, on success, on error and on SIGINT/SIGTERM, and nothing else.
+
+export const RUN_LABEL = 'dind-bench.run';
+
+export class ResourceTracker {
+  /** @param {string} runId */
+  constructor(runId) {
+    this.runId = runId;
+    /** @type {{kind: 'container'|'volume'|'network', id: string, docker: import('dockerode')}[]} */
+    this.items = [];
+    /** @type {(() => Promise<void>)[]} extra cleanups (temporary folders, inner engines) run first, newest first */
+    this.hooks = [];
+  }
+
+  /** Labels to put on everything created for this run. */
+  get labels() {
+    return { [RUN_LABEL]: this.runId };
+  }
+
+  /** @param {'container'|'volume'|'network'} kind @param {string} id @param {import('dockerode')} docker */
+  add(kind, id, docker) {
+    this.items.push({ kind, id, docker });
+  }
+
+  /** @param {string} id */
+  forget(id) {
+    this.items = this.items.filter((i) => i.id !== id);
+  }
+
+  /** @param {() => Promise<void>} fn */
+  onCleanup(fn) {
+    this.hooks.push(fn);
+  }
+
+  /**
+   * Removes everything recorded, newest first (containers before the volumes they use), then sweeps the
+   * outer engine for anything still labelled with this run. Errors are collected, not thrown midway, so
+   * one stuck item does not leave the rest behind.
+   * @param {import('dockerode')} outer
+   * @returns {Promise<string[]>} problems met, for the log
+   */
+  async cleanup(outer) {
+    const problems = [];
+    for (const hook of this.hooks.splice(0).reverse()) {
+      try {
+        await hook();
+      } catch (e) {
+        problems.push(String(/** @type {Error} */ (e).message || e));
+      }
+    }
+    const order = { container: 0, network: 1, volume: 2 };
+    const items = this.items.splice(0).reverse();
+    items.sort((a, b) => order[a.kind] - order[b.kind]);
+    for (const item of items) {
+      try {
+        await removeOne(item.docker, item.kind, item.id);
+      } catch (e) {
+        problems.push(`${item.kind} ${item.id.slice(0, 12)}: ${/** @type {Error} */ (e).message}`);
+      }
+    }
+    // A sweep by label catches what was created but never recorded (e.g. interrupted mid-create).
+    const filters = { label: [`${RUN_LABEL}=${this.runId}`] };
+    try {
+      for (const c of await outer.listContainers({ all: true, filters })) await removeOne(outer, 'container', c.Id);
+      for (const n of await outer.listNetworks({ filters })) await removeOne(outer, 'network', n.Id);
+      const { Volumes } = await outer.listVolumes({ filters });
+      for (const v of Volumes || []) await removeOne(outer, 'volume', v.Name);
+    } catch (e) {
+      problems.push(`sweep: ${/** @type {Error} */ (e).message}`);
+    }
+    return problems;
+  }
+}
+
+/** @param {import('dockerode')} docker @param {'container'|'volume'|'network'} kind @param {string} id */
+async function removeOne(docker, kind, id) {
+  try {
+    if (kind === 'container') await docker.getContainer(id).remove({ force: true, v: true });
+    else if (kind === 'volume') await docker.getVolume(id).remove();
+    else await docker.getNetwork(id).remove();
+  } catch (e) {
+    const err = /** @type {{statusCode?: number}} */ (e);
+    if (err.statusCode === 404) return; // already gone: that is the goal
+    // An inner engine that is already gone takes its containers with it.
+    if (/ECONNREFUSED|ENOENT/.test(String(e))) return;
+    throw e;
+  }
+}
+
+/**
+ * Runs `cleanup` once on SIGINT/SIGTERM, then exits with the conventional code. Returns a function that
+ * removes the handlers again.
+ * @param {() => Promise<unknown>} cleanup
+ * @param {(msg: string) => void} log
+ */
+export function cleanupOnSignals(cleanup, log) {
+  let running = false;
+  const handler = async (/** @type {NodeJS.Signals} */ signal) => {
+    if (running) return;
+    running = true;
+    log(`${signal}: removing what this run created ...`);
+    try {
+      await cleanup();
+    } finally {
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}

@@ -1,0 +1,74 @@
+// `dind`: the command runs in a container on an inner Docker engine that itself runs in a container on
+// the runner's engine, with the inner /var/lib/docker on a volume (so the inner engine can use overlay2).
+// `dind-vfs` (./dind-vfs.js) is the same without the volume.
+import { lifecycleProbe, runContainer } from '../engine/containers.js';
+import { dindImage } from '../images/catalog.js';
+import { loadImages, startInnerDaemon } from './dind-daemon.js';
+
+export class DindEnvironment {
+  name = 'dind';
+  volume = true;
+  /** @type {import('./environment.js').EnvironmentFacts | null} */
+  facts = null;
+  /** @type {import('./dind-daemon.js').InnerDaemon | null} */
+  daemon = null;
+  /** @type {import('../engine/resources.js').ResourceTracker | null} */
+  tracker = null;
+
+  /** @param {import('dockerode')} outer @param {string} engine inner Engine version, e.g. "20.10" */
+  constructor(outer, engine) {
+    this.outer = outer;
+    this.engine = engine;
+    this.outerImage = dindImage(engine);
+  }
+
+  /** @param {{images: string[], tracker: import('../engine/resources.js').ResourceTracker}} ctx */
+  async setup({ images, tracker }) {
+    this.tracker = tracker;
+    this.daemon = await startInnerDaemon(this.outer, { image: this.outerImage, volume: this.volume, tracker });
+    const imageLoadMs = await loadImages(this.outer, this.daemon.docker, images);
+    this.facts = {
+      name: this.name,
+      engineVersion: this.daemon.version,
+      storageDriver: this.daemon.storageDriver,
+      backingFilesystem: this.daemon.backingFilesystem,
+      dind: {
+        mode: this.daemon.mode,
+        outerImage: this.outerImage,
+        start_to_ready_ms: this.daemon.start_to_ready_ms,
+        imageLoadMs,
+      },
+    };
+    return this.facts;
+  }
+
+  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>}} spec */
+  run({ image, cmd, timeoutMs, labels = {} }) {
+    const { daemon, tracker } = this.need();
+    return runContainer(daemon.docker, { image, cmd, timeoutMs, labels, workingDir: '/bench' }, tracker);
+  }
+
+  /** @param {{image: string, timeoutMs: number}} spec */
+  probeLifecycle({ image, timeoutMs }) {
+    const { daemon, tracker } = this.need();
+    return lifecycleProbe(daemon.docker, { image, timeoutMs, labels: {} }, tracker);
+  }
+
+  /** A fresh inner daemon of the same kind, started and stopped: the cost a CI job pays per DinD service. */
+  async daemonCycle() {
+    const { tracker } = this.need();
+    const d = await startInnerDaemon(this.outer, { image: this.outerImage, volume: this.volume, tracker });
+    const stop_ms = await d.stop();
+    return { start_to_ready_ms: d.start_to_ready_ms, stop_ms };
+  }
+
+  need() {
+    if (!this.daemon || !this.tracker) throw new Error(`${this.name}: setup() did not complete`);
+    return { daemon: this.daemon, tracker: this.tracker };
+  }
+
+  async teardown() {
+    if (this.daemon) await this.daemon.stop().catch(() => {});
+    this.daemon = null;
+  }
+}

@@ -1,0 +1,47 @@
+// `docker`: the command runs in a container on the runner's own engine.
+import { lifecycleProbe, runContainer } from '../engine/containers.js';
+
+export class DockerEnvironment {
+  name = 'docker';
+  engine = null;
+  /** @type {import('./environment.js').EnvironmentFacts | null} */
+  facts = null;
+
+  /** @param {import('dockerode')} outer */
+  constructor(outer) {
+    this.outer = outer;
+    /** @type {import('../engine/resources.js').ResourceTracker | null} */
+    this.tracker = null;
+  }
+
+  /** @param {{tracker: import('../engine/resources.js').ResourceTracker}} ctx */
+  async setup({ tracker }) {
+    this.tracker = tracker;
+    const info = await this.outer.info();
+    const status = (info.DriverStatus || []).find((/** @type {string[]} */ r) => r[0] === 'Backing Filesystem');
+    this.facts = {
+      name: this.name,
+      engineVersion: info.ServerVersion,
+      storageDriver: info.Driver,
+      backingFilesystem: status ? status[1] : null,
+    };
+    return this.facts;
+  }
+
+  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>}} spec */
+  run({ image, cmd, timeoutMs, labels = {} }) {
+    return runContainer(this.outer, { image, cmd, timeoutMs, labels, workingDir: '/bench' }, this.need());
+  }
+
+  /** @param {{image: string, timeoutMs: number}} spec */
+  probeLifecycle({ image, timeoutMs }) {
+    return lifecycleProbe(this.outer, { image, timeoutMs, labels: {} }, this.need());
+  }
+
+  need() {
+    if (!this.tracker) throw new Error(`${this.name}: setup() was not called`);
+    return this.tracker;
+  }
+
+  async teardown() {}
+}

@@ -1,0 +1,19 @@
+// The one interface every environment implements. Benchmarks only see this; they never branch on
+// where they run.
+//
+// @typedef {{
+//   name: string, engineVersion: string | null, storageDriver: string | null, backingFilesystem: string | null,
+//   dind?: { mode: 'privileged' | 'capabilities', outerImage: string, start_to_ready_ms: number, imageLoadMs: Record<string, number> },
+// }} EnvironmentFacts
+//
+// An environment:
+//   name                       'native' | 'docker' | 'dind' | 'dind-vfs'
+//   engine                     the inner Engine version for DinD environments, else null
+//   setup({images, tracker})   makes it ready; `images` are the benchmark images it will run
+//   facts                      EnvironmentFacts, after setup
+//   run({image, cmd, timeoutMs, label}) -> RunResult (see ../engine/containers.js)
+//   probeLifecycle({image, timeoutMs})   one create/start/first-output/stop/remove cycle
+//   daemonCycle?()             DinD only: start a fresh inner daemon and stop it, timed
+//   teardown()                 removes everything it created
+
+export const ENVIRONMENT_NAMES = ['native', 'docker', 'dind', 'dind-vfs'];

@@ -1,0 +1,106 @@
+// `native`: the command runs as a plain process on the runner, no container. The baseline that shows
+// what Docker itself costs. Images are ignored: the host's own tools run.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CellTimeoutError } from '../engine/containers.js';
+
+const round = (/** @type {number} */ ms) => Math.round(ms * 1000) / 1000;
+
+export class NativeEnvironment {
+  name = 'native';
+  engine = null;
+  /** @type {import('./environment.js').EnvironmentFacts | null} */
+  facts = null;
+  /** @type {string | null} */
+  workDir = null;
+
+  async setup() {
+    this.workDir = await mkdtemp(path.join(tmpdir(), 'dind-bench-native-'));
+    this.facts = { name: 'native', engineVersion: null, storageDriver: null, backingFilesystem: null };
+    return this.facts;
+  }
+
+  /**
+   * @param {{cmd: string[], timeoutMs: number}} spec
+   * @returns {Promise<import('../engine/containers.js').RunResult>}
+   */
+  async run({ cmd, timeoutMs }) {
+    const p = await this.spawnTimed(cmd, timeoutMs);
+    await p.exited;
+    return {
+      stdout: p.stdout(),
+      stderr: p.stderr(),
+      exitCode: p.exitCode(),
+      timings: { create_ms: 0, start_ms: p.spawn_ms, first_output_ms: p.firstOutputMs(), run_ms: round(performance.now() - p.t0), remove_ms: 0 },
+    };
+  }
+
+  /** A process that prints a line and waits for SIGTERM: the native counterpart of a container's lifecycle. */
+  async probeLifecycle(/** @type {{timeoutMs: number}} */ { timeoutMs }) {
+    const p = await this.spawnTimed(['sh', '-c', 'trap "exit 0" TERM; echo ready; sleep 600 & wait'], timeoutMs);
+    await p.firstOutput;
+    const first_output_ms = p.firstOutputMs();
+    const s = performance.now();
+    p.child.kill('SIGTERM');
+    await p.exited;
+    return { start_ms: p.spawn_ms, first_output_ms, stop_ms: round(performance.now() - s) };
+  }
+
+  /** @param {string[]} cmd @param {number} timeoutMs */
+  async spawnTimed(cmd, timeoutMs) {
+    const t0 = performance.now();
+    const child = spawn(cmd[0], cmd.slice(1), { cwd: this.workDir ?? undefined, stdio: ['ignore', 'pipe', 'pipe'] });
+    /** @type {number | null} */ let firstAt = null;
+    /** @type {Buffer[]} */ const out = [];
+    /** @type {Buffer[]} */ const err = [];
+    /** @type {() => void} */ let markFirst = () => {};
+    const firstOutput = new Promise((resolve) => (markFirst = () => resolve(undefined)));
+    const mark = () => {
+      if (firstAt === null) firstAt = performance.now();
+      markFirst();
+    };
+    child.stdout.on('data', (d) => (out.push(d), mark()));
+    child.stderr.on('data', (d) => (err.push(d), mark()));
+    /** @type {number} */ let code = -1;
+    const exited = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new CellTimeoutError(`timed out after ${Math.round(timeoutMs / 1000)} s`));
+      }, timeoutMs);
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        code = c ?? -1;
+        resolve(undefined);
+      });
+    });
+    const spawned = new Promise((resolve, reject) => {
+      child.on('spawn', resolve);
+      child.on('error', (e) =>
+        reject(
+          /** @type {NodeJS.ErrnoException} */ (e).code === 'ENOENT'
+            ? new Error(`${cmd[0]} is not installed on this host (the native environment runs the host's own tools): install it, e.g. apt-get install ${cmd[0]}`)
+            : e,
+        ),
+      );
+    });
+    await spawned;
+    return {
+      child,
+      t0,
+      spawn_ms: round(performance.now() - t0),
+      firstOutput,
+      exited,
+      firstOutputMs: () => (firstAt === null ? null : round(firstAt - t0)),
+      stdout: () => Buffer.concat(out).toString('utf8'),
+      stderr: () => Buffer.concat(err).toString('utf8'),
+      exitCode: () => code,
+    };
+  }
+
+  async teardown() {
+    if (this.workDir) await rm(this.workDir, { recursive: true, force: true });
+    this.workDir = null;
+  }
+}

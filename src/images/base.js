@@ -1,0 +1,81 @@
+// Offline Debian base images: debootstrap from the Debian mirror the host already uses, then
+// `docker import` through the API. No registry is needed.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { debianBaseImage } from './catalog.js';
+
+/**
+ * The Debian mirror to debootstrap from: DIND_BENCH_DEBIAN_MIRROR, or the first `URIs:`/`deb` line of
+ * the host's apt sources that serves plain Debian (not -security).
+ */
+export async function debianMirror() {
+  if (process.env.DIND_BENCH_DEBIAN_MIRROR) return process.env.DIND_BENCH_DEBIAN_MIRROR;
+  const files = ['/etc/apt/sources.list'];
+  try {
+    for (const f of await readdir('/etc/apt/sources.list.d')) {
+      if (f.endsWith('.sources') || f.endsWith('.list')) files.push(path.join('/etc/apt/sources.list.d', f));
+    }
+  } catch {
+    /* no sources.list.d */
+  }
+  for (const file of files) {
+    let text;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      const m = line.match(/^\s*(?:URIs:\s*|deb\s+(?:\[[^\]]*\]\s+)?)(\S+\/debian)\/?(\s|$)/);
+      if (m) return m[1];
+    }
+  }
+  throw new Error(
+    'no Debian mirror found in /etc/apt/sources.list*: set DIND_BENCH_DEBIAN_MIRROR to a Debian mirror URL',
+  );
+}
+
+/** Runs a command, rejecting with its stderr tail when it fails. */
+function run(cmd, args, { onStdout } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
+    if (onStdout) onStdout(child.stdout);
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(undefined) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.trim()}`)),
+    );
+  });
+}
+
+/**
+ * Builds `dind-bench/base:debian-<suite>` with debootstrap and imports it into the engine.
+ * @param {import('dockerode')} docker
+ * @param {string} suite e.g. bookworm, trixie
+ * @param {(msg: string) => void} log
+ */
+export async function buildDebianBase(docker, suite, log) {
+  const mirror = await debianMirror();
+  const dir = await mkdtemp(path.join(tmpdir(), `dind-bench-rootfs-${suite}-`));
+  const tag = debianBaseImage(suite);
+  try {
+    log(`debootstrap --variant=minbase ${suite} (from the host's Debian mirror)`);
+    await run('debootstrap', ['--variant=minbase', suite, dir, mirror]);
+    log(`importing ${tag}`);
+    const [repo, version] = tag.split(':');
+    await new Promise((resolve, reject) => {
+      const tar = spawn('tar', ['-C', dir, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      tar.on('error', reject);
+      docker.importImage(tar.stdout, { repo, tag: version }, (err, stream) => {
+        if (err) return reject(err);
+        docker.modem.followProgress(stream, (e) => (e ? reject(e) : resolve(undefined)));
+      });
+    });
+    return tag;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

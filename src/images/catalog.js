@@ -1,0 +1,31 @@
+// What images exist in the matrix and what they are called. The bake file is the source of truth for
+// how they are built; this module names them for the rest of the code.
+
+export const IMAGE_PREFIX = process.env.DIND_BENCH_IMAGE_PREFIX || 'dind-bench';
+
+/** Distributions of benchmark images. */
+export const DISTROS = ['debian', 'alpine'];
+
+/**
+ * Inner Docker Engine versions buildable here, with the Debian release that ships each.
+ * @type {Record<string, {suite: string, baseVariable: string}>}
+ */
+export const ENGINES = {
+  '20.10': { suite: 'bookworm', baseVariable: 'DEBIAN_BASE' },
+  '26.1': { suite: 'trixie', baseVariable: 'TRIXIE_BASE' },
+};
+export const ENGINE_VERSIONS = Object.keys(ENGINES);
+export const DEFAULT_ENGINE = '20.10';
+
+/** @param {string} bench @param {string} distro */
+export const benchImage = (bench, distro) => `${IMAGE_PREFIX}/${bench}:${distro}`;
+/** @param {string} engine */
+export const dindImage = (engine) => `${IMAGE_PREFIX}/dind:${engine}`;
+/** @param {string} suite */
+export const debianBaseImage = (suite) => `${IMAGE_PREFIX}/base:debian-${suite}`;
+
+/** Local base images that stand in for the pinned registry bases when building offline. */
+export const OFFLINE_BASES = {
+  DEBIAN_BASE: debianBaseImage('bookworm'),
+  TRIXIE_BASE: debianBaseImage('trixie'),
+};

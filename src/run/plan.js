@@ -1,0 +1,50 @@
+// The run plan, as data: which environments exist, which cells, and in which order the steps run.
+// Pure, so it is tested as a table of inputs -> plan.
+//
+// Order: for each benchmark, each iteration (warm-up first, then measured), each distribution, every
+// environment in turn (native, docker, dind, dind-vfs, docker, dind ...), so slow drift of the machine
+// (thermal, noisy neighbours, page cache) hits every environment alike instead of one block of them.
+import { isDind } from '../environments/index.js';
+
+/**
+ * @typedef {{key: string, name: string, engine: string | null}} PlannedEnvironment
+ * @typedef {{key: string, benchmark: string, env: string, distro: string, engine: string | null}} PlannedCell
+ * @typedef {{cell: string, iteration: number, warmup: boolean}} PlannedStep
+ */
+
+/**
+ * @param {{benchmarks: string[], environments: string[], distros: string[], engines: string[], iterations: number, warmup: number}} args
+ */
+export function makePlan({ benchmarks, environments, distros, engines, iterations, warmup }) {
+  /** @type {PlannedEnvironment[]} */
+  const envs = [];
+  for (const name of environments) {
+    if (isDind(name)) for (const engine of engines) envs.push({ key: `${name}@${engine}`, name, engine });
+    else envs.push({ key: name, name, engine: null });
+  }
+  /** @type {PlannedCell[]} */
+  const cells = [];
+  /** @type {PlannedStep[]} */
+  const steps = [];
+  for (const benchmark of benchmarks) {
+    /** @type {PlannedCell[]} */
+    const benchCells = [];
+    for (const distro of distros) {
+      for (const env of envs) {
+        // native runs the host's tools: one cell, whatever the image distributions.
+        if (env.name === 'native' && distro !== distros[0]) continue;
+        const cellDistro = env.name === 'native' ? 'host' : distro;
+        const key = cellKey(benchmark, env.key, cellDistro);
+        benchCells.push({ key, benchmark, env: env.key, distro: cellDistro, engine: env.engine });
+      }
+    }
+    cells.push(...benchCells);
+    for (let i = 0; i < warmup + iterations; i++) {
+      for (const cell of benchCells) steps.push({ cell: cell.key, iteration: i - warmup, warmup: i < warmup });
+    }
+  }
+  return { environments: envs, cells, steps };
+}
+
+/** @param {string} benchmark @param {string} envKey @param {string} distro */
+export const cellKey = (benchmark, envKey, distro) => `${benchmark}/${envKey}/${distro}`;
