@@ -29,6 +29,7 @@ export class NativeEnvironment {
   async run({ cmd, timeoutMs }) {
     const p = await this.spawnTimed(cmd, timeoutMs);
     await p.exited;
+    await p.closed; // all output read
     return {
       stdout: p.stdout(),
       stderr: p.stderr(),
@@ -43,7 +44,7 @@ export class NativeEnvironment {
     await p.firstOutput;
     const first_output_ms = p.firstOutputMs();
     const s = performance.now();
-    p.child.kill('SIGTERM');
+    p.signal('SIGTERM');
     await p.exited;
     return { start_ms: p.spawn_ms, first_output_ms, stop_ms: round(performance.now() - s) };
   }
@@ -51,7 +52,16 @@ export class NativeEnvironment {
   /** @param {string[]} cmd @param {number} timeoutMs */
   async spawnTimed(cmd, timeoutMs) {
     const t0 = performance.now();
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: this.workDir ?? undefined, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so a stop or a timeout reaches every process the command started (a
+    // leftover child would hold the pipes open and the run would never end).
+    const child = spawn(cmd[0], cmd.slice(1), { cwd: this.workDir ?? undefined, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const signal = (/** @type {NodeJS.Signals} */ sig) => {
+      try {
+        if (child.pid) process.kill(-child.pid, sig);
+      } catch {
+        /* the group is gone already */
+      }
+    };
     /** @type {number | null} */ let firstAt = null;
     /** @type {Buffer[]} */ const out = [];
     /** @type {Buffer[]} */ const err = [];
@@ -64,17 +74,19 @@ export class NativeEnvironment {
     child.stdout.on('data', (d) => (out.push(d), mark()));
     child.stderr.on('data', (d) => (err.push(d), mark()));
     /** @type {number} */ let code = -1;
+    /** @type {NodeJS.Timeout | undefined} */ let timer;
+    /** @type {(e: Error) => void} */ let timedOut = () => {};
     const exited = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new CellTimeoutError(`timed out after ${Math.round(timeoutMs / 1000)} s`));
-      }, timeoutMs);
-      child.on('close', (c) => {
+      timedOut = reject;
+      // 'exit' (the command itself ended), then the rest of its group is stopped so the pipes close.
+      child.on('exit', (c) => {
         clearTimeout(timer);
         code = c ?? -1;
+        signal('SIGKILL');
         resolve(undefined);
       });
     });
+    const closed = new Promise((resolve) => child.on('close', resolve));
     const spawned = new Promise((resolve, reject) => {
       child.on('spawn', resolve);
       child.on('error', (e) =>
@@ -86,12 +98,17 @@ export class NativeEnvironment {
       );
     });
     await spawned;
+    timer = setTimeout(() => {
+      signal('SIGKILL');
+      timedOut(new CellTimeoutError(`timed out after ${Math.round(timeoutMs / 1000)} s`));
+    }, timeoutMs);
     return {
-      child,
+      signal,
       t0,
       spawn_ms: round(performance.now() - t0),
       firstOutput,
       exited,
+      closed,
       firstOutputMs: () => (firstAt === null ? null : round(firstAt - t0)),
       stdout: () => Buffer.concat(out).toString('utf8'),
       stderr: () => Buffer.concat(err).toString('utf8'),

@@ -1,0 +1,142 @@
+// `dind-bench doctor`: can this machine run dind-bench, and if not, what to do. Each check says what it
+// found and, when something is wrong, the fix. It contacts no registry and nothing outside this machine.
+import { pingOnce } from './engine/client.js';
+import { CAPABILITY_SET, engineMessage } from './environments/dind-daemon.js';
+import { buildxVersion } from './images/build.js';
+import { DISTROS, ENGINE_VERSIONS, OFFLINE_BASES, dindImage } from './images/catalog.js';
+import { imageExists } from './images/describe.js';
+import { cgroupVersion } from './results/provenance.js';
+import { execFileSync } from 'node:child_process';
+
+/** @typedef {{check: string, ok: boolean, detail: string, fix?: string}} Check */
+
+/** @param {string} cmd */
+const onPath = (cmd) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * @param {import('dockerode')} outer
+ * @returns {Promise<Check[]>}
+ */
+export async function doctor(outer) {
+  /** @type {Check[]} */
+  const checks = [];
+  const add = (/** @type {Check} */ c) => checks.push(c);
+
+  add({ check: 'host cgroup version', ok: true, detail: `cgroup v${cgroupVersion()}` });
+  const reachable = await pingOnce(outer);
+  add({
+    check: 'engine reachable',
+    ok: reachable,
+    detail: reachable ? `answers /_ping on ${outer.modem.socketPath}` : `nothing answers on ${outer.modem.socketPath}`,
+    fix: reachable ? undefined : 'start an engine: as root `bash .ci/start-engine.sh` (installs nothing; run `bash .ci/install.sh` first on a fresh machine), or `systemctl start docker`',
+  });
+  const buildx = await buildxVersion();
+  add({
+    check: 'docker buildx',
+    ok: Boolean(buildx),
+    detail: buildx ? String(buildx) : 'not installed',
+    fix: buildx ? undefined : 'run `bash .ci/install.sh` (go install of buildx v0.19.3 into ~/.docker/cli-plugins)',
+  });
+  const sysbenchHere = onPath('sysbench');
+  add({
+    check: 'native tools',
+    ok: sysbenchHere,
+    detail: sysbenchHere ? 'sysbench on PATH' : 'sysbench missing: the native environment runs the host tools',
+    fix: sysbenchHere ? undefined : 'apt-get install sysbench (or leave native out: --env docker,dind,dind-vfs)',
+  });
+  if (!reachable) return checks;
+
+  const info = await outer.info();
+  add({
+    check: 'outer engine',
+    ok: true,
+    detail: `Docker Engine ${info.ServerVersion}, storage driver ${info.Driver}, cgroup v${info.CgroupVersion ?? '?'} (${info.CgroupDriver}), ${info.OperatingSystem}`,
+  });
+
+  // Base images: what is there, what can be built without a registry.
+  const debootstrap = onPath('debootstrap');
+  for (const [variable, ref] of Object.entries(OFFLINE_BASES)) {
+    const present = await imageExists(outer, ref);
+    add({
+      check: `base ${ref}`,
+      ok: present || debootstrap,
+      detail: present ? 'present' : debootstrap ? `buildable offline with debootstrap (${variable})` : 'missing, and debootstrap is not installed',
+      fix: present || debootstrap ? undefined : 'apt-get install debootstrap, then `dind-bench images build`',
+    });
+  }
+  for (const distro of DISTROS.filter((d) => d !== 'debian')) {
+    add({
+      check: `${distro} images`,
+      ok: true,
+      detail: `built only from a registry base: \`dind-bench images build --distro ${distro} --pull\` where a registry is reachable; otherwise its cells are reported unavailable`,
+    });
+  }
+  for (const engine of ENGINE_VERSIONS) {
+    const present = await imageExists(outer, dindImage(engine));
+    add({
+      check: `DinD image, Engine ${engine}`,
+      ok: true,
+      detail: present ? `${dindImage(engine)} present` : `not built yet (dind-bench images build --engine ${engine})`,
+    });
+  }
+
+  // Can DinD start here, and how? Try a short-lived container with each mode on an image already here.
+  const probeImage = await firstPresent(outer, [...ENGINE_VERSIONS.map(dindImage), ...Object.values(OFFLINE_BASES)]);
+  if (!probeImage) {
+    add({ check: 'DinD start mode', ok: false, detail: 'no local image to probe with', fix: 'run `dind-bench images build` first, then `dind-bench doctor` again' });
+  } else {
+    const privileged = await tryStart(outer, probeImage, { Privileged: true });
+    const caps = privileged === null ? null : await tryStart(outer, probeImage, CAPABILITY_SET);
+    add({
+      check: 'DinD start mode',
+      ok: privileged === null || caps === null,
+      detail:
+        privileged === null
+          ? '--privileged works'
+          : caps === null
+            ? `--privileged is refused (${privileged}); the explicit capability set works and will be used`
+            : `--privileged is refused (${privileged}) and the capability set too (${caps})`,
+      fix: privileged !== null && caps !== null ? 'DinD cells will be reported unavailable; run on a host whose engine allows privileged containers' : undefined,
+    });
+  }
+  return checks;
+}
+
+/** @param {import('dockerode')} outer @param {string[]} refs */
+async function firstPresent(outer, refs) {
+  for (const r of refs) if (await imageExists(outer, r)) return r;
+  return null;
+}
+
+/**
+ * Starts `true` with the given host config; null when it ran, the engine's message when refused.
+ * @param {import('dockerode')} outer @param {string} image @param {object} hostConfig
+ */
+async function tryStart(outer, image, hostConfig) {
+  /** @type {import('dockerode').Container | null} */
+  let c = null;
+  try {
+    c = await outer.createContainer({ Image: image, Entrypoint: ['true'], Cmd: [], Labels: { 'dind-bench.doctor': '1' }, HostConfig: hostConfig });
+    await c.start();
+    await c.wait();
+    return null;
+  } catch (e) {
+    return engineMessage(e).trim();
+  } finally {
+    if (c) await c.remove({ force: true }).catch(() => {});
+  }
+}
+
+/** @param {Check[]} checks */
+export function formatChecks(checks) {
+  return checks
+    .map((c) => `${c.ok ? 'ok  ' : 'FAIL'}  ${c.check}: ${c.detail}${c.fix ? `\n      fix: ${c.fix}` : ''}`)
+    .join('\n');
+}

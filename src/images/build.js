@@ -1,0 +1,117 @@
+// `dind-bench images build`: the image matrix through `docker buildx bake`.
+//
+// Online, bake pulls the pinned bases. Offline (the default: dind-bench never contacts a registry
+// unless asked with --pull), Debian bases are made with debootstrap and Alpine is reported unavailable.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { buildDebianBase } from './base.js';
+import { ENGINES, OFFLINE_BASES, benchImage, dindImage } from './catalog.js';
+import { imageExists } from './describe.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BAKE_FILE = 'images/docker-bake.hcl';
+
+/**
+ * Runs `docker buildx bake` in the project root and returns its stdout; stderr tail in the error.
+ * @param {string[]} args @param {Record<string, string>} vars bake variables @param {(s: string) => void} [onLine]
+ */
+export function bake(args, vars = {}, onLine) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('docker', ['buildx', 'bake', '-f', BAKE_FILE, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...vars },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => {
+      err = (err + d).slice(-20000);
+      if (onLine) for (const l of String(d).split('\n')) if (l.trim()) onLine(l);
+    });
+    child.on('error', (e) => reject(new Error(`cannot run docker buildx: ${e.message}. Install the docker CLI and buildx (see .ci/install.sh).`)));
+    child.on('close', (code) => {
+      if (code === 0) return resolve(out);
+      const tail = err.trim().split('\n').slice(-25).join('\n');
+      reject(new Error(`docker buildx bake ${args.join(' ')} failed (exit ${code}):\n${tail}`));
+    });
+  });
+}
+
+/** True when the buildx plugin answers. */
+export function buildxVersion() {
+  return new Promise((resolve) => {
+    const child = spawn('docker', ['buildx', 'version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => resolve(code === 0 ? out.trim() : null));
+  });
+}
+
+/**
+ * The bake targets for the requested slice of the matrix, with the base each one needs.
+ * @param {{distros: string[], engines: string[], benchImages: string[]}} want
+ */
+export async function bakeTargets(want) {
+  const printed = JSON.parse(String(await bake(['--print'])));
+  /** @type {{target: string, ref: string, base: string, baseVariable: string, distro: string | null}[]} */
+  const targets = [];
+  for (const [name, t] of Object.entries(printed.target)) {
+    const labels = t.labels || {};
+    const kind = labels['dind-bench.kind'];
+    if (kind === 'bench' && want.distros.includes(labels['dind-bench.distro']) && want.benchImages.includes(labels['dind-bench.bench'])) {
+      const distro = labels['dind-bench.distro'];
+      targets.push({ target: name, ref: benchImage(labels['dind-bench.bench'], distro), base: t.args.BASE, baseVariable: distro === 'debian' ? 'DEBIAN_BASE' : 'ALPINE_BASE', distro });
+    } else if (kind === 'dind' && want.engines.includes(labels['dind-bench.engine'])) {
+      const engine = labels['dind-bench.engine'];
+      targets.push({ target: name, ref: dindImage(engine), base: t.args.BASE, baseVariable: ENGINES[engine].baseVariable, distro: null });
+    }
+  }
+  return targets;
+}
+
+/**
+ * Builds what is asked and says, for each image that cannot be built here, why.
+ * @param {{outer: import('dockerode'), distros: string[], engines: string[], benchImages: string[], pull?: boolean, onlyMissing?: boolean, log: (s: string) => void, verbose?: boolean}} opts
+ * @returns {Promise<{built: string[], unavailable: Record<string, string>}>}
+ */
+export async function buildImages({ outer, distros, engines, benchImages, pull = false, onlyMissing = false, log, verbose = false }) {
+  if (!(await buildxVersion())) {
+    throw new Error('docker buildx is not installed: run `bash .ci/install.sh` (it installs buildx from the Go module proxy), then try again.');
+  }
+  let targets = await bakeTargets({ distros, engines, benchImages });
+  if (onlyMissing) {
+    const present = await Promise.all(targets.map((t) => imageExists(outer, t.ref)));
+    targets = targets.filter((_, i) => !present[i]);
+  }
+  /** @type {Record<string, string>} */
+  const vars = {};
+  /** @type {Record<string, string>} */
+  const unavailable = {};
+  const baseVars = [...new Set(targets.map((t) => t.baseVariable))];
+  for (const variable of baseVars) {
+    const pinned = /** @type {string} */ (targets.find((t) => t.baseVariable === variable)?.base);
+    if (pull || (await imageExists(outer, pinned))) continue;
+    const offline = OFFLINE_BASES[/** @type {keyof typeof OFFLINE_BASES} */ (variable)];
+    if (offline) {
+      if (!(await imageExists(outer, offline))) {
+        const suite = offline.split('debian-')[1];
+        log(`no registry use without --pull: building the Debian ${suite} base with debootstrap`);
+        await buildDebianBase(outer, suite, log);
+      }
+      vars[variable] = offline;
+    } else {
+      const reason =
+        `base image ${pinned} is not in the local image store, and without --pull dind-bench contacts no registry. ` +
+        `Where a registry is reachable run \`dind-bench images build --pull\`, or \`docker pull ${pinned.split('@')[0]}\` and set ${variable} to it.`;
+      for (const t of targets.filter((x) => x.baseVariable === variable)) unavailable[t.ref] = reason;
+    }
+  }
+  const toBuild = targets.filter((t) => !unavailable[t.ref]);
+  if (toBuild.length) {
+    log(`docker buildx bake ${toBuild.map((t) => t.target).join(' ')}`);
+    await bake([...toBuild.map((t) => t.target), '--load', '--progress=plain', ...(pull ? ['--pull'] : [])], vars, verbose ? log : undefined);
+  }
+  return { built: toBuild.map((t) => t.ref), unavailable };
+}
