@@ -1,6 +1,6 @@
 // `dind-bench doctor`: can this machine run dind-bench, and if not, what to do. Each check says what it
 // found and, when something is wrong, the fix. It contacts no registry and nothing outside this machine.
-import { pingOnce } from './engine/client.js';
+import { pingOnce, socketOf } from './engine/client.js';
 import { CAPABILITY_SET, engineMessage } from './environments/dind-daemon.js';
 import { buildxVersion } from './images/build.js';
 import { DISTROS, ENGINE_VERSIONS, OFFLINE_BASES, dindImage } from './images/catalog.js';
@@ -34,7 +34,7 @@ export async function doctor(outer) {
   add({
     check: 'engine reachable',
     ok: reachable,
-    detail: reachable ? `answers /_ping on ${outer.modem.socketPath}` : `nothing answers on ${outer.modem.socketPath}`,
+    detail: reachable ? `answers /_ping on ${socketOf(outer)}` : `nothing answers on ${socketOf(outer)}`,
     fix: reachable ? undefined : 'start an engine: as root `bash .ci/start-engine.sh` (installs nothing; run `bash .ci/install.sh` first on a fresh machine), or `systemctl start docker`',
   });
   const buildx = await buildxVersion();

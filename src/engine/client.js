@@ -16,6 +16,10 @@ export function outerEngine() {
 }
 
 /** An engine behind a given unix socket, e.g. an inner DinD daemon's socket exposed on the host. */
+/** @param {import('dockerode')} docker @returns {string} the unix socket the client talks to */
+export const socketOf = (docker) => /** @type {any} */ (docker.modem).socketPath ?? 'the configured socket';
+
+/** @param {string} socketPath */
 export function engineAt(socketPath) {
   return new Docker({ socketPath });
 }
@@ -61,7 +65,7 @@ export async function requireEngine(docker) {
   if (await pingOnce(docker)) return;
   throw new Error(
     'no Docker engine answers on ' +
-      (docker.modem.socketPath || 'the configured socket') +
+      socketOf(docker) +
       '. Start one (as root: `bash .ci/start-engine.sh`, or `systemctl start docker`), then run `dind-bench doctor`.',
   );
 }

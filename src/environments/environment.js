@@ -1,11 +1,6 @@
 // The one interface every environment implements. Benchmarks only see this; they never branch on
 // where they run.
 //
-// @typedef {{
-//   name: string, engineVersion: string | null, storageDriver: string | null, backingFilesystem: string | null,
-//   dind?: { mode: 'privileged' | 'capabilities', outerImage: string, start_to_ready_ms: number, imageLoadMs: Record<string, number> },
-// }} EnvironmentFacts
-//
 // An environment:
 //   name                       'native' | 'docker' | 'dind' | 'dind-vfs'
 //   engine                     the inner Engine version for DinD environments, else null
@@ -17,3 +12,10 @@
 //   teardown()                 removes everything it created
 
 export const ENVIRONMENT_NAMES = ['native', 'docker', 'dind', 'dind-vfs'];
+
+/**
+ * @typedef {{
+ *   name: string, engineVersion: string | null, storageDriver: string | null, backingFilesystem: string | null,
+ *   dind?: { mode: 'privileged' | 'capabilities', outerImage: string, start_to_ready_ms: number, imageLoadMs: Record<string, number> },
+ * }} EnvironmentFacts
+ */

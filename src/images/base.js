@@ -37,13 +37,12 @@ export async function debianMirror() {
   );
 }
 
-/** Runs a command, rejecting with its stderr tail when it fails. */
-function run(cmd, args, { onStdout } = {}) {
+/** Runs a command, rejecting with its stderr tail when it fails. @param {string} cmd @param {string[]} args */
+function run(cmd, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
-    if (onStdout) onStdout(child.stdout);
     child.on('error', reject);
     child.on('close', (code) =>
       code === 0 ? resolve(undefined) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.trim()}`)),
@@ -69,8 +68,8 @@ export async function buildDebianBase(docker, suite, log) {
     await new Promise((resolve, reject) => {
       const tar = spawn('tar', ['-C', dir, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
       tar.on('error', reject);
-      docker.importImage(tar.stdout, { repo, tag: version }, (err, stream) => {
-        if (err) return reject(err);
+      docker.importImage(/** @type {any} */ (tar.stdout), { repo, tag: version }, (err, stream) => {
+        if (err || !stream) return reject(err);
         docker.modem.followProgress(stream, (e) => (e ? reject(e) : resolve(undefined)));
       });
     });

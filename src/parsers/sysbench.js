@@ -102,12 +102,13 @@ function parseHistogram(lines) {
 }
 
 /**
- * The smallest bucket value at or below which p% of events fall (nearest-rank over the buckets).
+ * The bucket value reached after round(p% of events), as sysbench itself computes its percentile line
+ * (so p99 here equals the "99th percentile" sysbench prints with --percentile=99).
  * @param {[number, number][]} rows @param {number} p
  */
 function percentile(rows, p) {
   const total = rows.reduce((s, [, c]) => s + c, 0);
-  const rank = Math.ceil((p / 100) * total);
+  const rank = Math.max(1, Math.floor((p / 100) * total + 0.5));
   let seen = 0;
   for (const [value, count] of rows) {
     seen += count;

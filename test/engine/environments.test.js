@@ -1,0 +1,70 @@
+// Every container environment against the real engine: it starts, runs a command, times a lifecycle,
+// records its storage driver, and leaves the engine exactly as it found it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ResourceTracker } from '../../src/engine/resources.js';
+import { createEnvironment } from '../../src/environments/index.js';
+import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+
+const IMAGE = 'dind-bench/lifecycle:debian';
+
+const cases = [
+  { name: 'docker', engine: null, storage: null },
+  { name: 'dind', engine: '20.10', storage: 'overlay2' },
+  // No volume: Engine 20.10 cannot put overlay2 on the outer overlayfs and falls back to vfs.
+  { name: 'dind-vfs', engine: '20.10', storage: 'vfs' },
+  { name: 'dind', engine: '26.1', storage: 'overlay2' },
+];
+
+for (const c of cases) {
+  test(`${c.name}${c.engine ? `@${c.engine}` : ''}: runs, times its lifecycle, and leaves the engine as found`, async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer, c.engine ? [c.engine] : []);
+    const before = await snapshot(outer);
+    const tracker = new ResourceTracker(`test-env-${process.pid}-${c.name}`);
+    const env = /** @type {any} */ (createEnvironment(c.name, outer, c.engine));
+    try {
+      const facts = await env.setup({ tracker, images: [IMAGE] });
+      if (c.storage) assert.equal(facts.storageDriver, c.storage);
+      if (c.engine) {
+        assert.ok(facts.engineVersion.startsWith(`${c.engine}.`), `inner engine ${facts.engineVersion}`);
+        assert.ok(['privileged', 'capabilities'].includes(facts.dind.mode));
+        assert.ok(facts.dind.start_to_ready_ms > 0);
+        assert.ok(facts.dind.imageLoadMs[IMAGE] > 0);
+      }
+      const r = await env.run({ image: IMAGE, cmd: ['sh', '-c', 'echo out; echo err >&2; exit 3'], timeoutMs: 30_000 });
+      assert.equal(r.stdout, 'out\n');
+      assert.equal(r.stderr, 'err\n');
+      assert.equal(r.exitCode, 3);
+      assert.ok(r.timings.create_ms > 0 && r.timings.start_ms > 0 && r.timings.run_ms >= r.timings.start_ms);
+
+      const p = await env.probeLifecycle({ image: IMAGE, timeoutMs: 30_000 });
+      for (const k of ['create_ms', 'start_ms', 'first_output_ms', 'stop_ms', 'remove_ms']) assert.ok(p[k] > 0, `${k} = ${p[k]}`);
+      // The probe traps SIGTERM: a stop that waited for the 10 s kill would mean the probe is broken.
+      assert.ok(p.stop_ms < 5000, `stop took ${p.stop_ms} ms`);
+      assert.ok(p.engine_start_ms > 0, 'engine events seen');
+
+      if (c.engine) {
+        const cycle = await env.daemonCycle();
+        assert.ok(cycle.start_to_ready_ms > 0 && cycle.stop_ms > 0);
+      }
+    } finally {
+      await env.teardown();
+      assert.deepEqual(await tracker.cleanup(outer), []);
+    }
+    assert.deepEqual(await snapshot(outer), before);
+  });
+}
+
+test('a DinD image that does not exist: setup fails with the engine\'s own message, nothing left behind', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`test-env-missing-${process.pid}`);
+  const env = /** @type {any} */ (createEnvironment('dind', outer, '0.0'));
+  await assert.rejects(env.setup({ tracker, images: [] }), /refused to start a DinD container in every mode:[\s\S]*No such image: dind-bench\/dind:0\.0/);
+  await env.teardown();
+  await tracker.cleanup(outer);
+  assert.deepEqual(await snapshot(outer), before);
+});

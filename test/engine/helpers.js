@@ -1,0 +1,35 @@
+// Shared by the tests that need a real Docker engine. In CI (CI=true) a missing engine fails the test:
+// `.ci/run` starts one, so those tests are never skipped there. Elsewhere they are skipped with the
+// reason and the fix.
+import { outerEngine, pingOnce } from '../../src/engine/client.js';
+import { buildImages } from '../../src/images/build.js';
+
+/** @param {import('node:test').TestContext} t */
+export async function engineOrSkip(t) {
+  const outer = outerEngine();
+  if (await pingOnce(outer)) return outer;
+  if (process.env.CI) throw new Error('CI=true but no Docker engine answers: .ci/run should have started one (see .ci/start-engine.sh)');
+  t.skip('no Docker engine: start one with `bash .ci/start-engine.sh` (as root) to run this test');
+  return null;
+}
+
+/** Builds the Debian images and the DinD images the tests use, if missing (offline path). @param {import('dockerode')} outer */
+export async function ensureImages(outer, engines = ['20.10']) {
+  const { unavailable } = await buildImages({
+    outer,
+    distros: ['debian'],
+    engines,
+    benchImages: ['lifecycle', 'sysbench'],
+    onlyMissing: true,
+    log: (s) => process.stderr.write(`# ${s}\n`),
+  });
+  if (Object.keys(unavailable).length) throw new Error(`test images unavailable: ${JSON.stringify(unavailable)}`);
+}
+
+/** What exists on the engine now: compared before and after to prove a run leaves it as found. @param {import('dockerode')} outer */
+export async function snapshot(outer) {
+  const containers = (await outer.listContainers({ all: true })).map((c) => c.Id).sort();
+  const volumes = ((await outer.listVolumes()).Volumes || []).map((v) => v.Name).sort();
+  const networks = (await outer.listNetworks()).map((n) => n.Id).sort();
+  return { containers, volumes, networks };
+}
