@@ -21,48 +21,57 @@ export function parseSysbench(text, test) {
   const add = (/** @type {string} */ metric, /** @type {string} */ unit, /** @type {'higher'|'lower'} */ better, /** @type {number} */ value) =>
     metrics.push({ metric, unit, better, value });
 
-  /** Finds `label: number` and returns the number; a label with a non-number is an offending line. */
-  const field = (/** @type {RegExp} */ label, /** @type {boolean} */ required = true) => {
+  /**
+   * Finds the line `label: <number><unit>` and returns the number. A line with the label but something
+   * else than a number is the offending line; no such line at all is a missing field.
+   * @param {string} label text before the colon, e.g. "total time"
+   * @param {string} [unit] a suffix printed right after the number, e.g. "s"
+   */
+  const field = (label, unit = '') => {
+    const head = new RegExp(`^\\s*${label.replace(/[/()]/g, '\\$&')}:\\s*(.*?)\\s*$`);
     for (let i = 0; i < lines.length; i++) {
-      const m = lines[i].match(label);
+      const m = lines[i].match(head);
       if (!m) continue;
-      const value = Number(m[1]);
-      if (m[1] === undefined || !Number.isFinite(value)) {
+      const text = unit && m[1].endsWith(unit) ? m[1].slice(0, -unit.length) : m[1];
+      const value = Number(text);
+      if (text === '' || !Number.isFinite(value)) {
         throw new ParseError(TOOL, 'expected a number', { lineNumber: i + 1, line: lines[i] });
       }
       return value;
     }
-    if (!required) return null;
-    throw new ParseError(TOOL, `missing ${label.source.replace(/\\s[*+]|\\|\^|\(.*$/g, ' ').trim()} (${test} test)`, lastLine(lines));
+    throw new ParseError(TOOL, `missing "${label}:" (${test} test)`, lastLine(lines));
   };
 
-  const totalTime = /** @type {number} */ (field(/^\s*total time:\s+(\S+?)s\s*$/));
-  const events = /** @type {number} */ (field(/^\s*total number of events:\s+(\S+)\s*$/));
+  const totalTime = field('total time', 's');
+  const events = field('total number of events');
   add('events_total', 'events', 'higher', events);
-  add('latency_avg_ms', 'ms', 'lower', /** @type {number} */ (field(/^\s*avg:\s+(\S+)\s*$/)));
-  add('latency_max_ms', 'ms', 'lower', /** @type {number} */ (field(/^\s*max:\s+(\S+)\s*$/)));
+  add('latency_avg_ms', 'ms', 'lower', field('avg'));
+  add('latency_max_ms', 'ms', 'lower', field('max'));
 
   switch (test) {
     case 'cpu':
-      add('events_per_second', 'events/s', 'higher', /** @type {number} */ (field(/^\s*events per second:\s+(\S+)\s*$/)));
+      add('events_per_second', 'events/s', 'higher', field('events per second'));
       break;
     case 'threads':
       add('events_per_second', 'events/s', 'higher', round(events / totalTime));
       break;
     case 'memory': {
-      const i = lines.findIndex((l) => /MiB transferred/.test(l));
-      const m = i >= 0 ? lines[i].match(/^([\d.]+) MiB transferred \(([\d.]+) MiB\/sec\)\s*$/) : null;
-      if (!m) throw new ParseError(TOOL, 'expected "<n> MiB transferred (<n> MiB/sec)"', i >= 0 ? { lineNumber: i + 1, line: lines[i] } : lastLine(lines));
+      const transferred = lines.findIndex((l) => /MiB transferred/.test(l));
+      const m = transferred >= 0 ? lines[transferred].match(/^([\d.]+) MiB transferred \(([\d.]+) MiB\/sec\)\s*$/) : null;
+      if (!m) throw new ParseError(TOOL, 'expected "<n> MiB transferred (<n> MiB/sec)"', transferred >= 0 ? { lineNumber: transferred + 1, line: lines[transferred] } : lastLine(lines));
       add('throughput_mib_per_s', 'MiB/s', 'higher', Number(m[2]));
-      add('operations_per_second', 'ops/s', 'higher', /** @type {number} */ (field(/^Total operations: \d+ \((\S+) per second\)\s*$/)));
+      const ops = lines.findIndex((l) => l.startsWith('Total operations:'));
+      const o = ops >= 0 ? lines[ops].match(/^Total operations: \d+ \(([\d.]+) per second\)\s*$/) : null;
+      if (!o) throw new ParseError(TOOL, 'expected "Total operations: <n> (<n> per second)"', ops >= 0 ? { lineNumber: ops + 1, line: lines[ops] } : lastLine(lines));
+      add('operations_per_second', 'ops/s', 'higher', Number(o[1]));
       break;
     }
     case 'fileio':
-      add('reads_per_s', 'ops/s', 'higher', /** @type {number} */ (field(/^\s*reads\/s:\s+(\S+)\s*$/)));
-      add('writes_per_s', 'ops/s', 'higher', /** @type {number} */ (field(/^\s*writes\/s:\s+(\S+)\s*$/)));
-      add('fsyncs_per_s', 'ops/s', 'higher', /** @type {number} */ (field(/^\s*fsyncs\/s:\s+(\S+)\s*$/)));
-      add('read_mib_per_s', 'MiB/s', 'higher', /** @type {number} */ (field(/^\s*read, MiB\/s:\s+(\S+)\s*$/)));
-      add('written_mib_per_s', 'MiB/s', 'higher', /** @type {number} */ (field(/^\s*written, MiB\/s:\s+(\S+)\s*$/)));
+      add('reads_per_s', 'ops/s', 'higher', field('reads/s'));
+      add('writes_per_s', 'ops/s', 'higher', field('writes/s'));
+      add('fsyncs_per_s', 'ops/s', 'higher', field('fsyncs/s'));
+      add('read_mib_per_s', 'MiB/s', 'higher', field('read, MiB/s'));
+      add('written_mib_per_s', 'MiB/s', 'higher', field('written, MiB/s'));
       break;
     default:
       throw new Error(`unknown sysbench test ${test}`);

@@ -58,7 +58,7 @@ describe('sysbench parser, malformed output', () => {
     {
       name: 'truncated before the statistics',
       text: cpu.slice(0, cpu.indexOf('General statistics')),
-      message: /missing total time/,
+      message: /missing "total time:" \(cpu test\)/,
     },
     {
       name: 'a value that is not a number',
