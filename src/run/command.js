@@ -11,6 +11,7 @@ import { buildImages } from '../images/build.js';
 import { benchImage, dindImage } from '../images/catalog.js';
 import { describeImage, imageExists } from '../images/describe.js';
 import { hostFacts, runnerFacts, suiteFacts } from '../results/provenance.js';
+import { htmlReport } from '../results/report-html.js';
 import { markdownReport, problems, summaryTables, textTable } from '../results/report.js';
 import { SCHEMA_VERSION, validateResults } from '../results/schema.js';
 import { makePlan } from './plan.js';
@@ -137,9 +138,10 @@ export async function runCommand(o) {
   await writeFile(`${file}.tmp`, JSON.stringify(results, null, 2) + '\n');
   await rename(`${file}.tmp`, file);
   await writeFile(path.join(outDir, 'report.md'), markdownReport(results));
+  await writeFile(path.join(outDir, 'report.html'), htmlReport(results));
 
   for (const t of summaryTables(results)) o.log(`\n${t.benchmark} (medians)\n${textTable(t.header, t.rows)}`);
   for (const p of problems(results)) o.log(`\n${p}`);
-  o.log(`\nresults: ${file}\nreport:  ${path.join(outDir, 'report.md')}\nwall time ${results.harness.wallSeconds} s, harness peak RSS ${Math.round(results.harness.peakRssBytes / 2 ** 20)} MiB`);
+  o.log(`\nresults: ${file}\nreport:  ${path.join(outDir, 'report.md')} and report.html\nwall time ${results.harness.wallSeconds} s, harness peak RSS ${Math.round(results.harness.peakRssBytes / 2 ** 20)} MiB`);
   return { exitCode: results.run.complete ? EXIT.OK : EXIT.CELLS_FAILED, results, file };
 }
