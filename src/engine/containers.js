@@ -3,8 +3,10 @@
 // runner's engine (`docker`) and for inner engines (`dind`, `dind-vfs`).
 import { PassThrough } from 'node:stream';
 
-/** Milliseconds since `t0`, rounded to microseconds. */
-const since = (/** @type {number} */ t0) => Math.round((performance.now() - t0) * 1000) / 1000;
+/** Milliseconds, rounded to microseconds. */
+const round = (/** @type {number} */ ms) => Math.round(ms * 1000) / 1000;
+/** Milliseconds since `t0`. */
+const since = (/** @type {number} */ t0) => round(performance.now() - t0);
 
 export class CellTimeoutError extends Error {}
 
@@ -27,40 +29,31 @@ export class CellTimeoutError extends Error {}
  * @returns {Promise<RunResult>}
  */
 export async function runContainer(docker, spec, tracker) {
-  let t0 = performance.now();
-  const container = await docker.createContainer({
-    Image: spec.image,
-    Cmd: spec.cmd,
-    Labels: { ...tracker.labels, ...spec.labels },
-    WorkingDir: spec.workingDir,
-    Env: spec.env,
-    Tty: false,
-    HostConfig: { Binds: spec.binds, NetworkMode: spec.networkMode },
-  });
-  const create_ms = since(t0);
-  tracker.add('container', container.id, docker);
+  const { container, output, create_ms, start_ms, startT0 } = await createAndStart(
+    docker,
+    {
+      Image: spec.image,
+      Cmd: spec.cmd,
+      Labels: spec.labels,
+      WorkingDir: spec.workingDir,
+      Env: spec.env,
+      HostConfig: { Binds: spec.binds, NetworkMode: spec.networkMode },
+    },
+    tracker,
+  );
   try {
-    const output = await attachOutput(docker, container);
-    const startT0 = performance.now();
-    await container.start();
-    const start_ms = since(startT0);
     const status = await waitWithTimeout(container, spec.timeoutMs, output);
     const run_ms = since(startT0);
     await output.ended;
-    t0 = performance.now();
-    await container.remove({ v: true });
-    const remove_ms = since(t0);
-    tracker.forget(container.id);
-    const first_output_ms = output.firstAt === null ? null : Math.round((output.firstAt - startT0) * 1000) / 1000;
+    const remove_ms = await timedRemove(container, tracker);
     return {
       stdout: output.stdout(),
       stderr: output.stderr(),
       exitCode: status,
-      timings: { create_ms, start_ms, first_output_ms, run_ms, remove_ms },
+      timings: { create_ms, start_ms, first_output_ms: output.firstAt === null ? null : round(output.firstAt - startT0), run_ms, remove_ms },
     };
   } catch (e) {
-    await container.remove({ force: true, v: true }).catch(() => {});
-    tracker.forget(container.id);
+    await discard(container, tracker);
     throw e;
   }
 }
@@ -78,29 +71,18 @@ export async function lifecycleProbe(docker, spec, tracker) {
   const probeId = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const events = await collectEvents(docker, { 'dind-bench.probe': probeId });
   try {
-    let t0 = performance.now();
-    const container = await docker.createContainer({
-      Image: spec.image,
-      Cmd: cmd,
-      Labels: { ...tracker.labels, ...spec.labels, 'dind-bench.probe': probeId },
-      Tty: false,
-    });
-    const create_ms = since(t0);
-    tracker.add('container', container.id, docker);
+    const { container, output, create_ms, start_ms, startT0 } = await createAndStart(
+      docker,
+      { Image: spec.image, Cmd: cmd, Labels: { ...spec.labels, 'dind-bench.probe': probeId } },
+      tracker,
+    );
     try {
-      const output = await attachOutput(docker, container);
-      const startT0 = performance.now();
-      await container.start();
-      const start_ms = since(startT0);
       await withTimeout(output.first, spec.timeoutMs, 'the probe container printed nothing');
-      const first_output_ms = Math.round(((output.firstAt ?? NaN) - startT0) * 1000) / 1000;
-      t0 = performance.now();
+      const first_output_ms = round(/** @type {number} */ (output.firstAt) - startT0);
+      const t0 = performance.now();
       await container.stop({ t: 10 });
       const stop_ms = since(t0);
-      t0 = performance.now();
-      await container.remove({ v: true });
-      const remove_ms = since(t0);
-      tracker.forget(container.id);
+      const remove_ms = await timedRemove(container, tracker);
       const ev = await events.done(['destroy']);
       const engine = (/** @type {string} */ a, /** @type {string} */ b) =>
         ev[a] && ev[b] ? Number(ev[b] - ev[a]) / 1e6 : null;
@@ -114,13 +96,50 @@ export async function lifecycleProbe(docker, spec, tracker) {
         engine_stop_ms: engine('kill', 'die'),
       };
     } catch (e) {
-      await container.remove({ force: true, v: true }).catch(() => {});
-      tracker.forget(container.id);
+      await discard(container, tracker);
       throw e;
     }
   } finally {
     events.close();
   }
+}
+
+/**
+ * Creates a container (labelled for the run and tracked), attaches to its output, starts it: each call
+ * timed. The attach comes before the start so the first byte of output is seen when it comes.
+ * @param {import('dockerode')} docker
+ * @param {import('dockerode').ContainerCreateOptions & {Labels: Record<string, string>}} options
+ * @param {import('./resources.js').ResourceTracker} tracker
+ */
+async function createAndStart(docker, options, tracker) {
+  const t0 = performance.now();
+  const container = await docker.createContainer({ Tty: false, ...options, Labels: { ...tracker.labels, ...options.Labels } });
+  const create_ms = since(t0);
+  tracker.add('container', container.id, docker);
+  try {
+    const output = await attachOutput(docker, container);
+    const startT0 = performance.now();
+    await container.start();
+    return { container, output, create_ms, start_ms: since(startT0), startT0 };
+  } catch (e) {
+    await discard(container, tracker);
+    throw e;
+  }
+}
+
+/** @param {import('dockerode').Container} container @param {import('./resources.js').ResourceTracker} tracker */
+async function timedRemove(container, tracker) {
+  const t0 = performance.now();
+  await container.remove({ v: true });
+  const ms = since(t0);
+  tracker.forget(container.id);
+  return ms;
+}
+
+/** Removes a container after a failure, whatever state it is in. @param {import('dockerode').Container} container @param {import('./resources.js').ResourceTracker} tracker */
+async function discard(container, tracker) {
+  await container.remove({ force: true, v: true }).catch(() => {});
+  tracker.forget(container.id);
 }
 
 /**
