@@ -69,3 +69,13 @@ export async function requireEngine(docker) {
       '. Start one (as root: `bash .ci/start-engine.sh`, or `systemctl start docker`), then run `dind-bench doctor`.',
   );
 }
+
+/**
+ * The filesystem under the engine's storage driver, from `docker info` (null when the driver has none,
+ * as vfs).
+ * @param {{DriverStatus?: string[][]}} info
+ */
+export function backingFilesystem(info) {
+  const row = (info.DriverStatus || []).find((r) => r[0] === 'Backing Filesystem');
+  return row ? row[1] : null;
+}

@@ -4,7 +4,7 @@
 // client drives it directly (no `docker exec`). Readiness is the first OK from its /_ping.
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { engineAt, waitForPing } from '../engine/client.js';
+import { backingFilesystem, engineAt, waitForPing } from '../engine/client.js';
 
 // Short folder under /tmp: a unix socket path must stay under 108 bytes.
 const SOCKET_PARENT = '/tmp';
@@ -85,16 +85,18 @@ export async function startInnerDaemon(outer, { image, volume, tracker, readyTim
     const started = container;
     const isAlive = async () => Boolean((await started.inspect()).State.Running);
     try {
-      const start_to_ready_ms = await waitForPing(inner, { timeoutMs: readyTimeoutMs, isAlive });
+      await waitForPing(inner, { timeoutMs: readyTimeoutMs, isAlive });
+      // From the outer start call to the inner daemon's first OK: what a CI job waits for.
+      const start_to_ready_ms = Math.round((performance.now() - t0) * 1000) / 1000;
       const info = await inner.info();
       return {
         docker: inner,
         containerId: container.id,
         mode,
-        start_to_ready_ms: Math.round(start_to_ready_ms * 1000) / 1000 || performance.now() - t0,
+        start_to_ready_ms,
         version: info.ServerVersion,
         storageDriver: info.Driver,
-        backingFilesystem: driverStatus(info, 'Backing Filesystem'),
+        backingFilesystem: backingFilesystem(info),
         cgroupVersion: info.CgroupVersion ?? null,
         stop: async () => {
           const s = performance.now();
@@ -143,12 +145,6 @@ function drain(stream) {
     stream.on('end', () => (/"error"/.test(text) ? reject(new Error(`image load failed: ${text.slice(0, 500)}`)) : resolve(text)));
     stream.on('error', reject);
   });
-}
-
-/** @param {any} info @param {string} key */
-function driverStatus(info, key) {
-  const row = (info.DriverStatus || []).find((/** @type {string[]} */ r) => r[0] === key);
-  return row ? row[1] : null;
 }
 
 /** The engine's own words from a dockerode error. @param {unknown} e */

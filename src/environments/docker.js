@@ -1,4 +1,5 @@
 // `docker`: the command runs in a container on the runner's own engine.
+import { backingFilesystem } from '../engine/client.js';
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
 
 export class DockerEnvironment {
@@ -18,12 +19,11 @@ export class DockerEnvironment {
   async setup({ tracker }) {
     this.tracker = tracker;
     const info = await this.outer.info();
-    const status = (info.DriverStatus || []).find((/** @type {string[]} */ r) => r[0] === 'Backing Filesystem');
     this.facts = {
       name: this.name,
       engineVersion: info.ServerVersion,
       storageDriver: info.Driver,
-      backingFilesystem: status ? status[1] : null,
+      backingFilesystem: backingFilesystem(info),
     };
     return this.facts;
   }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BENCHMARKS } from '../benchmarks/index.js';
-import { requireEngine } from '../engine/client.js';
+import { backingFilesystem, requireEngine } from '../engine/client.js';
 import { ResourceTracker } from '../engine/resources.js';
 import { isDind } from '../environments/index.js';
 import { buildImages } from '../images/build.js';
@@ -98,7 +98,6 @@ export async function runCommand(o) {
   } finally {
     await tracker.cleanup(o.outer);
   }
-  const backing = (info.DriverStatus || []).find((/** @type {string[]} */ r) => r[0] === 'Backing Filesystem');
   const endedAt = new Date();
   const results = {
     schemaVersion: SCHEMA_VERSION,
@@ -121,7 +120,7 @@ export async function runCommand(o) {
         version: info.ServerVersion,
         apiVersion: version.ApiVersion,
         storageDriver: info.Driver,
-        backingFilesystem: backing ? backing[1] : null,
+        backingFilesystem: backingFilesystem(info),
         cgroupVersion: info.CgroupVersion ?? null,
         cgroupDriver: info.CgroupDriver ?? null,
         operatingSystem: info.OperatingSystem,
