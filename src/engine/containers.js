@@ -2,11 +2,8 @@
 // lifecycle step taken around the API calls and from the engine's own events. Used unchanged for the
 // runner's engine (`docker`) and for inner engines (`dind`, `dind-vfs`).
 import { PassThrough } from 'node:stream';
+import { roundMs as round, since } from './timing.js';
 
-/** Milliseconds, rounded to microseconds. */
-const round = (/** @type {number} */ ms) => Math.round(ms * 1000) / 1000;
-/** Milliseconds since `t0`. */
-const since = (/** @type {number} */ t0) => round(performance.now() - t0);
 
 export class CellTimeoutError extends Error {}
 

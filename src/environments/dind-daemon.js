@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { backingFilesystem, engineAt, waitForPing } from '../engine/client.js';
+import { since } from '../engine/timing.js';
 
 // Short folder under /tmp: a unix socket path must stay under 108 bytes.
 const SOCKET_PARENT = '/tmp';
@@ -87,7 +88,7 @@ export async function startInnerDaemon(outer, { image, volume, tracker, readyTim
     try {
       await waitForPing(inner, { timeoutMs: readyTimeoutMs, isAlive });
       // From the outer start call to the inner daemon's first OK: what a CI job waits for.
-      const start_to_ready_ms = Math.round((performance.now() - t0) * 1000) / 1000;
+      const start_to_ready_ms = since(t0);
       const info = await inner.info();
       return {
         docker: inner,
@@ -103,10 +104,10 @@ export async function startInnerDaemon(outer, { image, volume, tracker, readyTim
           await container.stop({ t: 30 }).catch((e) => {
             if (/** @type {{statusCode?: number}} */ (e).statusCode !== 304) throw e; // 304: already stopped
           });
-          const stop_ms = performance.now() - s;
+          const stop_ms = since(s);
           await container.remove({ force: true, v: true });
           tracker.forget(container.id);
-          return Math.round(stop_ms * 1000) / 1000;
+          return stop_ms;
         },
       };
     } catch (e) {

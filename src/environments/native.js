@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CellTimeoutError } from '../engine/containers.js';
+import { roundMs as round, since } from '../engine/timing.js';
 
-const round = (/** @type {number} */ ms) => Math.round(ms * 1000) / 1000;
 
 export class NativeEnvironment {
   name = 'native';
@@ -34,7 +34,7 @@ export class NativeEnvironment {
       stdout: p.stdout(),
       stderr: p.stderr(),
       exitCode: p.exitCode(),
-      timings: { create_ms: 0, start_ms: p.spawn_ms, first_output_ms: p.firstOutputMs(), run_ms: round(performance.now() - p.t0), remove_ms: 0 },
+      timings: { create_ms: 0, start_ms: p.spawn_ms, first_output_ms: p.firstOutputMs(), run_ms: since(p.t0), remove_ms: 0 },
     };
   }
 
@@ -46,7 +46,7 @@ export class NativeEnvironment {
     const s = performance.now();
     p.signal('SIGTERM');
     await p.exited;
-    return { start_ms: p.spawn_ms, first_output_ms, stop_ms: round(performance.now() - s) };
+    return { start_ms: p.spawn_ms, first_output_ms, stop_ms: since(s) };
   }
 
   /** @param {string[]} cmd @param {number} timeoutMs */
@@ -105,7 +105,7 @@ export class NativeEnvironment {
     return {
       signal,
       t0,
-      spawn_ms: round(performance.now() - t0),
+      spawn_ms: since(t0),
       firstOutput,
       exited,
       closed,
