@@ -2,6 +2,9 @@
 // teardown can remove exactly those, on success, on error and on SIGINT/SIGTERM, and nothing else.
 
 export const RUN_LABEL = 'dind-bench.run';
+// Set DIND_BENCH_OWNER to tag everything a process tree creates: tests use it to tell their own
+// leftovers from those of other runs sharing the engine.
+export const OWNER_LABEL = 'dind-bench.owner';
 
 export class ResourceTracker {
   /** @param {string} runId */
@@ -15,7 +18,8 @@ export class ResourceTracker {
 
   /** Labels to put on everything created for this run. */
   get labels() {
-    return { [RUN_LABEL]: this.runId };
+    const owner = process.env.DIND_BENCH_OWNER;
+    return owner ? { [RUN_LABEL]: this.runId, [OWNER_LABEL]: owner } : { [RUN_LABEL]: this.runId };
   }
 
   /** @param {'container'|'volume'|'network'} kind @param {string} id @param {import('dockerode')} docker */

@@ -2,7 +2,12 @@
 // `.ci/run` starts one, so those tests are never skipped there. Elsewhere they are skipped with the
 // reason and the fix.
 import { outerEngine, pingOnce } from '../../src/engine/client.js';
+import { OWNER_LABEL } from '../../src/engine/resources.js';
 import { buildImages } from '../../src/images/build.js';
+
+// Everything this test process (and the CLI runs it spawns) creates is tagged with this owner, so the
+// leftover check below ignores what other runs sharing the engine create meanwhile.
+process.env.DIND_BENCH_OWNER ??= `test-${process.pid}-${Date.now()}`;
 
 /** @param {import('node:test').TestContext} t */
 export async function engineOrSkip(t) {
@@ -26,10 +31,19 @@ export async function ensureImages(outer, engines = ['20.10']) {
   if (Object.keys(unavailable).length) throw new Error(`test images unavailable: ${JSON.stringify(unavailable)}`);
 }
 
-/** What exists on the engine now: compared before and after to prove a run leaves it as found. @param {import('dockerode')} outer */
+/**
+ * What exists on the engine now: compared before and after to prove a run leaves it as found. Objects
+ * tagged by another owner (a concurrent run on the same engine) are left out; untagged ones count, so a
+ * resource created without the run's labels is still caught.
+ * @param {import('dockerode')} outer
+ */
 export async function snapshot(outer) {
-  const containers = (await outer.listContainers({ all: true })).map((c) => c.Id).sort();
-  const volumes = ((await outer.listVolumes()).Volumes || []).map((v) => v.Name).sort();
-  const networks = (await outer.listNetworks()).map((n) => n.Id).sort();
+  const ours = (/** @type {Record<string, string> | null | undefined} */ labels) => {
+    const owner = labels?.[OWNER_LABEL];
+    return !owner || owner === process.env.DIND_BENCH_OWNER;
+  };
+  const containers = (await outer.listContainers({ all: true })).filter((c) => ours(c.Labels)).map((c) => c.Id).sort();
+  const volumes = ((await outer.listVolumes()).Volumes || []).filter((v) => ours(v.Labels)).map((v) => v.Name).sort();
+  const networks = (await outer.listNetworks()).filter((n) => ours(n.Labels)).map((n) => n.Id).sort();
   return { containers, volumes, networks };
 }

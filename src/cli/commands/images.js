@@ -1,0 +1,30 @@
+// `dind-bench images build`: the image matrix through docker buildx bake.
+import { BENCHMARK_NAMES } from '../../benchmarks/index.js';
+import { outerEngine, requireEngine } from '../../engine/client.js';
+import { buildImages } from '../../images/build.js';
+import { DISTROS, ENGINE_VERSIONS } from '../../images/catalog.js';
+import { listOf } from '../lists.js';
+import { log } from '../log.js';
+
+/** @param {import('commander').Command} cli */
+export function register(cli) {
+  const images = cli.command('images').description('the image matrix: benchmark images per distribution, DinD images per Engine version');
+  images
+    .command('build')
+    .description('build the matrix with docker buildx bake (offline: Debian via debootstrap, Alpine reported unavailable)')
+    .option('--distro <list>', `distributions (${DISTROS.join(', ')})`, listOf(DISTROS, 'distribution'), DISTROS)
+    .option('--engine <list>', `inner Engine versions for DinD images (${ENGINE_VERSIONS.join(', ')})`, listOf(ENGINE_VERSIONS, 'engine version'), ENGINE_VERSIONS)
+    .option('--bench <list>', `benchmark images (${BENCHMARK_NAMES.join(', ')})`, listOf(BENCHMARK_NAMES, 'benchmark'), BENCHMARK_NAMES)
+    .option('--pull', 'let bake pull the pinned base images from a registry', false)
+    .option('--json', 'print what was built and what is unavailable as JSON')
+    .action(async (opts) => {
+      const outer = outerEngine();
+      await requireEngine(outer);
+      const result = await buildImages({ outer, distros: opts.distro, engines: opts.engine, benchImages: opts.bench, pull: opts.pull, log, verbose: true });
+      if (opts.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+      else {
+        for (const ref of result.built) process.stdout.write(`built        ${ref}\n`);
+        for (const [ref, why] of Object.entries(result.unavailable)) process.stdout.write(`unavailable  ${ref}: ${why}\n`);
+      }
+    });
+}
