@@ -1,0 +1,92 @@
+// Statistics against reference values computed independently of this code:
+// - R's ?wilcox.test example (Hollander & Wolfe depression data): W = 35, one-sided p = 0.1272 (exact),
+//   so two-sided 0.2544; the same from scipy.stats.mannwhitneyu 1.17.1 (method='exact'): 0.2544122544122544.
+// - Tied and large samples: scipy.stats.mannwhitneyu 1.17.1, method='asymptotic', use_continuity=True
+//   (the normal approximation with tie correction, as R's wilcox.test(correct = TRUE)), run on 2026-11-21.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bootstrapCI, cliffsDelta, mannWhitneyU, median, ratioOfMedians, summarize } from '../src/stats/index.js';
+
+const depressionX = [0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
+const depressionY = [1.15, 0.88, 0.9, 0.74, 1.21];
+
+test('median: odd, even, unsorted input left alone, empty is NaN', () => {
+  const xs = [5, 1, 3];
+  assert.equal(median(xs), 3);
+  assert.deepEqual(xs, [5, 1, 3]);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.ok(Number.isNaN(median([])));
+});
+
+test('Mann-Whitney, exact (no ties, small samples): R and scipy reference', () => {
+  const r = mannWhitneyU(depressionX, depressionY);
+  assert.equal(r.u, 35);
+  assert.equal(r.method, 'exact');
+  assert.ok(Math.abs(r.p - 0.2544122544122544) < 1e-12, `p = ${r.p}`);
+  // swapping the groups gives the complementary U and the same two-sided p
+  const s = mannWhitneyU(depressionY, depressionX);
+  assert.equal(s.u, 15);
+  assert.ok(Math.abs(s.p - r.p) < 1e-12);
+});
+
+test('Mann-Whitney, exact, strong separation: scipy reference 6.185764699696588e-06', () => {
+  const a = [10.1, 10.4, 9.8, 10.0, 10.2, 10.3, 9.9, 10.6, 10.05, 10.15, 10.25, 9.95];
+  const b = [11.0, 10.9, 10.7, 11.2, 10.8, 11.1, 10.5, 10.65, 11.3, 10.95];
+  const r = mannWhitneyU(a, b);
+  assert.equal(r.u, 1);
+  assert.ok(Math.abs(r.p - 6.185764699696588e-6) / 6.185764699696588e-6 < 1e-9, `p = ${r.p}`);
+});
+
+test('Mann-Whitney with ties: normal approximation with tie and continuity correction (scipy 0.0641466187)', () => {
+  const r = mannWhitneyU([1, 2, 2, 3, 4], [2, 3, 5, 5, 6, 7]);
+  assert.equal(r.u, 4.5);
+  assert.equal(r.method, 'normal');
+  // simple-statistics' erf approximation is good to ~1e-7
+  assert.ok(Math.abs(r.p - 0.06414661873440437) < 1e-6, `p = ${r.p}`);
+});
+
+test('Mann-Whitney, 60 vs 55 values with ties (scipy U = 1070, p = 0.0011753531)', () => {
+  const c = [94.1, 94.3, 103.3, 88.5, 99.3, 88.7, 105.5, 101.0, 106.8, 97.5, 102.0, 98.6, 96.3, 100.7, 93.7, 98.2, 103.5, 100.3, 97.9, 110.9, 100.3, 97.1, 100.8, 97.4, 98.1, 98.2, 110.1, 100.1, 100.9, 103.4, 110.1, 98.9, 96.9, 112.4, 92.7, 98.2, 103.3, 111.4, 95.3, 87.9, 103.3, 97.4, 98.1, 102.3, 101.1, 101.5, 97.8, 106.4, 107.5, 100.2, 97.7, 103.7, 102.4, 94.8, 97.7, 105.2, 99.5, 98.4, 101.1, 99.8];
+  const d = [103.0, 93.3, 111.7, 104.0, 98.6, 107.9, 104.5, 103.1, 108.2, 114.3, 105.8, 110.9, 113.8, 97.9, 100.4, 106.9, 94.5, 101.7, 109.5, 108.2, 105.9, 93.5, 114.8, 105.8, 106.8, 105.5, 94.4, 95.8, 96.9, 112.6, 98.8, 101.8, 101.7, 105.9, 105.5, 104.3, 96.7, 87.3, 103.8, 104.3, 109.2, 102.5, 99.9, 105.1, 95.2, 97.8, 98.0, 104.4, 113.5, 106.8, 108.7, 104.2, 104.4, 100.8, 101.6];
+  const r = mannWhitneyU(c, d);
+  assert.equal(r.u, 1070);
+  assert.ok(Math.abs(r.p - 0.0011753531096492472) < 1e-6, `p = ${r.p}`);
+});
+
+test('Mann-Whitney: identical constant samples give p = 1; an empty sample gives NaN', () => {
+  assert.equal(mannWhitneyU([3, 3, 3], [3, 3]).p, 1);
+  assert.ok(Number.isNaN(mannWhitneyU([], [1, 2]).p));
+});
+
+test("Cliff's delta: 2U/(n1 n2) - 1 without ties, and Romano et al.'s magnitude bands", () => {
+  // U = 35 for the depression data (above), so delta = 70/50 - 1 = 0.4: medium (0.33 <= 0.4 < 0.474)
+  assert.deepEqual(cliffsDelta(depressionX, depressionY), { delta: 0.4, magnitude: 'medium' });
+  assert.deepEqual(cliffsDelta([1, 2, 3], [4, 5, 6]), { delta: -1, magnitude: 'large' });
+  assert.deepEqual(cliffsDelta([1, 2, 3], [1, 2, 3]), { delta: 0, magnitude: 'negligible' });
+  // ties count zero: pairs (2>1) (2=2) (2<3) -> 0; (5>1)(5>2)(5>3) -> 3; total 3/6
+  assert.deepEqual(cliffsDelta([2, 5], [1, 2, 3]), { delta: 0.5, magnitude: 'large' });
+  assert.equal(cliffsDelta([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1.5, 2, 3, 4, 5, 6, 7, 8, 9, 10]).magnitude, 'negligible');
+});
+
+test('bootstrap: seeded (same seed, same interval), interval contains the estimate, narrower with more data', () => {
+  const xs = Array.from({ length: 20 }, (_, i) => 100 + ((i * 37) % 11));
+  const a = bootstrapCI(xs, median, { seed: 7 });
+  const b = bootstrapCI(xs, median, { seed: 7 });
+  assert.deepEqual(a, b);
+  assert.ok(a.low <= median(xs) && median(xs) <= a.high);
+  const s = summarize(xs);
+  assert.equal(s.n, 20);
+  assert.equal(s.median, median(xs));
+  const wide = summarize([1, 10, 100, 1000, 10000]);
+  assert.ok(wide.high - wide.low > s.high - s.low);
+});
+
+test('ratio of medians: candidate/baseline with an interval around it; a clear doubling excludes 1', () => {
+  const base = [10, 11, 9, 10.5, 9.5, 10.2, 9.8, 10.1, 9.9, 10];
+  const r = ratioOfMedians(base, base.map((x) => x * 2));
+  assert.equal(r.ratio, 2);
+  assert.ok(r.low > 1.5 && r.high < 2.5 && r.low <= 2 && r.high >= 2, JSON.stringify(r));
+  const same = ratioOfMedians(base, base);
+  assert.ok(same.low < 1 && same.high > 1);
+  assert.ok(Number.isNaN(ratioOfMedians([], base).ratio));
+});
