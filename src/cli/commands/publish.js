@@ -1,0 +1,26 @@
+// `dind-bench publish DIR/results.json --history HISTDIR`: append one run to a history folder.
+import { archiveOldShards } from '../../history/retention.js';
+import { publishRun } from '../../history/append.js';
+import { positiveInt } from '../lists.js';
+import { log } from '../log.js';
+
+/** @param {import('commander').Command} cli */
+export function register(cli) {
+  cli
+    .command('publish')
+    .description('append a run (results.json) to a history folder (created when new), append-only and sharded per series and month')
+    .argument('<results>', 'a results.json written by `dind-bench run`')
+    .requiredOption('--history <dir>', 'the history folder (the content of the gh-pages branch)')
+    .option('--retain-months <n>', 'after publishing, move shards older than this many months to archive/ (never deleted)', positiveInt)
+    .action(async (results, opts) => {
+      const started = performance.now();
+      const r = await publishRun(opts.history, results);
+      const ms = Math.round(performance.now() - started);
+      if (r.duplicate) log(`publish: run ${r.runId} is already in ${opts.history}; nothing changed`);
+      else log(`publish: run ${r.runId}: ${r.points} points in ${r.series} series added to ${opts.history} (${ms} ms)`);
+      if (opts.retainMonths) {
+        const moved = await archiveOldShards(opts.history, { keepMonths: opts.retainMonths });
+        if (moved) log(`publish: ${moved} shard(s) older than ${opts.retainMonths} months moved to ${opts.history}/archive/`);
+      }
+    });
+}

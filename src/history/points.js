@@ -1,0 +1,86 @@
+// From one results.json to the points it adds to the history: one per series (runner hardware x
+// benchmark x metric x environment x distro) for every metric of every cell that ran.
+import { periodOf } from './layout.js';
+
+/**
+ * The stable id of a series. Same hardware fingerprint, benchmark, metric, environment key (such as
+ * `dind@20.10`) and distribution: the same series, whichever runner name it ran under.
+ * @param {{fingerprint: string, benchmark: string, metric: string, environmentKey: string, distro: string}} s
+ */
+export function seriesKey({ fingerprint, benchmark, metric, environmentKey, distro }) {
+  return [fingerprint, benchmark, environmentKey, distro, metric].join('|');
+}
+
+/**
+ * @typedef {{ outer: string, inner: string | null }} Engines
+ * @typedef {{ n: number, median: number, low: number, high: number }} Summary
+ * @typedef {{ runId: string, time: string, commit: string | null, samples: number[], engines: Engines,
+ *   storageDriver: string | null, runner: string, summary?: Summary }} StoredPoint
+ * @typedef {{ key: string, fingerprint: string, runner: string, benchmark: string, metric: string,
+ *   environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower' }} SeriesInfo
+ * @typedef {{ series: SeriesInfo, point: StoredPoint }} SeriesPoint
+ */
+
+/**
+ * The run's identity as the history records it.
+ * @param {any} results a valid results document
+ */
+export function runInfo(results) {
+  return {
+    runId: String(results.run.id),
+    time: results.run.startedAt,
+    period: periodOf(results.run.startedAt),
+    commit: results.suite.commit ?? null,
+    runner: results.runner.name,
+    fingerprint: results.host.fingerprint,
+    profile: results.run.profile,
+    complete: results.run.complete,
+    outerEngine: results.engines.outer.version,
+  };
+}
+
+/**
+ * Every point the run adds, one per (cell, metric) of the cells that ran and have samples.
+ * @param {any} results a valid results document
+ * @returns {SeriesPoint[]}
+ */
+export function pointsOf(results) {
+  const run = runInfo(results);
+  /** @type {Map<string, any>} */
+  const envs = new Map((results.environments || []).map((/** @type {any} */ e) => [e.key, e]));
+  /** @type {SeriesPoint[]} */
+  const out = [];
+  for (const cell of results.cells) {
+    if (cell.status !== 'ok') continue;
+    const facts = envs.get(cell.environmentKey)?.facts;
+    const isDind = cell.environment.startsWith('dind');
+    for (const m of cell.metrics) {
+      if (!m.samples.length) continue;
+      const series = {
+        fingerprint: run.fingerprint,
+        runner: run.runner,
+        benchmark: cell.benchmark,
+        metric: m.metric,
+        environmentKey: cell.environmentKey,
+        distro: cell.distro,
+        unit: m.unit,
+        better: m.better,
+      };
+      out.push({
+        series: { key: seriesKey(series), ...series },
+        point: {
+          runId: run.runId,
+          time: run.time,
+          commit: run.commit,
+          samples: m.samples,
+          engines: { outer: run.outerEngine, inner: isDind ? (facts?.engineVersion ?? cell.engine ?? null) : null },
+          // The storage driver the cell's containers actually used: the inner one for DinD (vfs when the
+          // inner daemon fell back), the outer one for docker, none for native.
+          storageDriver: cell.environment === 'native' ? null : (facts?.storageDriver ?? (isDind ? null : results.engines.outer.storageDriver)),
+          runner: run.runner,
+        },
+      });
+    }
+  }
+  return out;
+}
