@@ -63,6 +63,9 @@ async function appendLocked(dir, { run, points, overview, writeProvenance }) {
   const done = { runId: run.runId, points: 0, series: new Set(points.map((p) => p.series.key)).size };
   if (await exists(path.join(dir, runFile)) || (await exists(path.join(dir, 'archive', runFile)))) return { ...done, duplicate: true };
 
+  // Each point's summary is computed once, here, and shared by its shard and the overview.
+  for (const p of points) p.point.summary ??= summarizePoint(p.point.samples);
+
   // -- read and check everything this append touches --
   const index = isNew ? emptyIndex() : await readIndex(dir);
   /** @type {Map<string, {key: string, points: import('./points.js').StoredPoint[], changed: boolean}>} */
@@ -82,7 +85,7 @@ async function appendLocked(dir, { run, points, overview, writeProvenance }) {
     }
     previous.set(series.key, before.slice(-TREND_WINDOW).map((/** @type {any} */ p) => p.samples));
     if (!shard.points.some((/** @type {any} */ p) => p.runId === point.runId)) {
-      shard.points.push({ ...point, summary: point.summary ?? summarizePoint(point.samples) });
+      shard.points.push(point);
       shard.points.sort((/** @type {any} */ a, /** @type {any} */ b) => a.time.localeCompare(b.time) || a.runId.localeCompare(b.runId));
       shard.changed = true;
       done.points++;

@@ -37,7 +37,7 @@ export function overviewOf(results, points, previousSamples) {
     const prev = previousSamples(series.key).slice(-TREND_WINDOW);
     rows.get(id).envs[series.environmentKey] = {
       key: series.key,
-      ...summarizePoint(point.samples),
+      ...(point.summary ?? summarizePoint(point.samples)),
       samples: point.samples,
       engines: point.engines,
       storageDriver: point.storageDriver,
