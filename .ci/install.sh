@@ -7,7 +7,25 @@ cd "$(dirname "$0")/.."
 
 BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
 
-apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq shellcheck)
+apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq shellcheck stress-ng fio python3)
+
+# iozone3 (for the native environment) is in Debian's non-free component: add it for this host's own
+# Debian mirror and release when apt does not know the package yet.
+if ! dpkg-query -W -f='${Status}' iozone3 2>/dev/null | grep -q 'install ok installed'; then
+  if ! apt-cache show iozone3 >/dev/null 2>&1; then
+    mirror="$(grep -hoE '^(URIs:[[:space:]]*|deb[[:space:]]+)[^[:space:]]+/debian/?([[:space:]]|$)' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null \
+      | head -n1 | sed -E 's/^(URIs:|deb)[[:space:]]*//; s/[[:space:]]+$//' || true)"
+    codename="$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)"
+    if [ -n "$mirror" ] && [ -n "$codename" ]; then
+      echo "install: enabling Debian non-free ($codename) for iozone3"
+      # The same key as the existing entry for that mirror (apt refuses two different Signed-By values).
+      signed="$(grep -hoE '^Signed-By:[[:space:]]*[^[:space:]]+' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1 | sed -E 's/^Signed-By:[[:space:]]*//' || true)"
+      echo "deb ${signed:+[signed-by=$signed] }$mirror $codename non-free" > /etc/apt/sources.list.d/dind-bench-non-free.list
+      apt-get update -qq
+    fi
+  fi
+  apt_packages+=(iozone3)
+fi
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

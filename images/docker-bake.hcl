@@ -32,6 +32,9 @@ target "bench" {
     bench = [
       { name = "lifecycle", debian = "", alpine = "" },
       { name = "sysbench", debian = "sysbench", alpine = "sysbench" },
+      # stress-ng, IOzone, fio and storage share one image (fewer loads into each DinD). iozone3 is in
+      # Debian's non-free component; Alpine has stress-ng and fio in community, iozone in testing only.
+      { name = "stress-io", debian = "stress-ng fio iozone3", alpine = "stress-ng fio", components = "non-free", lower_file_mb = 64 },
     ]
   }
   context    = "images/bench"
@@ -39,6 +42,8 @@ target "bench" {
   args = {
     BASE     = distro == "debian" ? DEBIAN_BASE : ALPINE_BASE
     PACKAGES = bench[distro]
+    COMPONENTS    = lookup(bench, "components", "")
+    LOWER_FILE_MB = lookup(bench, "lower_file_mb", 0)
   }
   labels = {
     "dind-bench.kind"   = "bench"

@@ -5,6 +5,7 @@
 //   image         the benchmark image it runs in (a `bench` entry of images/docker-bake.hcl)
 //   description   one line: what it measures and why a CI engineer should care
 //   params        per profile ('quick', 'standard'): its parameters
+//   estimateSeconds?(params) -> seconds one iteration takes in one environment, for `dind-bench plan`
 //   measure(env, ctx) -> Metric[]   one iteration in one environment; metric names are unique per
 //                 benchmark, e.g. "cpu.events_per_second". It must not branch on env.name: environments
 //                 offer the same methods (run, probeLifecycle) and optional capabilities (daemonCycle).
@@ -18,6 +19,7 @@
  * @typedef {{
  *   name: string, image: string, description: string,
  *   params: Record<string, Record<string, unknown>>,
+ *   estimateSeconds?: (params: any) => number,
  *   measure: (env: any, ctx: MeasureContext) => Promise<Metric[]>,
  * }} Benchmark
  * @typedef {{image: string, params: Record<string, unknown>, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} MeasureContext

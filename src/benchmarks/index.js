@@ -1,8 +1,10 @@
 // The benchmarks, by name. Adding one = a module in this folder, a line here, an entry in
 // images/docker-bake.hcl for the tools it needs, and fixtures of its real output under test/fixtures/.
+import { iozone } from './iozone.js';
 import { lifecycle } from './lifecycle.js';
+import { stressNg } from './stress-ng.js';
 import { sysbench } from './sysbench.js';
 
 /** @type {Record<string, import('./benchmark.js').Benchmark>} */
-export const BENCHMARKS = { lifecycle, sysbench };
+export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone };
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);

@@ -14,8 +14,10 @@ export class CellTimeoutError extends Error {}
  * }} RunSpec
  * @typedef {{
  *   stdout: string, stderr: string, exitCode: number,
- *   timings: {create_ms: number, start_ms: number, first_output_ms: number | null, run_ms: number, remove_ms: number}
+ *   timings: {create_ms: number, start_ms: number, first_output_ms: number | null, run_ms: number, remove_ms: number, start_epoch_ms: number}
  * }} RunResult
+ *   start_epoch_ms: wall-clock time (ms since the epoch, the kernel's clock that host and containers share)
+ *   of the start call, so a workload's own timestamps can be measured from it.
  */
 
 /**
@@ -47,7 +49,14 @@ export async function runContainer(docker, spec, tracker) {
       stdout: output.stdout(),
       stderr: output.stderr(),
       exitCode: status,
-      timings: { create_ms, start_ms, first_output_ms: output.firstAt === null ? null : round(output.firstAt - startT0), run_ms, remove_ms },
+      timings: {
+        create_ms,
+        start_ms,
+        first_output_ms: output.firstAt === null ? null : round(output.firstAt - startT0),
+        run_ms,
+        remove_ms,
+        start_epoch_ms: round(performance.timeOrigin + startT0),
+      },
     };
   } catch (e) {
     await discard(container, tracker);

@@ -16,7 +16,7 @@ export class ResourceTracker {
     this.hooks = [];
   }
 
-  /** Labels to put on everything created for this run. */
+  /** Labels to put on everything created for this run. @returns {Record<string, string>} */
   get labels() {
     const owner = process.env.DIND_BENCH_OWNER;
     return owner ? { [RUN_LABEL]: this.runId, [OWNER_LABEL]: owner } : { [RUN_LABEL]: this.runId };

@@ -2,6 +2,7 @@
 // the runner's engine, with the inner /var/lib/docker on a volume (so the inner engine can use overlay2).
 // `dind-vfs` (./dind-vfs.js) is the same without the volume.
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
+import { withScratchVolume } from '../engine/scratch.js';
 import { dindImage } from '../images/catalog.js';
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
 
@@ -42,10 +43,14 @@ export class DindEnvironment {
     return this.facts;
   }
 
-  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>}} spec */
-  run({ image, cmd, timeoutMs, labels = {} }) {
+  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string}} spec */
+  run({ image, cmd, timeoutMs, labels = {}, volume }) {
     const { daemon, tracker } = this.need();
-    return runContainer(daemon.docker, { image, cmd, timeoutMs, labels, workingDir: '/bench' }, tracker);
+    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench' };
+    if (!volume) return runContainer(daemon.docker, spec, tracker);
+    // The volume lives on the inner engine: inside the outer container (on the outer volume for `dind`,
+    // on the outer container's own layer for `dind-vfs`).
+    return withScratchVolume(daemon.docker, tracker, volume, (mount) => runContainer(daemon.docker, { ...spec, ...mount }, tracker));
   }
 
   /** @param {{image: string, timeoutMs: number}} spec */

@@ -1,6 +1,7 @@
 // `docker`: the command runs in a container on the runner's own engine.
 import { backingFilesystem } from '../engine/client.js';
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
+import { withScratchVolume } from '../engine/scratch.js';
 
 export class DockerEnvironment {
   name = 'docker';
@@ -28,9 +29,12 @@ export class DockerEnvironment {
     return this.facts;
   }
 
-  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>}} spec */
-  run({ image, cmd, timeoutMs, labels = {} }) {
-    return runContainer(this.outer, { image, cmd, timeoutMs, labels, workingDir: '/bench' }, this.need());
+  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string}} spec */
+  run({ image, cmd, timeoutMs, labels = {}, volume }) {
+    const tracker = this.need();
+    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench' };
+    if (!volume) return runContainer(this.outer, spec, tracker);
+    return withScratchVolume(this.outer, tracker, volume, (mount) => runContainer(this.outer, { ...spec, ...mount }, tracker));
   }
 
   /** @param {{image: string, timeoutMs: number}} spec */

@@ -6,7 +6,11 @@
 //   engine                     the inner Engine version for DinD environments, else null
 //   setup({images, tracker})   makes it ready; `images` are the benchmark images it will run
 //   facts                      EnvironmentFacts, after setup
-//   run({image, cmd, timeoutMs, label}) -> RunResult (see ../engine/containers.js)
+//   run({image, cmd, timeoutMs, labels, volume}) -> RunResult (see ../engine/containers.js)
+//                              volume (optional), e.g. '/scratch': a fresh scratch volume for this run,
+//                              its path in the environment variable SCRATCH. native: a temporary folder;
+//                              docker: a volume on the runner's engine; dind, dind-vfs: a volume on the
+//                              inner engine. Tracked by the ResourceTracker and removed after the run.
 //   probeLifecycle({image, timeoutMs})   one create/start/first-output/stop/remove cycle
 //   daemonCycle?()             DinD only: start a fresh inner daemon and stop it, timed
 //   teardown()                 removes everything it created

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CellTimeoutError } from '../engine/containers.js';
+import { SCRATCH_ENV } from '../engine/scratch.js';
 import { roundMs as round, since } from '../engine/timing.js';
 
 
@@ -23,19 +24,32 @@ export class NativeEnvironment {
   }
 
   /**
-   * @param {{cmd: string[], timeoutMs: number}} spec
+   * @param {{cmd: string[], timeoutMs: number, volume?: string}} spec
+   *   volume: a fresh temporary folder stands in for the scratch volume, named in $SCRATCH.
    * @returns {Promise<import('../engine/containers.js').RunResult>}
    */
-  async run({ cmd, timeoutMs }) {
-    const p = await this.spawnTimed(cmd, timeoutMs);
-    await p.exited;
-    await p.closed; // all output read
-    return {
-      stdout: p.stdout(),
-      stderr: p.stderr(),
-      exitCode: p.exitCode(),
-      timings: { create_ms: 0, start_ms: p.spawn_ms, first_output_ms: p.firstOutputMs(), run_ms: since(p.t0), remove_ms: 0 },
-    };
+  async run({ cmd, timeoutMs, volume }) {
+    const scratch = volume ? await mkdtemp(path.join(this.workDir ?? tmpdir(), 'scratch-')) : null;
+    try {
+      const p = await this.spawnTimed(cmd, timeoutMs, scratch ? { [SCRATCH_ENV]: scratch } : {});
+      await p.exited;
+      await p.closed; // all output read
+      return {
+        stdout: p.stdout(),
+        stderr: p.stderr(),
+        exitCode: p.exitCode(),
+        timings: {
+          create_ms: 0,
+          start_ms: p.spawn_ms,
+          first_output_ms: p.firstOutputMs(),
+          run_ms: since(p.t0),
+          remove_ms: 0,
+          start_epoch_ms: round(performance.timeOrigin + p.t0),
+        },
+      };
+    } finally {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   /** A process that prints a line and waits for SIGTERM: the native counterpart of a container's lifecycle. */
@@ -49,12 +63,12 @@ export class NativeEnvironment {
     return { start_ms: p.spawn_ms, first_output_ms, stop_ms: since(s) };
   }
 
-  /** @param {string[]} cmd @param {number} timeoutMs */
-  async spawnTimed(cmd, timeoutMs) {
+  /** @param {string[]} cmd @param {number} timeoutMs @param {Record<string, string>} [env] added to the harness's own */
+  async spawnTimed(cmd, timeoutMs, env = {}) {
     const t0 = performance.now();
     // Its own process group, so a stop or a timeout reaches every process the command started (a
     // leftover child would hold the pipes open and the run would never end).
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: this.workDir ?? undefined, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd[0], cmd.slice(1), { cwd: this.workDir ?? undefined, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const signal = (/** @type {NodeJS.Signals} */ sig) => {
       try {
         if (child.pid) process.kill(-child.pid, sig);
