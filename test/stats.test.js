@@ -5,7 +5,7 @@
 //   (the normal approximation with tie correction, as R's wilcox.test(correct = TRUE)), run on 2026-11-21.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapCI, cliffsDelta, mannWhitneyU, median, ratioOfMedians, summarize } from '../src/stats/index.js';
+import { bootstrapCI, bootstrapMedianCI, cliffsDelta, mannWhitneyU, median, ratioOfMedians, summarize } from '../src/stats/index.js';
 
 const depressionX = [0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
 const depressionY = [1.15, 0.88, 0.9, 0.74, 1.21];
@@ -89,4 +89,9 @@ test('ratio of medians: candidate/baseline with an interval around it; a clear d
   const same = ratioOfMedians(base, base);
   assert.ok(same.low < 1 && same.high > 1);
   assert.ok(Number.isNaN(ratioOfMedians([], base).ratio));
+});
+
+test('bootstrapMedianCI (fast path) equals bootstrapCI(xs, median) for the same seed', () => {
+  const xs = [3, 9, 4, 7, 1, 8, 8, 2, 6, 5, 11, 0.5];
+  assert.deepEqual(bootstrapMedianCI(xs, { seed: 3 }), bootstrapCI(xs, median, { seed: 3 }));
 });

@@ -1,9 +1,9 @@
 // The statistics dind-bench reports, in one place. See each module for the method and why.
-import { bootstrapCI } from './bootstrap.js';
+import { bootstrapMedianCI } from './bootstrap.js';
 import { median } from './median.js';
 
 export { median, medianOfSorted, quantileOfSorted } from './median.js';
-export { bootstrapCI, ratioOfMedians, DEFAULT_RESAMPLES, DEFAULT_SEED } from './bootstrap.js';
+export { bootstrapCI, bootstrapMedianCI, ratioOfMedians, DEFAULT_RESAMPLES, DEFAULT_SEED } from './bootstrap.js';
 export { mannWhitneyU } from './mann-whitney.js';
 export { cliffsDelta } from './cliffs-delta.js';
 export { seededRandom, normalDeviate } from './random.js';
@@ -15,5 +15,5 @@ export { seededRandom, normalDeviate } from './random.js';
  * @returns {{ n: number, median: number, low: number, high: number }}
  */
 export function summarize(samples, { seed, resamples } = {}) {
-  return { n: samples.length, median: median(samples), ...bootstrapCI(samples, median, { seed, resamples }) };
+  return { n: samples.length, median: median(samples), ...bootstrapMedianCI(samples, { seed, resamples }) };
 }

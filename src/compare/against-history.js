@@ -1,0 +1,60 @@
+// This run's metrics against their own past: one verdict per series (runner fingerprint x benchmark x metric
+// x environment x distribution). The history is read through the store's interface
+// (src/history/store.js: listSeries, readSeries); the statistics are the pure functions in verdicts.js.
+import { ruleFor, defaultConfig } from './config.js';
+import { judge } from './verdicts.js';
+
+export class SeriesMismatchError extends Error {}
+
+/**
+ * @typedef {{ key: string, benchmark: string, metric: string, environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower' }} SeriesInfo
+ * @typedef {{
+ *   listSeries(): SeriesInfo[] | Promise<SeriesInfo[]>,
+ *   readSeries(key: string, opts: { limit: number }): Promise<Array<{ runId: string, time: string, samples: number[], unit: string, better: string, engines: { outer: string, inner: string | null } }>>,
+ * }} HistoryReader
+ * @typedef {(parts: { fingerprint: string, benchmark: string, metric: string, environmentKey: string, distro: string }) => string} SeriesKeyFn
+ * @typedef {import('./verdicts.js').Verdict & { key: string, benchmark: string, metric: string, environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower' }} SeriesVerdict
+ */
+
+/**
+ * @param {any} results a valid results document (the candidate run)
+ * @param {HistoryReader} history
+ * @param {{ seriesKey: SeriesKeyFn, config?: import('./config.js').CompareConfig }} opts
+ * @returns {Promise<SeriesVerdict[]>}
+ */
+export async function compareWithHistory(results, history, { seriesKey, config = defaultConfig() }) {
+  const known = new Map((await history.listSeries()).map((s) => [s.key, s]));
+  const engineOf = engineVersions(results);
+  /** @type {SeriesVerdict[]} */
+  const out = [];
+  for (const cell of results.cells.filter((/** @type {any} */ c) => c.status === 'ok')) {
+    for (const m of cell.metrics) {
+      const id = { fingerprint: results.host.fingerprint, benchmark: cell.benchmark, metric: m.metric, environmentKey: cell.environmentKey, distro: cell.distro };
+      const key = seriesKey(id);
+      const rule = ruleFor(config, cell.benchmark, m.metric);
+      const series = known.get(key);
+      if (series && (series.unit !== m.unit || series.better !== m.better)) {
+        throw new SeriesMismatchError(
+          `series ${cell.benchmark}/${m.metric} on ${cell.environmentKey}/${cell.distro} (${key}): this run has unit "${m.unit}", ${m.better} is better; ` +
+            `the history has unit "${series.unit}", ${series.better} is better. Compare runs of the same benchmark version, or start a new history folder.`,
+        );
+      }
+      // One more than the window, in case the history already holds this very run (published before compare).
+      const past = series ? (await history.readSeries(key, { limit: rule.window + 1 })).filter((p) => p.runId !== results.run.id) : [];
+      const verdict = judge(past, { samples: m.samples, engines: engineOf(cell) }, m.better, rule);
+      out.push({ key, ...id, unit: m.unit, better: m.better, ...verdict });
+    }
+  }
+  return out;
+}
+
+/**
+ * The engines a cell ran on, as the history records them: the outer engine's version, and for DinD cells
+ * the inner engine's actual version.
+ * @param {any} results
+ */
+function engineVersions(results) {
+  const outer = results.engines.outer.version;
+  const inner = new Map(results.environments.map((/** @type {any} */ e) => [e.key, e.name.startsWith('dind') ? (e.facts?.engineVersion ?? e.engine ?? null) : null]));
+  return (/** @type {any} */ cell) => ({ outer, inner: inner.get(cell.environmentKey) ?? null });
+}

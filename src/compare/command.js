@@ -1,0 +1,83 @@
+// `dind-bench compare`: read a run, compare inside it, optionally against history, write every output asked
+// for. In GitHub Actions the Markdown becomes the job summary and each regression an annotation.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as core from '@actions/core';
+import { compareWithHistory } from './against-history.js';
+import { defaultConfig, loadConfig } from './config.js';
+import { writeGabExport } from './gab-export.js';
+import { loadResults } from './load-results.js';
+import { markdownReport, prComment, terminalReport, verdictsDocument } from './render.js';
+import { compareWithinRun } from './within-run.js';
+
+/** A regression was found and --fail-on-regression was given (run uses 3 for failed cells, 1 for usage). */
+export const EXIT_REGRESSION = 4;
+
+/**
+ * @typedef {{
+ *   results: string, history?: string, config?: string, markdown?: string, json?: string, prComment?: string,
+ *   exportGab?: string, failOnRegression?: boolean, githubActions?: boolean,
+ *   openHistory?: (dir: string) => Promise<{ history: import('./against-history.js').HistoryReader, seriesKey: import('./against-history.js').SeriesKeyFn }>,
+ *   print?: (text: string) => void,
+ * }} CompareOptions
+ */
+
+/**
+ * @param {CompareOptions} opts
+ * @returns {Promise<{ exitCode: number, outcome: import('./render.js').CompareOutcome }>}
+ */
+export async function compareCommand(opts) {
+  const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(t));
+  const results = await loadResults(opts.results);
+  const config = opts.config ? await loadConfig(opts.config) : defaultConfig();
+  const comparisons = compareWithinRun(results);
+  let verdicts = null;
+  if (opts.history) {
+    const open = opts.openHistory ?? openStore;
+    const { history, seriesKey } = await open(opts.history);
+    verdicts = await compareWithHistory(results, history, { seriesKey, config });
+  }
+  const outcome = { results, comparisons, verdicts };
+  const markdown = markdownReport(outcome);
+  await writeIf(opts.markdown, markdown);
+  await writeIf(opts.prComment, prComment(outcome));
+  await writeIf(opts.json, JSON.stringify(verdictsDocument(outcome), null, 2) + '\n');
+  if (opts.exportGab) await writeGabExport(results, opts.exportGab);
+
+  const regressions = (verdicts ?? []).filter((v) => v.status === 'regression');
+  if (opts.githubActions ?? process.env.GITHUB_ACTIONS === 'true') {
+    await core.summary.addRaw(markdown).write();
+    for (const v of regressions) {
+      const annotate = opts.failOnRegression ? core.error : core.warning;
+      annotate(v.reason, { title: `dind-bench regression: ${v.benchmark} ${v.metric} on ${v.environmentKey}/${v.distro}` });
+    }
+    print(`dind-bench compare: job summary written; ${regressions.length} regression(s)\n`);
+  } else {
+    print(terminalReport(outcome));
+  }
+  return { exitCode: opts.failOnRegression && regressions.length > 0 ? EXIT_REGRESSION : 0, outcome };
+}
+
+/** @param {string | undefined} file @param {string} text */
+async function writeIf(file, text) {
+  if (!file) return;
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await writeFile(file, text);
+}
+
+/**
+ * The history store of src/history/store.js (owned by the history/site module).
+ * @param {string} dir
+ */
+async function openStore(dir) {
+  // Imported on use so that `compare` without --history works even where the store module is absent.
+  const storeModule = '../history/store.js';
+  /** @type {any} */
+  let store;
+  try {
+    store = await import(storeModule);
+  } catch (e) {
+    throw new Error(`--history needs the history store (src/history/store.js), which this build does not have: ${/** @type {Error} */ (e).message}`);
+  }
+  return { history: await store.openHistory(dir), seriesKey: store.seriesKey };
+}

@@ -1,0 +1,37 @@
+// Reading a results.json for comparison: a clear answer for a missing file, bad JSON or another schema version.
+import { readFile } from 'node:fs/promises';
+import { SCHEMA_VERSION, validateResults } from '../results/schema.js';
+
+export class CompareInputError extends Error {}
+
+/**
+ * @param {string} file
+ * @returns {Promise<any>} a valid results document
+ */
+export async function loadResults(file) {
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new CompareInputError(`${file}: cannot read the results file (${/** @type {Error} */ (e).message}); pass the results.json that \`dind-bench run --out DIR\` wrote`);
+  }
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new CompareInputError(`${file}: not JSON (${/** @type {Error} */ (e).message})`);
+  }
+  const version = doc?.schemaVersion;
+  // There is only one schema version so far, so there is nothing to migrate from; a newer file needs a newer dind-bench.
+  if (version !== SCHEMA_VERSION) {
+    throw new CompareInputError(
+      `${file}: results schemaVersion ${JSON.stringify(version)}; this dind-bench compares schemaVersion ${SCHEMA_VERSION} only` +
+        (typeof version === 'number' && version > SCHEMA_VERSION ? ' (the file is newer: upgrade dind-bench)' : ' (re-run `dind-bench run` to produce it)'),
+    );
+  }
+  try {
+    return validateResults(doc, file);
+  } catch (e) {
+    throw new CompareInputError(/** @type {Error} */ (e).message);
+  }
+}

@@ -1,0 +1,126 @@
+// Verdicts against history: did this run's metric move, compared with the same series' own past?
+//
+// Why not pool past samples and run Mann-Whitney against the new run: runs on different days differ by
+// more than samples within one run (machine, neighbours, thermal state), so a pooled test flags that
+// ordinary between-run drift as a change. Instead each past run contributes one number, its median, and
+// the new run's median is judged against the spread of those medians, which already contains both the
+// between-run noise and the sampling error of a median. Concretely: a Student-t prediction test on log
+// medians (the new value vs the mean of k past values, scale s * sqrt(1 + 1/k), k - 1 degrees of freedom),
+// after setting aside past runs that are far outliers (beyond 4 robust standard deviations, from the median
+// absolute deviation), and a practical threshold: a verdict needs both p < alpha and a change of at least
+// minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
+// regressions are read ("8% slower"), and tame right-skewed timings.
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import { median } from '../stats/index.js';
+
+/**
+ * @typedef {{ alpha: number, minChange: number, minRuns: number, minSamples: number, window: number }} Rule
+ * @typedef {{ samples: number[], engines?: { outer: string, inner: string | null } | null, runId?: string, time?: string }} Point
+ * @typedef {{
+ *   status: 'regression' | 'improvement' | 'no change' | 'baseline' | 'insufficient data',
+ *   reason: string, change: number | null, p: number | null, pastRuns: number,
+ *   median: number, pastMedian: number | null, engineChange: string | null,
+ * }} Verdict
+ * `change` is relative, signed towards worse: +0.1 means 10% worse for the metric's direction.
+ */
+
+export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRuns: 5, minSamples: 5, window: 30 });
+
+/**
+ * @param {Point[]} past the series' earlier runs, oldest first (the candidate run itself excluded)
+ * @param {Point} candidate this run
+ * @param {'higher' | 'lower'} better
+ * @param {Rule} [rule]
+ * @returns {Verdict}
+ */
+export function judge(past, candidate, better, rule = DEFAULT_RULE) {
+  const usable = past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
+  const m = median(candidate.samples);
+  const base = { change: null, p: null, pastRuns: usable.length, median: m, pastMedian: null, engineChange: engineChange(usable[0], candidate) };
+  if (candidate.samples.length < rule.minSamples) {
+    return { ...base, status: 'insufficient data', reason: `this run has ${candidate.samples.length} samples; a verdict needs at least ${rule.minSamples}` };
+  }
+  if (usable.length === 0) {
+    return { ...base, status: 'baseline', reason: 'first run of this series: accepted as the baseline' };
+  }
+  const medians = usable.map((p) => median(p.samples));
+  const pastMedian = median(medians);
+  if (usable.length < rule.minRuns) {
+    return { ...base, pastMedian, status: 'insufficient data', reason: `${usable.length} earlier run(s) with at least ${rule.minSamples} samples; a verdict needs ${rule.minRuns}` };
+  }
+  const { p, ratio } = predictionTest(medians, m);
+  const change = better === 'lower' ? ratio - 1 : 1 - ratio;
+  const significant = p < rule.alpha;
+  const status = significant && change >= rule.minChange ? 'regression' : significant && change <= -rule.minChange ? 'improvement' : 'no change';
+  const pct = `${change >= 0 ? '+' : '-'}${Math.abs(change * 100).toFixed(1)}% ${change >= 0 ? 'worse' : 'better'}`;
+  const why =
+    status !== 'no change'
+      ? `p = ${formatP(p)} < ${rule.alpha} and ${Math.abs(change * 100).toFixed(1)}% >= ${(rule.minChange * 100).toFixed(0)}%`
+      : significant
+        ? `significant (p = ${formatP(p)}) but under the ${(rule.minChange * 100).toFixed(0)}% threshold`
+        : `p = ${formatP(p)}, within the past runs' spread`;
+  const reason = `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length} runs (${pct}): ${why}`;
+  return { ...base, pastMedian, change, p, status, reason: base.engineChange ? `${reason}; ${base.engineChange}` : reason };
+}
+
+/**
+ * Two-sided p-value of `value` as a new draw from the distribution of `pastMedians`, and the ratio of
+ * `value` to their geometric mean. Log scale when every value is positive (the usual case), else linear.
+ * @param {number[]} pastMedians at least 2
+ * @param {number} value
+ */
+export function predictionTest(pastMedians, value) {
+  const useLog = value > 0 && pastMedians.every((x) => x > 0);
+  const tr = useLog ? Math.log : (/** @type {number} */ x) => x;
+  const xs = withoutFarOutliers(pastMedians.map(tr));
+  const k = xs.length;
+  const mean = xs.reduce((s, x) => s + x, 0) / k;
+  const sd = k > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (k - 1)) : 0;
+  const ratio = useLog ? Math.exp(tr(value) - mean) : value / mean;
+  const diff = tr(value) - mean;
+  // A perfectly constant history (a deterministic metric): any difference at all is certain.
+  if (sd === 0 || k < 2) return { p: diff === 0 ? 1 : 0, ratio };
+  const t = diff / (sd * Math.sqrt(1 + 1 / k));
+  return { p: Math.min(1, 2 * tCdf(-Math.abs(t), k - 1)), ratio };
+}
+
+/**
+ * Drops values more than 4 robust standard deviations (1.4826 x MAD) from the median: one past run on a
+ * machine that was busy must not widen the yardstick for every later run. Keeps everything when MAD is 0.
+ * @param {number[]} xs
+ */
+function withoutFarOutliers(xs) {
+  const center = median(xs);
+  const mad = 1.4826 * median(xs.map((x) => Math.abs(x - center)));
+  if (!(mad > 0)) return xs;
+  return xs.filter((x) => Math.abs(x - center) <= 4 * mad);
+}
+
+/**
+ * "changed with Engine 20.10 -> 26.1" when the engine that ran the benchmark differs between the oldest run
+ * the verdict compares against and this run (the inner engine for DinD, else the outer one).
+ * @param {Point | undefined} baseline @param {Point} candidate
+ */
+export function engineChange(baseline, candidate) {
+  if (!baseline?.engines || !candidate.engines) return null;
+  const parts = [];
+  const from = baseline.engines;
+  const to = candidate.engines;
+  if ((from.inner ?? null) !== (to.inner ?? null) && (from.inner || to.inner)) parts.push(`Engine ${versions(from.inner, to.inner)}`);
+  if (from.outer !== to.outer) parts.push(`${parts.length || from.inner || to.inner ? 'outer ' : ''}Engine ${versions(from.outer, to.outer)}`);
+  return parts.length ? `changed with ${parts.join(', ')}` : null;
+}
+
+/**
+ * "20.10.24+dfsg1", "26.1.5" -> "20.10 -> 26.1" (release lines); full versions when the lines are equal.
+ * @param {string | null | undefined} a @param {string | null | undefined} b
+ */
+function versions(a, b) {
+  const line = (/** @type {string | null | undefined} */ v) => (v ? (/^(\d+\.\d+)/.exec(v)?.[1] ?? v) : 'none');
+  return line(a) !== line(b) ? `${line(a)} -> ${line(b)}` : `${a ?? 'none'} -> ${b ?? 'none'}`;
+}
+
+/** @param {number} p */
+const formatP = (p) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+/** @param {number} x */
+const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toPrecision(3));
