@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as core from '@actions/core';
+import { openHistory, seriesKey } from '../history/store.js';
 import { compareWithHistory } from './against-history.js';
 import { defaultConfig, loadConfig } from './config.js';
 import { writeGabExport } from './gab-export.js';
@@ -66,18 +67,9 @@ async function writeIf(file, text) {
 }
 
 /**
- * The history store of src/history/store.js (owned by the history/site module).
+ * The history store (src/history/store.js) and its series key, so verdicts read the same series `publish` wrote.
  * @param {string} dir
  */
 async function openStore(dir) {
-  // Imported on use so that `compare` without --history works even where the store module is absent.
-  const storeModule = '../history/store.js';
-  /** @type {any} */
-  let store;
-  try {
-    store = await import(storeModule);
-  } catch (e) {
-    throw new Error(`--history needs the history store (src/history/store.js), which this build does not have: ${/** @type {Error} */ (e).message}`);
-  }
-  return { history: await store.openHistory(dir), seriesKey: store.seriesKey };
+  return { history: await openHistory(dir), seriesKey };
 }
