@@ -45,13 +45,16 @@ export function comparisonTables(comparisons) {
       `${c.metric} (${c.unit}, ${c.better === 'lower' ? 'lower' : 'higher'} is better)`,
       `${num(c.baseline.median)} [${num(c.baseline.low)}, ${num(c.baseline.high)}]`,
       `${num(c.candidate.median)} [${num(c.candidate.low)}, ${num(c.candidate.high)}]`,
-      `${c.ratio.ratio.toFixed(3)} [${c.ratio.low.toFixed(3)}, ${c.ratio.high.toFixed(3)}]`,
+      ratioText(c.ratio),
       pValue(c.p),
       `${c.cliffsDelta.toFixed(2)} ${c.magnitude}`,
       reading(c),
     ]),
   }));
 }
+
+/** @param {{ ratio: number, low: number, high: number }} r */
+const ratioText = (r) => (Number.isFinite(r.ratio) ? `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}, ${r.high.toFixed(3)}]` : '– (baseline median is 0)');
 
 /** @param {import('./within-run.js').Side} s */
 const label = (s) => (s.distro === 'host' ? s.env : `${s.env}/${s.distro}`);

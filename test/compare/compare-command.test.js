@@ -1,0 +1,129 @@
+// `dind-bench compare` end to end on the real fixture run (output of `dind-bench run`), with histories
+// written by the real store (publishRun, what `dind-bench publish` calls): every output file, exit codes,
+// the GitHub Actions summary and annotations, and bad input. Most cases call the command in-process; the
+// CLI itself is spawned only where its exit code and stderr are the point (each start costs seconds on a
+// loaded 2-core machine).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BIN, FIXTURE, fixture, tmpDir, variant } from '../history/helpers.js';
+import { compareWithinRun } from '../../src/compare/within-run.js';
+import { compareCommand } from '../../src/compare/command.js';
+import { publishRun } from '../../src/history/append.js';
+
+/** @param {string[]} args @param {Record<string, string>} [env] */
+const cli = (args, env = {}) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '', ...env } });
+
+/** A history of `count` nights on one runner, each within +-1% of the fixture run. */
+async function history(count) {
+  const dir = tmpDir('compare');
+  const hist = path.join(dir, 'history');
+  for (let i = 0; i < count; i++) {
+    const file = variant(dir, { id: `night-${i}`, startedAt: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(), scale: 1 + 0.01 * Math.sin(i * 1.7) });
+    await publishRun(hist, file);
+  }
+  return { dir, hist };
+}
+
+/** compareCommand in-process, its printed text captured. @param {import('../../src/compare/command.js').CompareOptions} opts */
+async function compare(opts) {
+  let printed = '';
+  const r = await compareCommand({ githubActions: false, print: (t) => (printed += t), ...opts });
+  return { ...r, printed };
+}
+
+test('within a run: DinD vs Docker and Docker vs native for every metric, with interval, p and effect size', () => {
+  const cs = compareWithinRun(fixture());
+  const dind = cs.filter((c) => c.kind === 'dind-vs-docker');
+  assert.equal(dind.length, 7 + 33); // lifecycle metrics both cells have, and every sysbench metric
+  assert.ok(cs.some((c) => c.kind === 'docker-vs-native'));
+  for (const c of cs) {
+    // a metric whose baseline median is 0 (sysbench rounds tiny latencies to 0.00) has no ratio
+    if (c.baseline.median === 0) {
+      assert.ok(Number.isNaN(c.ratio.ratio) || !Number.isFinite(c.ratio.ratio));
+      continue;
+    }
+    assert.ok(c.ratio.low <= c.ratio.ratio && c.ratio.ratio <= c.ratio.high, `${c.metric}: ${JSON.stringify(c.ratio)}`);
+    assert.ok(c.p > 0 && c.p <= 1);
+    assert.ok(['negligible', 'small', 'medium', 'large'].includes(c.magnitude));
+  }
+  const create = dind.find((c) => c.metric === 'container.create_ms');
+  assert.ok(create && create.significant && create.worse > 0, 'DinD creates containers measurably slower in the fixture run');
+});
+
+test('terminal table, then against a history: quiet when unchanged, regressions flagged with exit 4 when asked', async () => {
+  const { dir, hist } = await history(7);
+  const plain = await compare({ results: FIXTURE });
+  assert.equal(plain.exitCode, 0);
+  assert.match(plain.printed, /DinD vs Docker, lifecycle: dind@20.10\/debian vs docker\/debian/);
+  assert.match(plain.printed, /container\.create_ms \(ms, lower is better\) .* \+\d+\.\d% worse \((small|medium|large)\)/);
+
+  const same = variant(dir, { id: 'tonight-same', startedAt: '2026-11-01T00:00:00Z', scale: 1.002 });
+  const quiet = await compare({ results: same, history: hist, failOnRegression: true });
+  assert.equal(quiet.exitCode, 0);
+  assert.match(quiet.printed, /Against history: 118 no change/);
+
+  // everything 30% larger: lower-is-better metrics regress, higher-is-better ones improve
+  const slow = variant(dir, { id: 'tonight-slow', startedAt: '2026-11-02T00:00:00Z', scale: 1.3 });
+  const files = { md: path.join(dir, 'out/report.md'), json: path.join(dir, 'out/verdicts.json'), pr: path.join(dir, 'out/comment.md'), gab: path.join(dir, 'out/gab') };
+  const flagged = cli(['compare', slow, '--history', hist, '--fail-on-regression', '--markdown', files.md, '--json', files.json, '--pr-comment', files.pr, '--export-gab', files.gab]);
+  assert.equal(flagged.status, 4, flagged.stderr);
+  const doc = JSON.parse(readFileSync(files.json, 'utf8'));
+  const verdict = (/** @type {string} */ metric, /** @type {string} */ env) => doc.verdicts.find((/** @type {any} */ v) => v.metric === metric && v.environmentKey === env);
+  assert.equal(verdict('container.create_ms', 'dind@20.10').status, 'regression');
+  assert.equal(verdict('cpu.events_per_second', 'docker').status, 'improvement');
+  assert.ok(doc.counts.regression > 0 && doc.counts.improvement > 0);
+  assert.match(readFileSync(files.md, 'utf8'), /### Against history: \d+ regression/);
+  assert.match(readFileSync(files.pr, 'utf8'), /\*\*regression\*\* lifecycle `container.create_ms` on dind@20.10\/debian: median/);
+  const bigger = JSON.parse(readFileSync(path.join(files.gab, 'bigger-is-better.json'), 'utf8'));
+  const smaller = JSON.parse(readFileSync(path.join(files.gab, 'smaller-is-better.json'), 'utf8'));
+  assert.ok(bigger.every((/** @type {any} */ e) => typeof e.name === 'string' && typeof e.unit === 'string' && Number.isFinite(e.value)));
+  assert.ok(smaller.some((/** @type {any} */ e) => e.name === 'lifecycle container.create_ms [dind@20.10/debian]'));
+  // without --fail-on-regression the same finding exits 0
+  assert.equal((await compare({ results: slow, history: hist })).exitCode, 0);
+});
+
+test('in GitHub Actions: the report goes to the job summary and each regression becomes an annotation', async () => {
+  const { dir, hist } = await history(6);
+  const slow = variant(dir, { id: 'ci-slow', startedAt: '2026-11-02T00:00:00Z', scale: 1.3 });
+  const summary = path.join(dir, 'summary.md');
+  writeFileSync(summary, '');
+  // @actions/core writes the summary to $GITHUB_STEP_SUMMARY and annotations as workflow commands on stdout
+  const saved = process.env.GITHUB_STEP_SUMMARY;
+  const write = process.stdout.write;
+  let stdout = '';
+  process.env.GITHUB_STEP_SUMMARY = summary;
+  process.stdout.write = (/** @type {any} */ chunk) => ((stdout += String(chunk)), true);
+  try {
+    const r = await compareCommand({ results: slow, history: hist, githubActions: true, print: () => {} });
+    assert.equal(r.exitCode, 0);
+  } finally {
+    process.stdout.write = write;
+    if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+    else process.env.GITHUB_STEP_SUMMARY = saved;
+  }
+  assert.match(readFileSync(summary, 'utf8'), /## dind-bench: run ci-slow/);
+  assert.match(stdout, /::warning title=dind-bench regression%3A lifecycle container.create_ms on dind@20.10\/debian::median .* worse/);
+});
+
+test('bad input: another schema version, a unit that changed, a missing file', async () => {
+  const dir = tmpDir('compare-bad');
+  const v2 = path.join(dir, 'v2.json');
+  writeFileSync(v2, JSON.stringify({ ...fixture(), schemaVersion: 2 }));
+  const r = cli(['compare', v2]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /v2\.json: results schemaVersion 2; this dind-bench compares schemaVersion 1 only \(the file is newer: upgrade dind-bench\)/);
+
+  const { hist } = await history(1);
+  const other = fixture();
+  other.run.id = 'unit-changed';
+  other.cells.find((/** @type {any} */ c) => c.environmentKey === 'docker' && c.benchmark === 'lifecycle').metrics[0].unit = 's';
+  const file = path.join(dir, 'unit.json');
+  writeFileSync(file, JSON.stringify(other));
+  await assert.rejects(compare({ results: file, history: hist }), /series lifecycle\/container.create_ms on docker\/debian \(.*\): this run has unit "s", lower is better; the history has unit "ms"/);
+
+  await assert.rejects(compare({ results: path.join(dir, 'nope.json') }), /nope\.json: cannot read the results file/);
+  assert.ok(!existsSync(path.join(dir, 'out')));
+});

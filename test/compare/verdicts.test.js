@@ -1,0 +1,86 @@
+// History verdicts as pure functions over in-memory series: baseline, insufficient data, no change,
+// regression, improvement, the practical threshold, outlier past runs, engine changes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { judge, predictionTest, DEFAULT_RULE } from '../../src/compare/verdicts.js';
+import { normalDeviate, seededRandom } from '../../src/stats/index.js';
+
+const engines = { outer: '20.10.24+dfsg1', inner: '20.10.24+dfsg1' };
+
+/** Runs of 20 samples: each run's level drifts by `between` (relative sd), samples scatter by `within`. */
+function runs(count, { level = 100, between = 0.02, within = 0.03, seed = 1 } = {}) {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const runLevel = level * Math.exp(between * normalDeviate(random));
+    return { samples: Array.from({ length: 20 }, () => runLevel * Math.exp(within * normalDeviate(random))), engines };
+  });
+}
+
+test('the first run of a series is the baseline; too few runs or samples is "insufficient data", never a guess', () => {
+  const [first, ...rest] = runs(4);
+  assert.equal(judge([], first, 'lower').status, 'baseline');
+  const few = judge(rest.slice(0, 3), first, 'lower');
+  assert.equal(few.status, 'insufficient data');
+  assert.match(few.reason, /3 earlier run\(s\).*needs 5/);
+  const thin = judge(runs(10), { samples: [1, 2], engines }, 'lower');
+  assert.equal(thin.status, 'insufficient data');
+  assert.match(thin.reason, /2 samples; a verdict needs at least 5/);
+});
+
+test('an unchanged run is "no change"; 20% slower is a regression; 20% faster an improvement', () => {
+  const past = runs(20, { seed: 2 });
+  const [same] = runs(1, { seed: 3 });
+  assert.equal(judge(past, same, 'lower').status, 'no change');
+  const slower = { samples: same.samples.map((x) => x * 1.2), engines };
+  const v = judge(past, slower, 'lower');
+  assert.equal(v.status, 'regression');
+  assert.ok(v.change !== null && v.change > 0.15 && v.change < 0.25, String(v.change));
+  assert.match(v.reason, /worse.*p = .* < 0.01/);
+  assert.equal(judge(past, { samples: same.samples.map((x) => x * 0.8), engines }, 'lower').status, 'improvement');
+  // higher is better: a 20% drop in throughput is the regression
+  assert.equal(judge(past, { samples: same.samples.map((x) => x * 0.8), engines }, 'higher').status, 'regression');
+});
+
+test('a significant change under the practical threshold is "no change", and says why', () => {
+  // a very stable series: a 3% shift is significant but under the default 5%
+  const past = runs(20, { between: 0.002, within: 0.002, seed: 4 });
+  const [same] = runs(1, { between: 0.002, within: 0.002, seed: 5 });
+  const v = judge(past, { samples: same.samples.map((x) => x * 1.03), engines }, 'lower');
+  assert.equal(v.status, 'no change');
+  assert.match(v.reason, /significant .* but under the 5% threshold/);
+  assert.equal(judge(past, { samples: same.samples.map((x) => x * 1.03), engines }, 'lower', { ...DEFAULT_RULE, minChange: 0.02 }).status, 'regression');
+});
+
+test('between-run drift is not a regression: pooled-sample tests would flag it, the run-median test does not', () => {
+  // large between-run noise (8%) and tight runs (1%): a run 10% off is ordinary here
+  const past = runs(20, { between: 0.08, within: 0.01, seed: 6 });
+  const [next] = runs(1, { between: 0.08, within: 0.01, seed: 7 });
+  const shifted = { samples: next.samples.map((x) => x * 1.1), engines };
+  assert.notEqual(judge(past, shifted, 'lower').status, 'regression');
+});
+
+test('one past run on a busy machine does not widen the yardstick', () => {
+  const past = runs(20, { seed: 8 });
+  past[5] = { samples: past[5].samples.map((x) => x * 3), engines };
+  const [same] = runs(1, { seed: 9 });
+  assert.equal(judge(past, { samples: same.samples.map((x) => x * 1.2), engines }, 'lower').status, 'regression');
+});
+
+test('an engine upgrade since the baseline is named in the verdict', () => {
+  const past = runs(10, { seed: 10 });
+  const [next] = runs(1, { seed: 11 });
+  const upgraded = { samples: next.samples.map((x) => x * 1.3), engines: { outer: '20.10.24+dfsg1', inner: '26.1.5+dfsg1' } };
+  const v = judge(past, upgraded, 'lower');
+  assert.equal(v.status, 'regression');
+  assert.equal(v.engineChange, 'changed with Engine 20.10 -> 26.1');
+  assert.match(v.reason, /changed with Engine 20.10 -> 26.1$/);
+  const outer = judge(past, { ...next, engines: { outer: '26.1.5', inner: null } }, 'lower');
+  assert.match(String(outer.engineChange), /Engine 20.10 -> none, outer Engine 20.10 -> 26.1/);
+});
+
+test('prediction test: constant history, any difference is certain; equal value p = 1', () => {
+  assert.equal(predictionTest([5, 5, 5, 5], 5).p, 1);
+  assert.equal(predictionTest([5, 5, 5, 5], 6).p, 0);
+  const { p, ratio } = predictionTest([100, 102, 98, 101, 99], 100);
+  assert.ok(p > 0.9 && Math.abs(ratio - 1) < 0.001);
+});
