@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
 
-apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq shellcheck stress-ng fio python3)
+apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq shellcheck stress-ng fio python3 chromium)
 
 # iozone3 (for the native environment) is in Debian's non-free component: add it for this host's own
 # Debian mirror and release when apt does not know the package yet.

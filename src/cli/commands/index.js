@@ -4,5 +4,6 @@ import { register as doctor } from './doctor.js';
 import { register as images } from './images.js';
 import { register as publish } from './publish.js';
 import { register as run } from './run.js';
+import { register as site } from './site.js';
 
-export const COMMANDS = [doctor, images, run, publish, compare];
+export const COMMANDS = [doctor, images, run, publish, compare, site];

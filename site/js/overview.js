@@ -1,0 +1,137 @@
+// The first screen: the runner's newest run, the plain-words answer, what changed since the previous
+// runs, DinD against Docker per metric (chart and table). Everything comes from one precomputed file.
+import { addTools, alpha, colorOf, makeChart } from './charts.js';
+import { date, esc, num, pct, shortCommit, worseInterval, worsePct } from './format.js';
+import { visible } from './state.js';
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @param {any} latest the runner's overview file @param {any} state @param {string} runFile */
+export function renderOverview(latest, state, runFile) {
+  const rows = latest.rows.filter((/** @type {any} */ r) => !state.bench || r.benchmark === state.bench);
+  renderFacts(latest, runFile);
+  renderAnswer(latest, rows, state);
+  renderHighlights(rows, state);
+  renderOverheadChart(rows, state);
+  renderTable(rows, state);
+  const un = latest.unavailable;
+  $('unavailable').innerHTML = un.length
+    ? `Not measured in this run: ${[...new Set(un.map((/** @type {any} */ u) => `${u.benchmark} ${u.environmentKey} ${u.distro} (${u.status}${u.reason ? `: ${u.reason.split('\n')[0]}` : ''})`))].map(esc).join('; ')}`
+    : '';
+}
+
+/** @param {any} latest @param {string} runFile */
+function renderFacts(latest, runFile) {
+  const h = latest.host;
+  const envs = latest.environments
+    .filter((/** @type {any} */ e) => e.status === 'ok' && e.facts?.engineVersion)
+    .map((/** @type {any} */ e) => `${e.key}: Engine ${e.facts.engineVersion}, ${e.facts.storageDriver}${e.facts.dind ? `, started with ${e.facts.dind.mode}` : ''}`);
+  const facts = [
+    ['Run', `${date(latest.run.time)} (${latest.run.profile}, ${latest.run.iterations} iterations)`],
+    ['Runner', `${latest.runner.name}${latest.runner.labels?.length ? ` [${latest.runner.labels.join(', ')}]` : ''}`],
+    ['Machine', `${h.cpuModel}, ${h.cores} cores, ${Math.round(h.memoryBytes / 2 ** 30)} GiB, ${h.distribution}, cgroup v${h.cgroupVersion}`],
+    ['Commit', shortCommit(latest.run.commit)],
+    ...envs.map((/** @type {string} */ e) => ['', e]),
+  ];
+  $('run-facts').innerHTML = facts.map(([k, v]) => `<span>${k ? `${esc(k)}: ` : ''}<b>${esc(v)}</b></span>`).join('')
+    + ` <a href="${esc(runFile)}">results.json</a>`;
+}
+
+/** The answer to "does DinD cost me on this machine, and where?" in one paragraph. */
+function renderAnswer(/** @type {any} */ latest, /** @type {any[]} */ rows, /** @type {any} */ state) {
+  const parts = [];
+  const dindKeys = [...new Set(rows.flatMap((r) => Object.keys(r.vsDocker ?? {})).filter((k) => k.startsWith('dind') && visible(state, k, 'debian')))];
+  for (const k of dindKeys) {
+    const cmp = rows.filter((r) => r.vsDocker?.[k] && visible(state, k, r.distro)).map((r) => ({ r, c: r.vsDocker[k] }));
+    const worse = cmp.filter((x) => x.c.verdict === 'worse');
+    const better = cmp.filter((x) => x.c.verdict === 'better');
+    const top = [...worse].sort((a, b) => worsePct(b.c.ratio, b.r.better) - worsePct(a.c.ratio, a.r.better)).slice(0, 3);
+    parts.push(`<b>${esc(k)}</b> is clearly worse than plain Docker in <b>${worse.length}</b> of ${cmp.length} metrics and clearly better in ${better.length}`
+      + (top.length ? `; most: ${top.map((x) => `${esc(x.r.metric)} ${pct(worsePct(x.c.ratio, x.r.better))}`).join(', ')}` : '') + '.');
+  }
+  const ready = latest.rows.find((/** @type {any} */ r) => r.metric === 'daemon.start_to_ready_ms');
+  if (ready) {
+    for (const [k, e] of Object.entries(ready.envs)) {
+      if (visible(state, k, ready.distro)) parts.push(`Starting the inner Engine of ${esc(k)} takes <b>${num(/** @type {any} */ (e).median)} ms</b> before a job's first container.`);
+    }
+  }
+  $('answer').innerHTML = parts.length ? parts.join(' ') : 'No DinD environment in this run or these filters: nothing to compare with Docker.';
+}
+
+/** Regressions and improvements since the previous runs of each series. */
+function renderHighlights(/** @type {any[]} */ rows, /** @type {any} */ state) {
+  const items = [];
+  for (const r of rows) {
+    for (const [k, e] of Object.entries(r.envs)) {
+      const t = /** @type {any} */ (e).trend;
+      if (!visible(state, k, r.distro) || !t || (t.verdict !== 'regression' && t.verdict !== 'improvement')) continue;
+      const [lo, hi] = worseInterval(t, r.better);
+      items.push({ verdict: t.verdict, text: `${r.benchmark} ${r.metric} in ${k} (${r.distro}): ${pct(worsePct(t.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] against the previous ${t.runs} run(s), δ ${t.delta.toFixed(2)} (${t.magnitude})` });
+    }
+  }
+  const first = rows.some((r) => Object.values(r.envs).some((e) => /** @type {any} */ (e).trend?.verdict === 'first'));
+  $('highlights').innerHTML = items.length
+    ? `<h3>Since the previous runs</h3><ul>${items.sort((a, b) => a.verdict.localeCompare(b.verdict) * -1)
+      .map((i) => `<li class="${i.verdict}"><span class="badge">${i.verdict}</span> ${esc(i.text)}</li>`).join('')}</ul>`
+    : `<p class="note">${first ? 'First run of these series: nothing earlier to compare with yet.' : 'No regression or improvement since the previous runs (interval comparison of this run\'s samples against the previous runs\' pooled samples; changes under 3% or with a negligible effect size count as unchanged).'}</p>`;
+}
+
+function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state) {
+  /** @type {any[]} */
+  const bars = [];
+  for (const r of rows) {
+    for (const [k, c] of Object.entries(r.vsDocker ?? {})) {
+      if (!k.startsWith('dind') || !visible(state, k, r.distro)) continue;
+      const cmp = /** @type {any} */ (c);
+      const [lo, hi] = worseInterval(cmp, r.better);
+      bars.push({ label: `${r.metric} · ${k} · ${r.distro}`, benchmark: r.benchmark, metric: r.metric, environment: k, distro: r.distro, unit: r.unit,
+        worsePct: worsePct(cmp.ratio, r.better), low: lo, high: hi, ratio: cmp.ratio, delta: cmp.delta, magnitude: cmp.magnitude, verdict: cmp.verdict });
+    }
+  }
+  bars.sort((a, b) => b.worsePct - a.worsePct);
+  const card = $('overhead-card');
+  /** @type {HTMLElement} */ (card.querySelector('.chart-box')).style.height = `${Math.max(160, 60 + bars.length * 22)}px`;
+  const color = (/** @type {string} */ v) => getComputedStyle(document.documentElement).getPropertyValue(v === 'worse' ? '--worse' : v === 'better' ? '--better' : '--same').trim();
+  const chart = makeChart(/** @type {HTMLCanvasElement} */ ($('overhead-chart')), {
+    type: 'bar',
+    data: {
+      labels: bars.map((b) => b.label),
+      datasets: [
+        { label: '95% interval (% worse than Docker)', data: bars.map((b) => [b.low, b.high]), backgroundColor: bars.map((b) => alpha(color(b.verdict), 0.45)), borderColor: bars.map((b) => color(b.verdict)), borderWidth: 1, barPercentage: 0.7 },
+        { type: 'line', label: 'median ratio', data: bars.map((b) => b.worsePct), showLine: false, pointStyle: 'line', pointRadius: 9, pointBorderWidth: 3, borderColor: '#888', backgroundColor: '#888' },
+      ],
+    },
+    options: {
+      indexAxis: 'y', maintainAspectRatio: false, animation: false,
+      scales: { x: { title: { display: true, text: '% worse than plain Docker (negative = better)' } }, y: { ticks: { autoSkip: false, font: { size: 11 } } } },
+      plugins: {
+        legend: { display: false },
+        tooltip: { callbacks: { label: (/** @type {any} */ ctx) => { const b = bars[ctx.dataIndex]; return `${pct(b.worsePct)} [${pct(b.low)}, ${pct(b.high)}], δ ${b.delta.toFixed(2)} (${b.magnitude}), ${b.verdict}`; } } },
+        annotation: { annotations: { zero: { type: 'line', xMin: 0, xMax: 0, borderColor: '#888', borderWidth: 1 } } },
+      },
+    },
+  });
+  addTools(card, 'dind-overhead', () => bars);
+  return chart;
+}
+
+function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
+  const head = '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col">since previous runs</th></tr></thead>';
+  const body = [];
+  for (const r of rows) {
+    for (const [k, e] of Object.entries(r.envs).sort(([a], [b]) => (a === 'docker' ? -1 : b === 'docker' ? 1 : a.localeCompare(b)))) {
+      if (!visible(state, k, r.distro)) continue;
+      const env = /** @type {any} */ (e);
+      const c = r.vsDocker?.[k];
+      const [lo, hi] = c ? worseInterval(c, r.better) : [NaN, NaN];
+      const t = env.trend ?? { verdict: 'first' };
+      body.push(`<tr><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>`
+        + `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>`
+        + `<td class="num ${c?.verdict ?? ''}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] <span class="badge">${c.verdict}</span>` : k === 'docker' ? 'baseline' : '–'}</td>`
+        + `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>`
+        + `<td class="${t.verdict}">${t.verdict === 'first' ? 'first run' : `<span class="badge">${t.verdict}</span> ${t.ratio != null ? pct(worsePct(t.ratio, r.better)) : ''}`}</td></tr>`);
+    }
+  }
+  $('overview-table').innerHTML = `<caption class="note">+ means worse for that metric's direction. Verdicts need the whole interval on one side.</caption>${head}<tbody>${body.join('')}</tbody>`;
+}

@@ -1,0 +1,46 @@
+// Headless Chromium from Debian, driven by playwright-core (no browser download): shared by the site
+// tests and `npm run bench:site`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A browser with a fresh profile; `close()` removes the profile too. */
+export async function launch() {
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'dind-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Opens `url` in a new page and collects console errors and failed requests.
+ * @param {import('playwright-core').BrowserContext} context @param {string} url
+ */
+export async function openPage(context, url, { colorScheme = /** @type {'light'|'dark'} */ ('light'), width = 1280 } = {}) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await page.emulateMedia({ colorScheme });
+  /** @type {string[]} */
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  return { page, errors };
+}

@@ -1,0 +1,129 @@
+// The built site in real headless Chromium (Debian's chromium driven by playwright-core), served by
+// `site preview`'s server on 127.0.0.1. The history holds the real quick run from test/fixtures plus
+// nightly variants of it, one with another inner Engine version.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { publishRun } from '../../src/history/append.js';
+import { buildSite } from '../../src/site/build.js';
+import { serveSite } from '../../src/site/serve.js';
+import { FIXTURE, tmpDir, variant } from '../history/helpers.js';
+import { CHROMIUM, launch, openPage } from './browser.js';
+
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\` (CI installs it in .ci/install.sh)`;
+
+/** @type {{url: string, close: () => Promise<void>}} */ let server;
+/** @type {Awaited<ReturnType<typeof launch>>} */ let browser;
+
+before(async () => {
+  if (skip) return;
+  const history = tmpDir('site-history');
+  const runs = tmpDir('site-runs');
+  const day = 86400e3;
+  // Six earlier nights, the last two under a newer inner Engine and 40% slower: a regression to flag.
+  for (let i = 6; i >= 1; i--) {
+    await publishRun(history, variant(runs, {
+      id: `night-${i}`, startedAt: new Date(Date.now() - i * day).toISOString(), scale: i <= 1 ? 1.4 : 1 + (i % 3) / 50,
+      innerEngine: i <= 2 ? '26.1.5+dfsg1' : undefined,
+    }));
+  }
+  // The real run, published as it is, dated now so it is the runner's latest.
+  await publishRun(history, variant(runs, { id: 'real-quick-run', startedAt: new Date().toISOString(), scale: 1.4, innerEngine: '26.1.5+dfsg1' }));
+  void FIXTURE;
+  const out = path.join(tmpDir('site-out'), 'site');
+  await buildSite({ history, out });
+  server = await serveSite(out);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The labels of a chart's lines (bands excluded). @param {import('playwright-core').Page} page @param {string} selector */
+const seriesOf = (page, selector) =>
+  page.evaluate((sel) => {
+    const canvas = document.querySelector(sel);
+    const chart = /** @type {any} */ (window).Chart.getChart(canvas);
+    return chart ? chart.data.datasets.filter((/** @type {any} */ d) => !d.band).map((/** @type {any} */ d) => d.label) : null;
+  }, selector);
+
+test('the overview loads with no console errors, answers in words, and its screenshot is kept', { skip }, async () => {
+  const { page, errors } = await openPage(browser.context, server.url);
+  assert.match(await page.locator('#answer').innerText(), /dind@20\.10 is clearly (worse|better)|dind@20\.10 is clearly worse than plain Docker in \d+ of \d+/);
+  assert.deepEqual(await seriesOf(page, '#overhead-chart'), ['95% interval (% worse than Docker)', 'median ratio']);
+  const bars = await page.evaluate(() => /** @type {any} */ (window).Chart.getChart(document.querySelector('#overhead-chart')).data.labels.length);
+  assert.ok(bars >= 7, `one bar per DinD lifecycle metric, got ${bars}`);
+  assert.match(await page.locator('#highlights').innerText(), /regression/, 'the 40% slower latest run is flagged');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'overview.png'), fullPage: false });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('history charts: a line per environment, loaded when scrolled to, with an Engine change marker', { skip }, async () => {
+  const { page, errors } = await openPage(browser.context, server.url);
+  const card = page.locator('.history-card[data-metric="lifecycle container.start_ms"]');
+  await card.scrollIntoViewIfNeeded();
+  await page.waitForSelector('.history-card[data-metric="lifecycle container.start_ms"][data-series]');
+  assert.deepEqual((await seriesOf(page, '.history-card[data-metric="lifecycle container.start_ms"] canvas'))?.sort(), ['dind@20.10 (debian)', 'docker (debian)', 'native (host)']);
+  const markers = await page.evaluate(() => Object.keys(/** @type {any} */ (window).Chart.getChart(document.querySelector('.history-card[data-metric="lifecycle container.start_ms"] canvas')).options.plugins.annotation.annotations));
+  assert.ok(markers.length >= 1, 'the inner Engine change is marked');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('filters change the address and the charts; the address restores them', { skip }, async () => {
+  const { page, errors } = await openPage(browser.context, server.url);
+  await page.locator('#f-env input[value="native"]').uncheck();
+  assert.match(page.url(), /env=dind%4020\.10%2Cdocker|env=dind@20\.10,docker|env=dind%4020.10,docker/);
+  const card = '.history-card[data-metric="lifecycle container.start_ms"]';
+  await page.locator(card).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${card}[data-series]`);
+  assert.deepEqual((await seriesOf(page, `${card} canvas`))?.sort(), ['dind@20.10 (debian)', 'docker (debian)']);
+
+  await page.selectOption('#f-bench', 'sysbench');
+  assert.match(page.url(), /bench=sysbench/);
+  assert.ok(await page.locator('.history-card[data-metric="sysbench cpu.events_per_second"]').count());
+
+  // The shared address opens the same view.
+  const shared = await openPage(browser.context, page.url());
+  assert.equal(await shared.page.locator('#f-bench').inputValue(), 'sysbench');
+  assert.equal(await shared.page.locator('#f-env input[value="native"]').isChecked(), false);
+  assert.deepEqual([...errors, ...shared.errors], []);
+  await shared.page.close();
+  await page.close();
+});
+
+test('dark mode, phone width and the keyboard', { skip }, async () => {
+  const { page, errors } = await openPage(browser.context, server.url, { colorScheme: 'dark', width: 390 });
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, 'rgb(13, 17, 23)');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no sideways scrolling at phone width (${overflow}px too wide)`);
+  // Tab reaches the filters, and the CSV button of the overhead chart can be pressed from the keyboard.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'f-runner');
+  const download = page.waitForEvent('download');
+  await page.locator('#overhead-card button', { hasText: 'CSV' }).focus();
+  await page.keyboard.press('Enter');
+  const csv = await (await download).path();
+  assert.ok(csv);
+  assert.match((await import('node:fs')).readFileSync(csv, 'utf8'), /^label,benchmark,metric,environment,distro,unit,worsePct,low,high/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'overview-phone-dark.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('memory over time: says so when the run has no samples', { skip }, async () => {
+  const { page, errors } = await openPage(browser.context, server.url);
+  await page.locator('#memory-card').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.getElementById('memory-note')?.textContent);
+  assert.match(await page.locator('#memory-note').innerText(), /no memory samples in this run|Solid: the workload/i);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
