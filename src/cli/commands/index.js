@@ -1,9 +1,10 @@
 // Every subcommand, one module each; a new command = a module with `register(cli)` and a line here.
 import { register as compare } from './compare.js';
 import { register as doctor } from './doctor.js';
+import { register as history } from './history.js';
 import { register as images } from './images.js';
 import { register as publish } from './publish.js';
 import { register as run } from './run.js';
 import { register as site } from './site.js';
 
-export const COMMANDS = [doctor, images, run, publish, compare, site];
+export const COMMANDS = [doctor, images, run, publish, compare, site, history];
