@@ -6,8 +6,10 @@
 // the new run's median is judged against the spread of those medians, which already contains both the
 // between-run noise and the sampling error of a median. Concretely: a Student-t prediction test on log
 // medians (the new value vs the mean of k past values, scale s * sqrt(1 + 1/k), k - 1 degrees of freedom),
-// after setting aside past runs that are far outliers (beyond 4 robust standard deviations, from the median
-// absolute deviation), and a practical threshold: a verdict needs both p < alpha and a change of at least
+// after setting aside a few past runs that are far outliers (beyond 5 robust standard deviations, from the
+// median absolute deviation; at most a tenth of them), with the scale never below the new run's own
+// sampling error of its median (from its samples' order statistics: a run much noisier than its history
+// cannot be judged sharper than its own samples allow), and a practical threshold: a verdict needs both p < alpha and a change of at least
 // minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
 // regressions are read ("8% slower"), and tame right-skewed timings.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
@@ -48,7 +50,7 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
   if (usable.length < rule.minRuns) {
     return { ...base, pastMedian, status: 'insufficient data', reason: `${usable.length} earlier run(s) with at least ${rule.minSamples} samples; a verdict needs ${rule.minRuns}` };
   }
-  const { p, ratio } = predictionTest(medians, m);
+  const { p, ratio } = predictionTest(medians, m, candidate.samples);
   const change = better === 'lower' ? ratio - 1 : 1 - ratio;
   const significant = p < rule.alpha;
   const status = significant && change >= rule.minChange ? 'regression' : significant && change <= -rule.minChange ? 'improvement' : 'no change';
@@ -67,15 +69,17 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
  * Two-sided p-value of `value` as a new draw from the distribution of `pastMedians`, and the ratio of
  * `value` to their geometric mean. Log scale when every value is positive (the usual case), else linear.
  * @param {number[]} pastMedians at least 2
- * @param {number} value
+ * @param {number} value the new run's median
+ * @param {number[]} [samples] the new run's samples, for the floor on the scale
  */
-export function predictionTest(pastMedians, value) {
-  const useLog = value > 0 && pastMedians.every((x) => x > 0);
+export function predictionTest(pastMedians, value, samples = []) {
+  const useLog = value > 0 && pastMedians.every((x) => x > 0) && samples.every((x) => x > 0);
   const tr = useLog ? Math.log : (/** @type {number} */ x) => x;
   const xs = withoutFarOutliers(pastMedians.map(tr));
   const k = xs.length;
   const mean = xs.reduce((s, x) => s + x, 0) / k;
-  const sd = k > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (k - 1)) : 0;
+  const sdPast = k > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (k - 1)) : 0;
+  const sd = Math.max(sdPast, medianStandardError(samples.map(tr)));
   const ratio = useLog ? Math.exp(tr(value) - mean) : value / mean;
   const diff = tr(value) - mean;
   // A perfectly constant history (a deterministic metric): any difference at all is certain.
@@ -85,15 +89,31 @@ export function predictionTest(pastMedians, value) {
 }
 
 /**
- * Drops values more than 4 robust standard deviations (1.4826 x MAD) from the median: one past run on a
- * machine that was busy must not widen the yardstick for every later run. Keeps everything when MAD is 0.
+ * Drops values more than 5 robust standard deviations (1.4826 x MAD) from the median, but never more than a
+ * tenth of them: one past run on a machine that was busy must not widen the yardstick for every later run,
+ * while a series that really has two levels (a minority cluster) keeps both. Keeps all when MAD is 0.
  * @param {number[]} xs
  */
 function withoutFarOutliers(xs) {
   const center = median(xs);
   const mad = 1.4826 * median(xs.map((x) => Math.abs(x - center)));
   if (!(mad > 0)) return xs;
-  return xs.filter((x) => Math.abs(x - center) <= 4 * mad);
+  const far = xs.filter((x) => Math.abs(x - center) > 5 * mad);
+  return far.length > 0 && far.length <= Math.floor(xs.length / 10) ? xs.filter((x) => Math.abs(x - center) <= 5 * mad) : xs;
+}
+
+/**
+ * Standard error of a sample's median without assuming a distribution: half the width of the ~95%
+ * order-statistic interval of the median (ranks n/2 -+ 0.98 sqrt(n)), divided by 1.96. 0 below 5 values.
+ * @param {number[]} xs
+ */
+export function medianStandardError(xs) {
+  const n = xs.length;
+  if (n < 5) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const lo = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
+  const hi = Math.min(n - 1, Math.ceil(n / 2 + 0.98 * Math.sqrt(n)));
+  return (s[hi] - s[lo]) / (2 * 1.96);
 }
 
 /**

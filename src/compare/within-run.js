@@ -83,8 +83,8 @@ function compareSamples(kind, baseCell, candCell, baseMetric, candMetric, opts) 
     unit: candMetric.unit,
     better,
     engine: candCell.engine ?? null,
-    baseline: { env: baseCell.environmentKey, distro: baseCell.distro, ...summarize(baseMetric.samples, opts) },
-    candidate: { env: candCell.environmentKey, distro: candCell.distro, ...summarize(candMetric.samples, opts) },
+    baseline: { env: baseCell.environmentKey, distro: baseCell.distro, ...summaryOf(baseMetric.samples, opts) },
+    candidate: { env: candCell.environmentKey, distro: candCell.distro, ...summaryOf(candMetric.samples, opts) },
     ratio,
     p,
     cliffsDelta: delta,
@@ -92,4 +92,13 @@ function compareSamples(kind, baseCell, candCell, baseMetric, candMetric, opts) 
     worse,
     significant: p < 0.05 && (ratio.low > 1 || ratio.high < 1),
   };
+}
+
+/** Docker's cells are the baseline of several pairs: each sample set is summarized once. */
+const summaries = new WeakMap();
+/** @param {number[]} samples @param {{ seed?: number, resamples?: number }} opts */
+function summaryOf(samples, opts) {
+  if (opts.seed !== undefined || opts.resamples !== undefined) return summarize(samples, opts);
+  if (!summaries.has(samples)) summaries.set(samples, summarize(samples));
+  return summaries.get(samples);
 }

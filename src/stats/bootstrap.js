@@ -46,9 +46,10 @@ export function ratioOfMedians(baseline, candidate, { level = 0.95, resamples = 
   return { ratio, ...percentileInterval(ratios, level) };
 }
 
-/** @param {number[]} values @param {number} level */
+/** @param {number[] | Float64Array} values @param {number} level */
 function percentileInterval(values, level) {
-  const sorted = values.sort((a, b) => a - b);
+  // a typed array sorts numerically and natively, several times faster than a comparator on an Array
+  const sorted = /** @type {number[]} */ (/** @type {unknown} */ (Float64Array.from(values).sort()));
   const tail = (1 - level) / 2;
   return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) };
 }
@@ -77,7 +78,7 @@ export function bootstrapMedianCI(xs, { level = 0.95, resamples = DEFAULT_RESAMP
   if (xs.length === 0) return { low: NaN, high: NaN };
   const random = seededRandom(seed);
   const buf = new Float64Array(xs.length);
-  const stats = new Array(resamples);
+  const stats = new Float64Array(resamples);
   for (let i = 0; i < resamples; i++) stats[i] = sortedMedian(resample(xs, random, buf).sort());
   return percentileInterval(stats, level);
 }

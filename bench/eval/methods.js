@@ -1,0 +1,50 @@
+// The detectors compared by the evaluation, each answering "is the newest run a regression?".
+import { judge, DEFAULT_RULE } from '../../src/compare/verdicts.js';
+import { mannWhitneyU, median } from '../../src/stats/index.js';
+
+/**
+ * @typedef {{ name: string, detect: (past: number[][], candidate: number[], better: 'higher' | 'lower') => boolean }} Detector
+ */
+
+/** dind-bench's verdict with its default rule. @type {Detector} */
+export const dindBench = {
+  name: 'dind-bench (default rule)',
+  detect: (past, candidate, better) => judge(past.map((samples) => ({ samples })), { samples: candidate }, better, DEFAULT_RULE).status === 'regression',
+};
+
+/**
+ * github-action-benchmark's rule: one value per run compared with the single previous value; an alert when
+ * the ratio in the bad direction exceeds the threshold (its `alert-threshold`, 200% by default). The value
+ * fed to it is the run's median, the most favourable input for it (users often feed a mean or one sample).
+ * @param {number} threshold e.g. 1.5 for 150%
+ * @returns {Detector}
+ */
+export function singleValueRatio(threshold) {
+  return {
+    name: `github-action-benchmark rule, ${Math.round(threshold * 100)}%`,
+    detect(past, candidate, better) {
+      const prev = median(past[past.length - 1]);
+      const now = median(candidate);
+      const ratio = better === 'lower' ? now / prev : prev / now;
+      return ratio > threshold;
+    },
+  };
+}
+
+/**
+ * The tempting shortcut the verdicts avoid: pool the samples of the last 5 runs and run Mann-Whitney against
+ * the new run (p < 0.01, worse direction). Shown to make the cost of ignoring between-run noise visible.
+ * @type {Detector}
+ */
+export const pooledMannWhitney = {
+  name: 'pooled samples + Mann-Whitney (naive)',
+  detect(past, candidate, better) {
+    const pooled = past.slice(-5).flat();
+    const { p } = mannWhitneyU(candidate, pooled);
+    const worse = better === 'lower' ? median(candidate) > median(pooled) : median(candidate) < median(pooled);
+    return p < 0.01 && worse;
+  },
+};
+
+export const DETECTORS = [dindBench, pooledMannWhitney, singleValueRatio(1.1), singleValueRatio(1.5), singleValueRatio(2)];
+export const PAST_RUNS = DEFAULT_RULE.window;
