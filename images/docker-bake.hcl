@@ -34,7 +34,8 @@ target "bench" {
       { name = "sysbench", debian = "sysbench", alpine = "sysbench" },
       # stress-ng, IOzone, fio and storage share one image (fewer loads into each DinD). iozone3 is in
       # Debian's non-free component; Alpine has stress-ng and fio in community, iozone in testing only.
-      { name = "stress-io", debian = "stress-ng fio iozone3", alpine = "stress-ng fio", components = "non-free", lower_file_mb = 64 },
+      # python3 runs the storage probe. The 64 MiB lower-layer file is what the storage benchmark copies up.
+      { name = "stress-io", debian = "stress-ng fio iozone3 python3", alpine = "stress-ng fio python3", components = "non-free", lower_file_mb = 64 },
     ]
   }
   context    = "images/bench"

@@ -31,9 +31,10 @@
  * @param {{image: string, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} ctx
  * @param {string} step a short name for the raw file and for errors
  * @param {string[]} cmd
+ * @param {{volume?: string}} [extra] volume: a fresh scratch volume at this path, also in $SCRATCH (see environments/environment.js)
  */
-export async function runStep(env, ctx, step, cmd) {
-  const result = await env.run({ image: ctx.image, cmd, timeoutMs: ctx.timeoutMs });
+export async function runStep(env, ctx, step, cmd, extra = {}) {
+  const result = await env.run({ image: ctx.image, cmd, timeoutMs: ctx.timeoutMs, ...extra });
   await ctx.saveRaw(step, result.stdout + (result.stderr ? `\n--- stderr ---\n${result.stderr}` : ''));
   if (result.exitCode !== 0) {
     const tail = (result.stdout + result.stderr).trim().split('\n').slice(-10).join('\n');

@@ -1,10 +1,12 @@
 // The benchmarks, by name. Adding one = a module in this folder, a line here, an entry in
 // images/docker-bake.hcl for the tools it needs, and fixtures of its real output under test/fixtures/.
+import { fio } from './fio.js';
 import { iozone } from './iozone.js';
 import { lifecycle } from './lifecycle.js';
+import { storage } from './storage.js';
 import { stressNg } from './stress-ng.js';
 import { sysbench } from './sysbench.js';
 
 /** @type {Record<string, import('./benchmark.js').Benchmark>} */
-export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone };
+export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage };
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);

@@ -1,0 +1,43 @@
+// Storage costs a CI job meets without asking: copy-up (the first write to a file that lives in an image
+// layer copies the whole file into the container layer first) and small-file metadata operations
+// (create, stat, rename, delete many small files, as a checkout or a package install does), each on the
+// container layer and on a volume. The storage driver in use is recorded per environment (facts): dind-vfs
+// shows what the missing overlay costs.
+//
+// The lower-layer file is /lower/big.bin, baked into the stress-io image (64 MiB, see
+// images/docker-bake.hcl). native has no layers: there the same-sized file is written first (untimed)
+// and its in-place modification is the baseline.
+import { readFile } from 'node:fs/promises';
+import { parseStorageProbe } from '../parsers/storage.js';
+import { runStep } from './benchmark.js';
+
+/** @typedef {{files: number, fileBytes: number}} StorageParams */
+
+const PROBE = new URL('./storage-probe.py', import.meta.url);
+export const LOWER_FILE = '/lower/big.bin';
+
+/** @type {import('./benchmark.js').Benchmark} */
+export const storage = {
+  name: 'storage',
+  image: 'stress-io',
+  description: 'copy-up of a 64 MiB lower-layer file and small-file create/stat/rename/delete, layer vs volume',
+  params: {
+    quick: { files: 2000, fileBytes: 1024 },
+    standard: { files: 20000, fileBytes: 1024 },
+  },
+  // Calibrated here: ~1 s for copying and copy-up of 64 MiB, ~5000 files/s over the four operations.
+  estimateSeconds: (/** @type {any} */ p) => 1.5 + (2 * p.files) / 5000,
+
+  async measure(env, ctx) {
+    const p = /** @type {StorageParams} */ (ctx.params);
+    const probe = await readFile(PROBE, 'utf8');
+    const { stdout } = await runStep(
+      env,
+      ctx,
+      'probe',
+      ['python3', '-c', probe, String(p.files), String(p.fileBytes), LOWER_FILE],
+      { volume: '/scratch' },
+    );
+    return parseStorageProbe(stdout);
+  },
+};
