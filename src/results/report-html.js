@@ -1,6 +1,6 @@
 // A single self-contained HTML page of one run's report (no scripts, no network): the page a newcomer
 // opens after the quick start. The history site with charts is built from many runs by `site build`.
-import { problems, summaryTables } from './report.js';
+import { READING, problems, summaryTables } from './report.js';
 
 const esc = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
@@ -12,7 +12,7 @@ export function htmlReport(results) {
   const tables = summaryTables(results)
     .map(
       (t) =>
-        `<h2>${esc(t.benchmark)} <small>(medians of ${results.run.iterations} iterations)</small></h2>\n<div class="scroll"><table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
+        `<h2>${esc(t.benchmark)} <small>(${results.run.iterations} iterations)</small></h2>\n<div class="scroll"><table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
         t.rows.map((r) => `<tr>${r.map((c) => `<td class="${/worse/.test(c) ? 'worse' : /better/.test(c) ? 'better' : ''}">${esc(c)}</td>`).join('')}</tr>`).join('\n') +
         '\n</tbody></table></div>',
     )
@@ -34,7 +34,7 @@ th:first-child, td:first-child { text-align: left; }
 <h1>DinD vs Docker on ${esc(results.runner.name)}</h1>
 <p>Profile <b>${esc(results.run.profile)}</b>, ${results.run.iterations} iterations after ${results.run.warmup} warm-up, environments interleaved.
 ${esc(results.host.cpuModel)} (${results.host.cores} cores, ${Math.round(results.host.memoryBytes / 2 ** 30)} GiB), ${esc(results.host.distribution)}, kernel ${esc(results.host.kernel)}, cgroup v${esc(results.host.cgroupVersion)};
-outer engine ${esc(results.engines.outer.version)} (${esc(results.engines.outer.storageDriver)}). Relative columns: + means DinD is worse than Docker for that metric's direction. These are medians only: a few percent either way is usually run-to-run noise.</p>
+outer engine ${esc(results.engines.outer.version)} (${esc(results.engines.outer.storageDriver)}). ${esc(READING)}</p>
 <h2>Environments</h2>
 <div class="scroll"><table><thead><tr><th>environment</th><th>status</th><th>engine</th><th>storage driver</th><th>DinD start mode</th><th>note</th></tr></thead><tbody>
 ${envRows}

@@ -1,5 +1,9 @@
-// A first reading of one run: the median of each metric per environment, and DinD relative to Docker.
-// (Confidence intervals and significance come with `dind-bench compare`.)
+// A first reading of one run: the median of each metric per environment with its 95% interval, and DinD
+// relative to Docker with the interval of the ratio, the Mann-Whitney p-value and Cliff's delta (the same
+// comparisons as `dind-bench compare`, from src/compare/within-run.js).
+import { compareWithinRun } from '../compare/within-run.js';
+import { num, pValue, reading } from '../compare/rows.js';
+import { summarize } from '../stats/index.js';
 
 /** @param {number[]} xs */
 export function median(xs) {
@@ -17,6 +21,7 @@ const fmt = (/** @type {number} */ x) => (Number.isNaN(x) ? '–' : Math.abs(x) 
  * @param {any} results a results document
  */
 export function summaryTables(results) {
+  const comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker');
   /** @type {Map<string, any[]>} */
   const byBench = new Map();
   for (const c of results.cells) {
@@ -46,13 +51,12 @@ export function summaryTables(results) {
           const m = cell?.metrics.find((/** @type {any} */ x) => x.metric === metric);
           if (m) ({ better, unit } = m);
           med[k] = m ? median(m.samples) : NaN;
-          row.push(cell && cell.status !== 'ok' ? cell.status : fmt(med[k]));
+          const s = m && m.samples.length ? summarize(m.samples) : null;
+          row.push(cell && cell.status !== 'ok' ? cell.status : s ? `${num(s.median)} [${num(s.low)}, ${num(s.high)}]` : fmt(med[k]));
         }
         for (const k of envKeys.filter((x) => x.startsWith('dind'))) {
-          const d = med.docker;
-          const rel = (med[k] - d) / d;
-          const worse = better === 'lower' ? rel : -rel;
-          row.push(!Number.isFinite(worse) ? '–' : worse === 0 ? 'same' : `${worse > 0 ? '+' : ''}${(worse * 100).toFixed(1)}% ${worse > 0 ? 'worse' : 'better'}`);
+          const c = comparisons.find((x) => x.benchmark === benchmark && x.metric === metric && x.candidate.env === k && x.candidate.distro === distro);
+          row.push(c && Number.isFinite(c.ratio.ratio) ? `${reading(c)}: ratio ${c.ratio.ratio.toFixed(2)} [${c.ratio.low.toFixed(2)}, ${c.ratio.high.toFixed(2)}], p ${pValue(c.p)}, delta ${c.cliffsDelta.toFixed(2)}` : '–');
         }
         row[0] = `${metric} (${unit})`;
         rows.push(row);
@@ -90,6 +94,10 @@ export function problems(results) {
   return [...byReason].map(([reason, where]) => `${where.join(', ')}: ${reason}`);
 }
 
+export const READING =
+  'Environment columns: median [95% bootstrap interval]. "vs docker" columns: DinD relative to Docker, + is worse for that metric\'s direction; ' +
+  "it reads as worse/better only when the Mann-Whitney p < 0.05 and the ratio's interval excludes 1 (delta: Cliff's delta). `dind-bench compare` has the full tables.";
+
 /** The Markdown report of a run. @param {any} results */
 export function markdownReport(results) {
   const out = [`# dind-bench run ${results.run.id}`, ''];
@@ -103,8 +111,8 @@ export function markdownReport(results) {
   for (const e of results.environments) {
     out.push(`| ${e.key} | ${e.status}${e.reason ? `: ${e.reason.split('\n')[0]}` : ''} | ${e.facts?.engineVersion ?? '–'} | ${e.facts?.storageDriver ?? '–'} | ${e.facts?.dind?.mode ?? '–'} |`);
   }
-  out.push('', 'Relative columns: + means DinD is worse than Docker for that metric\'s direction. Medians only: a few percent either way is usually run-to-run noise.');
-  for (const t of summaryTables(results)) out.push('', `## ${t.benchmark} (medians)`, '', markdownTable(t.header, t.rows));
+  out.push('', READING);
+  for (const t of summaryTables(results)) out.push('', `## ${t.benchmark}`, '', markdownTable(t.header, t.rows));
   const p = problems(results);
   if (p.length) out.push('', '## Cells that did not run', '', ...p.map((x) => `- ${x.split('\n')[0]}`));
   return out.join('\n') + '\n';

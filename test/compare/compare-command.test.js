@@ -128,3 +128,9 @@ test('bad input: another schema version, a unit that changed, a missing file', a
   await assert.rejects(compare({ results: path.join(dir, 'nope.json') }), /nope\.json: cannot read the results file/);
   assert.ok(!existsSync(path.join(dir, 'out')));
 });
+
+test("the run's own report.md shows DinD vs Docker per metric with interval, p-value and effect size", async () => {
+  const { markdownReport } = await import('../../src/results/report.js');
+  const md = markdownReport(fixture());
+  assert.match(md, /\| container\.create_ms \(ms\) \| debian \| – \| 8\.63 \[7\.23, 10\.3\] \| 12\.3 \[9\.04, 16\.6\] \| \+42\.9% worse \(large\): ratio 1\.43 \[1\.05, 1\.92\], p 0\.032, delta 0\.84 \|/);
+});
