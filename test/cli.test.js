@@ -20,7 +20,7 @@ const wrong = [
   { args: ['run', '--out', 'x', '--env', 'docker,vm'], message: /unknown environment vm; valid: native, docker, dind, dind-vfs/ },
   { args: ['run', '--out', 'x', '--distro', 'ubuntu'], message: /unknown distribution ubuntu; valid: debian, alpine/ },
   { args: ['run', '--out', 'x', '--engine', '19.03'], message: /unknown engine version 19.03; valid: 20.10, 26.1/ },
-  { args: ['run', '--out', 'x', '--profile', 'long'], message: /Allowed choices are quick, standard/ },
+  { args: ['run', '--out', 'x', '--profile', 'long'], message: /Allowed choices are quick, standard, tiny/ },
   { args: ['run', '--out', 'x', '--iterations', '0'], message: /at least 1/ },
   { args: ['run'], message: /required option '--out <dir>'/ },
   { args: ['images', 'build', '--distro', 'arch'], message: /unknown distribution arch; valid: debian, alpine/ },

@@ -1,8 +1,17 @@
 // Run profiles: how many iterations, how long each step may take. Benchmark parameters per profile live
-// in each benchmark module.
+// in each benchmark module; a benchmark without parameters for a profile uses its `quick` ones (see
+// paramsFor). `tiny` exists for the end-to-end run of the workflows under act (.ci/run): it proves the
+// pipeline, not a difference, so one iteration and no warm-up.
 /** @type {Record<string, {iterations: number, warmup: number, stepTimeoutMs: number, description: string}>} */
 export const PROFILES = {
   quick: { iterations: 3, warmup: 1, stepTimeoutMs: 120_000, description: 'a first answer in minutes: short tests, 3 iterations' },
   standard: { iterations: 20, warmup: 1, stepTimeoutMs: 900_000, description: "the study's settings: 20 iterations, full-length tests" },
+  tiny: { iterations: 1, warmup: 0, stepTimeoutMs: 120_000, description: 'a smoke test of the whole pipeline (act, CI): 1 iteration, no warm-up' },
 };
 export const PROFILE_NAMES = Object.keys(PROFILES);
+
+/**
+ * A benchmark's parameters for a profile, falling back to its `quick` ones.
+ * @param {{params: Record<string, Record<string, unknown>>}} bench @param {string} profile
+ */
+export const paramsFor = (bench, profile) => bench.params[profile] ?? bench.params.quick;

@@ -12,6 +12,7 @@ import { createEnvironment } from '../environments/index.js';
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { benchImage } from '../images/catalog.js';
 import { ParseError } from '../parsers/parse-error.js';
+import { paramsFor } from './profiles.js';
 
 /**
  * @typedef {{metric: string, unit: string, better: 'higher' | 'lower', samples: number[], warmup: number[]}} MetricSeries
@@ -106,7 +107,7 @@ export async function executePlan({ outer, plan, profile, outDir, unavailableIma
       let currentStep;
       const ctx = {
         image: cell.image ?? '',
-        params: bench.params[profile.name],
+        params: paramsFor(bench, profile.name),
         timeoutMs: profile.stepTimeoutMs,
         saveRaw: async (/** @type {string} */ name, /** @type {string} */ text) => {
           currentStep = name;

@@ -2,6 +2,7 @@
 import { BENCHMARK_NAMES } from '../../benchmarks/index.js';
 import { outerEngine, requireEngine } from '../../engine/client.js';
 import { buildImages } from '../../images/build.js';
+import { bakeMatrix } from '../../images/matrix.js';
 import { DISTROS, ENGINE_VERSIONS } from '../../images/catalog.js';
 import { listOf } from '../lists.js';
 import { log } from '../log.js';
@@ -26,5 +27,11 @@ export function register(cli) {
         for (const ref of result.built) process.stdout.write(`built        ${ref}\n`);
         for (const [ref, why] of Object.entries(result.unavailable)) process.stdout.write(`unavailable  ${ref}: ${why}\n`);
       }
+    });
+  images
+    .command('matrix')
+    .description('print the image matrix of images/docker-bake.hcl as JSON: distributions, DinD Engine versions, benchmark images, targets')
+    .action(async () => {
+      process.stdout.write(JSON.stringify(await bakeMatrix()) + '\n');
     });
 }

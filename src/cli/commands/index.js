@@ -6,5 +6,6 @@ import { register as images } from './images.js';
 import { register as publish } from './publish.js';
 import { register as run } from './run.js';
 import { register as site } from './site.js';
+import { register as workflow } from './workflow.js';
 
-export const COMMANDS = [doctor, images, run, publish, compare, site, history];
+export const COMMANDS = [doctor, images, run, publish, compare, site, history, workflow];

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# End to end: the benchmark workflow (.github/workflows/bench.yml) under act, on this machine, offline,
+# exactly as the README's "Locally with act" runs it (.actrc: tiny profile, jobs on the host): prepare,
+# Docker, DinD and interleaved jobs, compare, publish, site. Then checks that results, a comparison, a
+# history and a site exist, and that no container, volume or network of the run is left on the engine.
+# act's own folders and the outputs live in a temporary folder, removed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tmp=$(mktemp -d /tmp/dind-bench-act.XXXXXX)
+keep=${DIND_BENCH_KEEP_ACT_OUT:-}
+cleanup() { if [ -z "$keep" ]; then rm -rf "$tmp"; else echo "act e2e: outputs kept in $tmp"; fi; }
+trap cleanup EXIT
+
+# Everything dind-bench creates carries this owner label (act passes the environment on to its jobs), so
+# the leftover check below sees this run's objects only, not those of other runs on a shared engine.
+export DIND_BENCH_OWNER="act-e2e-$$-$RANDOM"
+owned() {
+  { docker ps -aq --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
+    docker volume ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
+    docker network ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"; } | sort
+}
+
+started=$SECONDS
+# XDG_CACHE_HOME and --action-cache-path keep act's working copies out of the home folder.
+set +e
+XDG_CACHE_HOME="$tmp/cache" act workflow_dispatch -W .github/workflows/bench.yml \
+  --action-cache-path "$tmp/act" --env "DIND_BENCH_ACT_OUT=$tmp/out" 2>&1 | tee "$tmp/act.log" | grep -E '⭐ Run|✅|❌|🏁|act: skipping|::error|Error'
+status=${PIPESTATUS[0]}
+set -e
+echo "act e2e: act exited $status after $((SECONDS - started)) s"
+
+fail() { echo "act e2e: FAILED: $*" >&2; tail -n 40 "$tmp/act.log" >&2; exit 1; }
+[ "$status" -eq 0 ] || fail "act exited $status"
+results=$(find "$tmp/out/results" -name results.json | wc -l)
+[ "$results" -ge 3 ] || fail "expected results.json from the docker, dind and interleaved jobs, found $results"
+[ -s "$tmp/out/compare/comparison.md" ] || fail "no comparison written"
+[ -f "$tmp/out/history/index.json" ] || fail "no history written"
+[ -f "$tmp/out/site/index.html" ] || fail "no site built"
+grep -q 'act: skipping actions/upload-artifact' "$tmp/act.log" || fail "remote actions were not reported as skipped"
+
+leftover=$(owned)
+[ -z "$leftover" ] || fail "the act run left engine objects behind: $leftover"
+echo "act e2e: ok: $results results, comparison, history and site in $((SECONDS - started)) s"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Static checks of everything that is not JavaScript: the workflows and composite actions (actionlint,
+# zizmor with no findings), every shell script (shellcheck), the GCE cloud-init user data (cloud-init's
+# own schema), and the Kubernetes runner values (Kubernetes' JSON schemas, offline). Tools: .ci/install.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== actionlint"
+# actionlint runs shellcheck on every run: block too.
+actionlint -color=false
+
+echo "== zizmor (offline; .github/zizmor.yml)"
+zizmor --offline --quiet --no-progress .
+
+echo "== shellcheck"
+mapfile -t scripts < <(git ls-files --cached --others --exclude-standard '*.sh' .ci/run quickstart | sort -u)
+shellcheck "${scripts[@]}"
+
+if [ -d runners ]; then
+  echo "== cloud-init schema"
+  cloud-init schema --config-file runners/gce/cloud-init.yaml
+  echo "== Kubernetes manifests"
+  python3 runners/k8s/validate.py
+fi

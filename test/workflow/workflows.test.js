@@ -1,0 +1,71 @@
+// Rules the workflows and composite actions must keep, checked on the files themselves:
+// every remote action is pinned by a full commit SHA with a version comment, is skipped under act, and
+// has its offline stand-in in .actrc (or act would try to fetch it and fail offline); workflow inputs
+// reach shell only through env; permissions start read-only.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const read = (/** @type {string} */ rel) => readFileSync(path.join(ROOT, rel), 'utf8');
+const workflows = readdirSync(path.join(ROOT, '.github/workflows')).map((f) => `.github/workflows/${f}`);
+const actions = readdirSync(path.join(ROOT, 'actions')).map((d) => `actions/${d}/action.yml`);
+
+/** Every step of a workflow or composite action, with where it is. @param {string} rel */
+function steps(rel) {
+  const doc = parse(read(rel));
+  if (doc.runs) return doc.runs.steps.map((/** @type {any} */ s) => ({ rel, job: null, step: s }));
+  return Object.entries(doc.jobs).flatMap(([job, j]) => (/** @type {any} */ (j).steps ?? []).map((/** @type {any} */ s) => ({ rel, job, step: s })));
+}
+const all = [...workflows, ...actions].flatMap(steps);
+const remote = all.filter((s) => typeof s.step.uses === 'string' && !s.step.uses.startsWith('./'));
+const actrc = read('.actrc');
+
+test('there are remote actions to check (the parser sees the steps)', () => {
+  assert.ok(remote.length >= 8, `found ${remote.length}`);
+});
+
+for (const { rel, job, step } of remote) {
+  const where = `${rel}${job ? ` job ${job}` : ''}: ${step.uses}`;
+  test(`pinned by commit SHA with a version comment: ${where}`, () => {
+    assert.match(step.uses, /^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/);
+    const line = read(rel).split('\n').find((l) => l.includes(step.uses));
+    assert.match(String(line), /# v\d+(\.\d+)*/, 'the version the SHA stands for, as a comment');
+  });
+  if (step.uses.startsWith('actions/checkout@')) continue; // act checks out the local repository itself
+  if (rel.endsWith('ci.yml')) continue; // the project's CI runs on GitHub only
+  test(`skipped under act and stood in for in .actrc: ${where}`, () => {
+    assert.match(String(step.if), /!env\.ACT/);
+    assert.ok(actrc.includes(`--local-repository ${step.uses}=.github/act/offline-action`), `.actrc lacks ${step.uses}`);
+  });
+}
+
+test('inputs, matrix values and event fields reach shell only through env', () => {
+  for (const { rel, step } of all) {
+    if (typeof step.run !== 'string') continue;
+    assert.doesNotMatch(step.run, /\$\{\{\s*(inputs|matrix|github\.event|steps|needs)\./, `${rel}: ${step.name ?? step.run.slice(0, 40)}`);
+  }
+});
+
+test('workflows start with read-only permissions', () => {
+  for (const rel of workflows) assert.deepEqual(parse(read(rel)).permissions, { contents: 'read' }, rel);
+});
+
+test('no workflow runs pull_request_target', () => {
+  for (const rel of workflows) assert.equal(parse(read(rel)).on.pull_request_target, undefined, rel);
+});
+
+test('every action has a README whose input and output tables match its action.yml (npm run docs:actions)', async () => {
+  const { actionNames, actionFiles, withTables } = await import('../../src/workflow/action-readme.js');
+  assert.deepEqual(actionNames(), ['build-images', 'compare', 'publish', 'run', 'setup']);
+  for (const name of actionNames()) {
+    const f = actionFiles(name);
+    const readme = readFileSync(f.readme, 'utf8');
+    assert.equal(readme, withTables(readme, readFileSync(f.yml, 'utf8')), `actions/${name}/README.md is stale: run npm run docs:actions`);
+    for (const input of Object.keys(parse(readFileSync(f.yml, 'utf8')).inputs ?? {})) {
+      assert.ok(parse(readFileSync(f.yml, 'utf8')).inputs[input].description, `actions/${name}: input ${input} has no description`);
+    }
+  }
+});
