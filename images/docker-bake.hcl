@@ -36,6 +36,9 @@ target "bench" {
       # Debian's non-free component; Alpine has stress-ng and fio in community, iozone in testing only.
       # python3 runs the storage probe. The 64 MiB lower-layer file is what the storage benchmark copies up.
       { name = "stress-io", debian = "stress-ng fio iozone3 python3", alpine = "stress-ng fio python3", components = "non-free", lower_file_mb = 64 },
+      # iperf3, redis and pgbench share one image: one load into each DinD instead of three.
+      # sockperf: request-response latency (iperf3 has none); iputils ping: the MTU probe (-M do).
+      { name = "network", debian = "iperf3 sockperf iputils-ping redis-server redis-tools postgresql", alpine = "iperf3 sockperf iputils-ping redis postgresql16 postgresql16-contrib" },
     ]
   }
   context    = "images/bench"

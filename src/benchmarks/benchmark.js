@@ -31,14 +31,49 @@
  * @param {{image: string, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} ctx
  * @param {string} step a short name for the raw file and for errors
  * @param {string[]} cmd
- * @param {{volume?: string}} [extra] volume: a fresh scratch volume at this path, also in $SCRATCH (see environments/environment.js)
+ * @param {{volume?: string, network?: import('../engine/services.js').NetworkMode}} [extra] volume: a fresh scratch volume at this path, also in $SCRATCH (see environments/environment.js); network: join the bridge or host network (a client of a service)
  */
 export async function runStep(env, ctx, step, cmd, extra = {}) {
   const result = await env.run({ image: ctx.image, cmd, timeoutMs: ctx.timeoutMs, ...extra });
   await ctx.saveRaw(step, result.stdout + (result.stderr ? `\n--- stderr ---\n${result.stderr}` : ''));
   if (result.exitCode !== 0) {
     const tail = (result.stdout + result.stderr).trim().split('\n').slice(-10).join('\n');
-    throw Object.assign(new Error(`step ${step}: \`${cmd.join(' ')}\` exited ${result.exitCode}:\n${tail}`), { step });
+    // The first line the tool complained with (stderr first), so the cell's one-line reason says why.
+    const first = [result.stderr, result.stdout].map((t) => t.split('\n').find((l) => l.trim())).find(Boolean) ?? '(no output)';
+    throw Object.assign(new Error(`step ${step}: \`${cmd.join(' ')}\` exited ${result.exitCode}: ${first.trim()}\n${tail}`), { step });
   }
   return result;
+}
+
+/**
+ * Starts a server in the environment, runs `fn` with it, and stops it whatever happens. A server that
+ * never becomes ready fails the step `start <name> (<network>)` with the server's last log lines.
+ * @template T
+ * @param {{startService: (spec: import('../engine/services.js').ServiceSpec) => Promise<import('../engine/services.js').Service>}} env
+ * @param {import('../engine/services.js').ServiceSpec} spec
+ * @param {(service: import('../engine/services.js').Service) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export async function withService(env, spec, fn) {
+  let service;
+  try {
+    service = await env.startService(spec);
+  } catch (e) {
+    throw Object.assign(/** @type {Error} */ (e), { step: `start ${spec.name} (${spec.network})` });
+  }
+  try {
+    return await fn(service);
+  } finally {
+    await service.stop();
+  }
+}
+
+/**
+ * A readiness probe for servers without a client ping (iperf3, sockperf): every port is in LISTEN
+ * state in /proc/net/tcp{,6} of the server's namespace. Needs only sh and grep, on any distribution.
+ * @param {number[]} ports
+ */
+export function listeningProbe(ports) {
+  const hex = ports.map((p) => p.toString(16).toUpperCase().padStart(4, '0'));
+  return ['sh', '-c', `for p in ${hex.join(' ')}; do grep -Eq "^ *[0-9]+: [0-9A-F]+:$p [0-9A-F]+:0000 0A " /proc/net/tcp /proc/net/tcp6 || exit 1; done`];
 }

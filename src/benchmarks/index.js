@@ -2,11 +2,14 @@
 // images/docker-bake.hcl for the tools it needs, and fixtures of its real output under test/fixtures/.
 import { fio } from './fio.js';
 import { iozone } from './iozone.js';
+import { iperf3 } from './iperf3.js';
 import { lifecycle } from './lifecycle.js';
 import { storage } from './storage.js';
+import { pgbench } from './pgbench.js';
+import { redis } from './redis.js';
 import { stressNg } from './stress-ng.js';
 import { sysbench } from './sysbench.js';
 
 /** @type {Record<string, import('./benchmark.js').Benchmark>} */
-export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage };
+export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage, iperf3, redis, pgbench };
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);

@@ -3,12 +3,17 @@
 // `dind-vfs` (./dind-vfs.js) is the same without the volume.
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
 import { withScratchVolume } from '../engine/scratch.js';
+import { createBridge, startServiceContainer } from '../engine/services.js';
 import { dindImage } from '../images/catalog.js';
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
 
 export class DindEnvironment {
   name = 'dind';
   volume = true;
+  /** @type {import('../engine/services.js').NetworkMode[]} bridge: the INNER engine's; host: the outer DinD container's namespace */
+  networkModes = ['bridge', 'host'];
+  /** @type {{name: string, remove: () => Promise<void>} | null} the run's bridge network on the inner engine, made on first use */
+  bridge = null;
   /** @type {import('./environment.js').EnvironmentFacts | null} */
   facts = null;
   /** @type {import('./dind-daemon.js').InnerDaemon | null} */
@@ -43,14 +48,31 @@ export class DindEnvironment {
     return this.facts;
   }
 
-  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string}} spec */
-  run({ image, cmd, timeoutMs, labels = {}, volume }) {
+  /**
+   * @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string, network?: import('../engine/services.js').NetworkMode}} spec
+   *   network: 'bridge' (the run's own network on the INNER engine) or 'host' (the outer container's namespace)
+   */
+  async run({ image, cmd, timeoutMs, labels = {}, volume, network }) {
     const { daemon, tracker } = this.need();
-    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench' };
+    const networkMode = network === 'bridge' ? (await this.bridgeNetwork()).name : network;
+    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench', networkMode };
     if (!volume) return runContainer(daemon.docker, spec, tracker);
     // The volume lives on the inner engine: inside the outer container (on the outer volume for `dind`,
     // on the outer container's own layer for `dind-vfs`).
     return withScratchVolume(daemon.docker, tracker, volume, (mount) => runContainer(daemon.docker, { ...spec, ...mount }, tracker));
+  }
+
+  /** A long-running server on the inner engine. @param {import('../engine/services.js').ServiceSpec} spec */
+  async startService(spec) {
+    const { daemon, tracker } = this.need();
+    const networkName = spec.network === 'bridge' ? (await this.bridgeNetwork()).name : '';
+    return startServiceContainer(daemon.docker, spec, { tracker, networkName, where: this.name });
+  }
+
+  async bridgeNetwork() {
+    const { daemon, tracker } = this.need();
+    this.bridge ??= await createBridge(daemon.docker, tracker);
+    return this.bridge;
   }
 
   /** @param {{image: string, timeoutMs: number}} spec */
@@ -73,6 +95,8 @@ export class DindEnvironment {
   }
 
   async teardown() {
+    if (this.bridge) await this.bridge.remove().catch(() => {});
+    this.bridge = null;
     if (this.daemon) await this.daemon.stop().catch(() => {});
     this.daemon = null;
   }

@@ -2,10 +2,15 @@
 import { backingFilesystem } from '../engine/client.js';
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
 import { withScratchVolume } from '../engine/scratch.js';
+import { createBridge, startServiceContainer } from '../engine/services.js';
 
 export class DockerEnvironment {
   name = 'docker';
   engine = null;
+  /** @type {import('../engine/services.js').NetworkMode[]} */
+  networkModes = ['bridge', 'host'];
+  /** @type {{name: string, remove: () => Promise<void>} | null} the run's own bridge network, made on first use */
+  bridge = null;
   /** @type {import('./environment.js').EnvironmentFacts | null} */
   facts = null;
 
@@ -29,12 +34,27 @@ export class DockerEnvironment {
     return this.facts;
   }
 
-  /** @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string}} spec */
-  run({ image, cmd, timeoutMs, labels = {}, volume }) {
+  /**
+   * @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string, network?: import('../engine/services.js').NetworkMode}} spec
+   *   network: 'bridge' (the run's own network) or 'host', for clients of a service
+   */
+  async run({ image, cmd, timeoutMs, labels = {}, volume, network }) {
     const tracker = this.need();
-    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench' };
+    const networkMode = network === 'bridge' ? (await this.bridgeNetwork()).name : network;
+    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench', networkMode };
     if (!volume) return runContainer(this.outer, spec, tracker);
     return withScratchVolume(this.outer, tracker, volume, (mount) => runContainer(this.outer, { ...spec, ...mount }, tracker));
+  }
+
+  /** A long-running server; its clients use `run({network: spec.network})`. @param {import('../engine/services.js').ServiceSpec} spec */
+  async startService(spec) {
+    const networkName = spec.network === 'bridge' ? (await this.bridgeNetwork()).name : '';
+    return startServiceContainer(this.outer, spec, { tracker: this.need(), networkName, where: this.name });
+  }
+
+  async bridgeNetwork() {
+    this.bridge ??= await createBridge(this.outer, this.need());
+    return this.bridge;
   }
 
   /** @param {{image: string, timeoutMs: number}} spec */
@@ -47,5 +67,8 @@ export class DockerEnvironment {
     return this.tracker;
   }
 
-  async teardown() {}
+  async teardown() {
+    if (this.bridge) await this.bridge.remove().catch(() => {});
+    this.bridge = null;
+  }
 }

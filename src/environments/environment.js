@@ -13,6 +13,18 @@
 //                              inner engine. Tracked by the ResourceTracker and removed after the run.
 //   probeLifecycle({image, timeoutMs})   one create/start/first-output/stop/remove cycle
 //   daemonCycle?()             DinD only: start a fresh inner daemon and stop it, timed
+//   networkModes               the networks a client can reach a server over here: 'bridge' (docker: a
+//                              user-defined network the run creates on the runner's engine; dind: one on
+//                              the INNER engine, so traffic crosses the inner bridge) and 'host' (docker:
+//                              the runner's namespace; dind: the outer DinD container's namespace).
+//                              native offers only 'host': processes on 127.0.0.1.
+//   startService({name, image, network, ports?, user?, cmd, readiness, readyTimeoutMs}) -> Service
+//                              a long-running server (../engine/services.js has the types): `cmd({bind,
+//                              ports})` is its command, `readiness({ports})` a probe run where the server
+//                              runs, polled until it exits 0 (else ServiceNotReadyError naming the server
+//                              with its last log lines). The handle has `host`, `port(s)` for clients and
+//                              `stop()`; the ResourceTracker removes it on failure and Ctrl-C too.
+//   run({..., network})        with network 'bridge' | 'host': the client joins that network
 //   teardown()                 removes everything it created
 
 export const ENVIRONMENT_NAMES = ['native', 'docker', 'dind', 'dind-vfs'];

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { CellTimeoutError } from '../engine/containers.js';
 import { SCRATCH_ENV } from '../engine/scratch.js';
 import { roundMs as round, since } from '../engine/timing.js';
+import { startNativeService } from './native-service.js';
 
 
 export class NativeEnvironment {
@@ -16,8 +17,14 @@ export class NativeEnvironment {
   facts = null;
   /** @type {string | null} */
   workDir = null;
+  /** Servers and clients are processes on 127.0.0.1: there is no bridge to cross, only loopback. @type {import('../engine/services.js').NetworkMode[]} */
+  networkModes = ['host'];
+  /** @type {import('../engine/resources.js').ResourceTracker | null} */
+  tracker = null;
 
-  async setup() {
+  /** @param {{tracker?: import('../engine/resources.js').ResourceTracker}} [ctx] */
+  async setup({ tracker } = {}) {
+    this.tracker = tracker ?? null;
     this.workDir = await mkdtemp(path.join(tmpdir(), 'dind-bench-native-'));
     this.facts = { name: 'native', engineVersion: null, storageDriver: null, backingFilesystem: null };
     return this.facts;
@@ -50,6 +57,12 @@ export class NativeEnvironment {
     } finally {
       if (scratch) await rm(scratch, { recursive: true, force: true });
     }
+  }
+
+  /** A long-running server process on 127.0.0.1. @param {import('../engine/services.js').ServiceSpec} spec */
+  startService(spec) {
+    if (spec.network !== 'host') throw new Error(`native: no ${spec.network} network here, only loopback (see networkModes)`);
+    return startNativeService(spec, this.tracker);
   }
 
   /** A process that prints a line and waits for SIGTERM: the native counterpart of a container's lifecycle. */

@@ -1,0 +1,94 @@
+// iperf3 throughput in three settings: loopback inside one container (the study's setting), from a
+// client container to a server container across the environment's bridge (for DinD: the inner
+// bridge), and over host networking. Request-response latency with sockperf ping-pong (iperf3 has no
+// such test), and an MTU probe: a full-size don't-fragment packet must cross the bridge.
+import { parseIperf3 } from '../parsers/iperf3.js';
+import { parsePingMtu } from '../parsers/ping-mtu.js';
+import { parseSockperf } from '../parsers/sockperf.js';
+import { listeningProbe, runStep, withService } from './benchmark.js';
+
+/** @typedef {{seconds: number, latencySeconds: number, mtuPings: number, readyTimeoutMs: number}} Iperf3Params */
+
+/** @type {import('./benchmark.js').Benchmark} */
+export const iperf3 = {
+  name: 'iperf3',
+  image: 'network',
+  description: 'TCP throughput (loopback, bridge, host network), request-response latency (sockperf) and an MTU probe',
+  params: {
+    quick: { seconds: 1, latencySeconds: 1, mtuPings: 3, readyTimeoutMs: 30_000 },
+    standard: { seconds: 10, latencySeconds: 10, mtuPings: 10, readyTimeoutMs: 60_000 },
+  },
+
+  async measure(env, ctx) {
+    const p = /** @type {Iperf3Params} */ (ctx.params);
+    /** @type {import('./benchmark.js').Metric[]} */
+    const metrics = [];
+    const throughput = (/** @type {string} */ where, /** @type {string} */ stdout) => {
+      const r = parseIperf3(stdout);
+      metrics.push({ metric: `${where}.throughput`, unit: 'Mbit/s', better: 'higher', value: r.throughput_mbps });
+      if (r.retransmits !== null) metrics.push({ metric: `${where}.retransmits`, unit: 'count', better: 'lower', value: r.retransmits });
+    };
+
+    // Loopback: server and client in one container (or one host, for native), as the study ran it.
+    // The port is picked at random so concurrent native runs on one machine do not collide.
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const loop = await runStep(env, ctx, 'loopback', [
+      'sh',
+      '-c',
+      `iperf3 -s -1 -B 127.0.0.1 -p ${port} >/dev/null 2>&1 & ` +
+        // No readiness signal from a background iperf3: retry the client briefly until it connects.
+        // (iperf3 3.12 exits 0 with an "error" in its JSON when the connection is refused.)
+        `i=0; until iperf3 -c 127.0.0.1 -p ${port} -t ${p.seconds} -O 0 --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
+        `i=$((i+1)); if [ $i -ge 50 ]; then cat loop.json; exit 1; fi; sleep 0.1; done; cat loop.json; rm -f loop.json`,
+    ]);
+    throughput('loopback', loop.stdout);
+
+    for (const network of /** @type {import('../engine/services.js').NetworkMode[]} */ (env.networkModes)) {
+      const spec = {
+        name: 'iperf3+sockperf',
+        image: ctx.image,
+        network,
+        ports: 2,
+        // Both servers in one container: one start per network instead of two.
+        cmd: (/** @type {{bind: string, ports: number[]}} */ { bind, ports }) => [
+          'sh',
+          '-c',
+          `iperf3 -s -B ${bind} -p ${ports[0]} & exec sockperf server --tcp -i ${bind} -p ${ports[1]}`,
+        ],
+        readiness: (/** @type {{ports: number[]}} */ { ports }) => listeningProbe(ports),
+        readyTimeoutMs: p.readyTimeoutMs,
+      };
+      await withService(env, spec, async (server) => {
+        const bw = await runStep(env, ctx, `${network}-throughput`, ['iperf3', '-c', server.host, '-p', String(server.ports[0]), '-t', String(p.seconds), '-O', '0', '--json'], { network });
+        throughput(network, bw.stdout);
+
+        const rr = await runStep(
+          env,
+          ctx,
+          `${network}-latency`,
+          ['sockperf', 'ping-pong', '--tcp', '-i', server.host, '-p', String(server.ports[1]), '-t', String(p.latencySeconds)],
+          { network },
+        );
+        const lat = parseSockperf(rr.stdout + rr.stderr);
+        for (const [k, v] of /** @type {const} */ ([['avg', lat.avg_us], ['p50', lat.p50_us], ['p99', lat.p99_us], ['p99_9', lat.p999_us]])) {
+          metrics.push({ metric: `${network}.latency_${k}`, unit: 'us (half round trip)', better: 'lower', value: v });
+        }
+
+        if (network === 'bridge') {
+          // A payload that fills the interface MTU, don't-fragment: it must arrive, or large transfers
+          // across this bridge would stall. ping's exit code is kept in the text for the parser to judge.
+          const probe = await runStep(
+            env,
+            ctx,
+            'bridge-mtu',
+            ['sh', '-c', `mtu=$(cat /sys/class/net/eth0/mtu) && echo "mtu=$mtu" && ping -M do -s $((mtu - 28)) -c ${p.mtuPings} -i 0.2 -W 2 ${server.host} 2>&1; echo "exit=$?"`],
+            { network },
+          );
+          const mtu = parsePingMtu(probe.stdout);
+          metrics.push({ metric: 'bridge.path_mtu', unit: 'bytes', better: 'higher', value: mtu.mtu });
+        }
+      });
+    }
+    return metrics;
+  },
+};

@@ -1,0 +1,69 @@
+// PostgreSQL under pgbench (TPC-B-like): the server runs in the environment (a fresh cluster from
+// initdb, as a CI job's database service starts), the client reaches it across the environment's
+// bridge and over host networking. TPS and latency percentiles (from pgbench's per-transaction log).
+// Commits are fsynced as in a default server, so the environment's storage shows in the numbers too.
+import { LOG_MARKER, parsePgbench } from '../parsers/pgbench.js';
+import { runStep, withService } from './benchmark.js';
+
+/** @typedef {{scale: number, seconds: number, clients: number, threads: number, readyTimeoutMs: number}} PgbenchParams */
+
+/** @type {import('./benchmark.js').Benchmark} */
+export const pgbench = {
+  name: 'pgbench',
+  image: 'network',
+  description: 'PostgreSQL in the environment, pgbench over bridge and host networking: TPS, latency p50/p95/p99',
+  params: {
+    quick: { scale: 1, seconds: 2, clients: 4, threads: 2, readyTimeoutMs: 60_000 },
+    standard: { scale: 10, seconds: 60, clients: 8, threads: 2, readyTimeoutMs: 120_000 },
+  },
+
+  async measure(env, ctx) {
+    const p = /** @type {PgbenchParams} */ (ctx.params);
+    /** @type {import('./benchmark.js').Metric[]} */
+    const metrics = [];
+    for (const network of /** @type {import('../engine/services.js').NetworkMode[]} */ (env.networkModes)) {
+      const spec = {
+        name: 'postgres',
+        image: ctx.image,
+        network,
+        user: 'postgres', // initdb and postgres refuse to run as root
+        // Debian keeps the server binaries out of PATH (the glob stays literal, harmlessly, elsewhere).
+        // The cluster lives in $TMPDIR: the container's own /tmp, or the native service's scratch folder.
+        cmd: (/** @type {{bind: string, ports: number[]}} */ { bind, ports }) => [
+          'sh',
+          '-c',
+          'export PATH="$(echo /usr/lib/postgresql/*/bin):$PATH"; D="$(mktemp -d)" && ' +
+            'initdb -D "$D" -A trust -U postgres --no-sync >"$D.initdb.log" 2>&1 || { cat "$D.initdb.log"; exit 1; }; ' +
+            // Clients come from the run's own bridge network too; trust them as initdb trusts loopback.
+            'echo "host all all all trust" >>"$D/pg_hba.conf"; ' +
+            `exec postgres -D "$D" -k "$D" -c listen_addresses=${bind} -p ${ports[0]}`,
+        ],
+        readiness: (/** @type {{ports: number[]}} */ { ports }) => ['pg_isready', '-q', '-h', '127.0.0.1', '-p', String(ports[0])],
+        readyTimeoutMs: p.readyTimeoutMs,
+      };
+      await withService(env, spec, async (server) => {
+        const conn = `-h ${server.host} -p ${server.port} -U postgres`;
+        const { stdout, stderr } = await runStep(
+          env,
+          ctx,
+          `${network}-pgbench`,
+          [
+            'sh',
+            '-c',
+            `pgbench -i -q -s ${p.scale} ${conn} postgres >init.log 2>&1 || { cat init.log; exit 1; }; rm -f init.log; ` +
+              `pgbench -T ${p.seconds} -c ${p.clients} -j ${p.threads} ${conn} -l --log-prefix=pgl postgres 2>&1; s=$?; ` +
+              `echo '${LOG_MARKER}'; cat pgl.* 2>/dev/null; rm -f pgl.*; exit $s`,
+          ],
+          { network },
+        );
+        const r = parsePgbench(stdout + stderr);
+        metrics.push({ metric: `${network}.tps`, unit: 'tx/s', better: 'higher', value: r.tps });
+        for (const [k, v] of /** @type {const} */ ([['avg', r.latency_avg_ms], ['p50', r.p50_ms], ['p95', r.p95_ms], ['p99', r.p99_ms]])) {
+          metrics.push({ metric: `${network}.latency_${k}`, unit: 'ms', better: 'lower', value: v });
+        }
+        if (r.failed > 0) metrics.push({ metric: `${network}.failed_transactions`, unit: 'count', better: 'lower', value: r.failed });
+      });
+    }
+    return metrics;
+  },
+};
