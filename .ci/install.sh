@@ -31,6 +31,8 @@ if ! dpkg-query -W -f='${Status}' iozone3 2>/dev/null | grep -q 'install ok inst
   fi
   apt_packages+=(iozone3)
 fi
+# The network benchmarks' tools for the `native` environment (iperf3, sockperf, ping, Redis, PostgreSQL).
+apt_packages+=(iperf3 sockperf iputils-ping redis-server redis-tools postgresql)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -39,7 +41,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "install: Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
+  # Installing redis-server or postgresql must not leave system daemons running: dind-bench starts its
+  # own servers on free ports. Where no policy-rc.d forbids service starts, one does for this install.
+  own_policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && own_policy=1
+  fi
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
 plugin="$HOME/.docker/cli-plugins/docker-buildx"

@@ -27,7 +27,7 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
   await ensureImages(outer);
   const before = await snapshot(outer);
   const out = path.join(work, 'quick');
-  const r = spawnSync(process.execPath, [BIN, 'run', '--profile', 'quick', '--iterations', '2', '--distro', 'debian,alpine', '--out', out, '--runner-labels', 'self-hosted,test'], { encoding: 'utf8', timeout: 480_000 });
+  const r = spawnSync(process.execPath, [BIN, 'run', '--profile', 'quick', '--bench', 'lifecycle,sysbench', '--iterations', '2', '--distro', 'debian,alpine', '--out', out, '--runner-labels', 'self-hosted,test'], { encoding: 'utf8', timeout: 480_000 });
   assert.equal(r.status, 0, r.stderr.slice(-3000));
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
 
