@@ -2,7 +2,7 @@
 // `.ci/run` starts one, so those tests are never skipped there. Elsewhere they are skipped with the
 // reason and the fix.
 import { outerEngine, pingOnce } from '../../src/engine/client.js';
-import { OWNER_LABEL } from '../../src/engine/resources.js';
+import { OWNER_LABEL, RUN_LABEL } from '../../src/engine/resources.js';
 import { buildImages } from '../../src/images/build.js';
 
 // Everything this test process (and the CLI runs it spawns) creates is tagged with this owner, so the
@@ -40,6 +40,9 @@ export async function ensureImages(outer, engines = ['20.10']) {
 export async function snapshot(outer) {
   const ours = (/** @type {Record<string, string> | null | undefined} */ labels) => {
     const owner = labels?.[OWNER_LABEL];
+    // A run label without an owner: a CLI run started by someone else on this engine (everything this
+    // process tree creates carries the owner label), so not ours to count.
+    if (!owner && labels?.[RUN_LABEL]) return false;
     return !owner || owner === process.env.DIND_BENCH_OWNER;
   };
   const containers = (await outer.listContainers({ all: true })).filter((c) => ours(c.Labels)).map((c) => c.Id).sort();
