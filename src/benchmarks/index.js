@@ -4,9 +4,9 @@ import { fio } from './fio.js';
 import { iozone } from './iozone.js';
 import { iperf3 } from './iperf3.js';
 import { lifecycle } from './lifecycle.js';
-import { storage } from './storage.js';
 import { pgbench } from './pgbench.js';
 import { redis } from './redis.js';
+import { storage } from './storage.js';
 import { stressNg } from './stress-ng.js';
 import { sysbench } from './sysbench.js';
 
