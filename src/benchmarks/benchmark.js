@@ -10,20 +10,41 @@
 //                 benchmark, e.g. "cpu.events_per_second". It must not branch on env.name: environments
 //                 offer the same methods (run, probeLifecycle) and optional capabilities (daemonCycle).
 //
-// ctx = { image, params, timeoutMs, saveRaw(name, text) }: saveRaw keeps the tool's raw output under
-// DIR/raw/ so a parse failure or a surprising number can be checked against what the tool printed.
+//   unavailableIn? environment name -> why the benchmark has no meaning there, e.g.
+//                 { native: 'native has no engine: ...' }. Those cells are recorded as "unavailable" with
+//                 that reason before anything runs, never as failed. Environments not listed run it.
+//
+// ctx = { image, params, timeoutMs, saveRaw(name, text), recordSeries(series) }: saveRaw keeps the tool's
+// raw output under DIR/raw/ so a parse failure or a surprising number can be checked against what the
+// tool printed; recordSeries keeps a sampled time series (e.g. memory) in the cell's `timeseries`.
+//
+// A measure() that finds this host lacks something the benchmark needs (e.g. no registry to pull from)
+// throws UnavailableError: the cell becomes "unavailable" with that reason instead of "failed".
 //
 
 /** @typedef {{metric: string, unit: string, better: 'higher' | 'lower', value: number}} Metric */
+/**
+ * One sampled series of one iteration (the `timeseries` entries of a results cell). `t` is milliseconds
+ * since sampling began; `scope` keeps the workload container apart from what the environment costs.
+ * @typedef {{name: string, unit: string, scope: 'workload' | 'environment', intervalMs: number, t: number[], v: number[]}} Series
+ */
 /**
  * @typedef {{
  *   name: string, image: string, description: string,
  *   params: Record<string, Record<string, unknown>>,
  *   estimateSeconds?: (params: any) => number,
+ *   unavailableIn?: Record<string, string>,
  *   measure: (env: any, ctx: MeasureContext) => Promise<Metric[]>,
  * }} Benchmark
- * @typedef {{image: string, params: Record<string, unknown>, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} MeasureContext
+ * @typedef {{
+ *   image: string, params: Record<string, unknown>, timeoutMs: number,
+ *   saveRaw: (name: string, text: string) => Promise<void>,
+ *   recordSeries?: (series: Series) => void,
+ * }} MeasureContext
  */
+
+/** Thrown by measure() when this host cannot offer what the benchmark needs: the cell is "unavailable". */
+export class UnavailableError extends Error {}
 
 /**
  * Runs a command in the environment and fails with the tool's own words when it exits non-zero.
@@ -31,7 +52,10 @@
  * @param {{image: string, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} ctx
  * @param {string} step a short name for the raw file and for errors
  * @param {string[]} cmd
- * @param {{volume?: string, network?: import('../engine/services.js').NetworkMode}} [extra] volume: a fresh scratch volume at this path, also in $SCRATCH (see environments/environment.js); network: join the bridge or host network (a client of a service)
+ * @param {{volume?: string, network?: import('../engine/services.js').NetworkMode, onStarted?: (container: import('dockerode').Container, docker: import('dockerode')) => void}} [extra]
+ *   volume: a fresh scratch volume at this path, also in $SCRATCH (see environments/environment.js);
+ *   network: join the bridge or host network (a client of a service);
+ *   onStarted: called once the container runs (e.g. to sample its stats); native runs have no container.
  */
 export async function runStep(env, ctx, step, cmd, extra = {}) {
   const result = await env.run({ image: ctx.image, cmd, timeoutMs: ctx.timeoutMs, ...extra });

@@ -9,7 +9,9 @@ import { redis } from './redis.js';
 import { storage } from './storage.js';
 import { stressNg } from './stress-ng.js';
 import { sysbench } from './sysbench.js';
+import { memory } from './memory.js';
+import { build } from './build.js';
 
 /** @type {Record<string, import('./benchmark.js').Benchmark>} */
-export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage, iperf3, redis, pgbench };
+export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage, iperf3, redis, pgbench, memory, build };
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);

@@ -11,6 +11,7 @@ export class CellTimeoutError extends Error {}
  * @typedef {{
  *   image: string, cmd: string[], labels: Record<string, string>, timeoutMs: number,
  *   workingDir?: string, env?: string[], binds?: string[], networkMode?: string,
+ *   onStarted?: (container: import('dockerode').Container, docker: import('dockerode')) => void,
  * }} RunSpec
  * @typedef {{
  *   stdout: string, stderr: string, exitCode: number,
@@ -41,6 +42,7 @@ export async function runContainer(docker, spec, tracker) {
     tracker,
   );
   try {
+    spec.onStarted?.(container, docker);
     const status = await waitWithTimeout(container, spec.timeoutMs, output);
     const run_ms = since(startT0);
     await output.ended;

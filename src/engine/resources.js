@@ -10,7 +10,7 @@ export class ResourceTracker {
   /** @param {string} runId */
   constructor(runId) {
     this.runId = runId;
-    /** @type {{kind: 'container'|'volume'|'network', id: string, docker: import('dockerode')}[]} */
+    /** @type {{kind: 'container'|'volume'|'network'|'image', id: string, docker: import('dockerode')}[]} */
     this.items = [];
     /** @type {(() => Promise<void>)[]} extra cleanups (temporary folders, inner engines) run first, newest first */
     this.hooks = [];
@@ -22,7 +22,7 @@ export class ResourceTracker {
     return owner ? { [RUN_LABEL]: this.runId, [OWNER_LABEL]: owner } : { [RUN_LABEL]: this.runId };
   }
 
-  /** @param {'container'|'volume'|'network'} kind @param {string} id @param {import('dockerode')} docker */
+  /** @param {'container'|'volume'|'network'|'image'} kind @param {string} id @param {import('dockerode')} docker */
   add(kind, id, docker) {
     this.items.push({ kind, id, docker });
   }
@@ -53,7 +53,8 @@ export class ResourceTracker {
         problems.push(String(/** @type {Error} */ (e).message || e));
       }
     }
-    const order = { container: 0, network: 1, volume: 2 };
+    // Images (built by a benchmark) go after the containers that might still use them.
+    const order = { container: 0, network: 1, volume: 2, image: 3 };
     const items = this.items.splice(0).reverse();
     items.sort((a, b) => order[a.kind] - order[b.kind]);
     for (const item of items) {
@@ -70,6 +71,7 @@ export class ResourceTracker {
       for (const n of await outer.listNetworks({ filters })) await removeOne(outer, 'network', n.Id);
       const { Volumes } = await outer.listVolumes({ filters });
       for (const v of Volumes || []) await removeOne(outer, 'volume', v.Name);
+      for (const i of await outer.listImages({ filters })) await removeOne(outer, 'image', i.Id);
     } catch (e) {
       problems.push(`sweep: ${/** @type {Error} */ (e).message}`);
     }
@@ -77,11 +79,12 @@ export class ResourceTracker {
   }
 }
 
-/** @param {import('dockerode')} docker @param {'container'|'volume'|'network'} kind @param {string} id */
+/** @param {import('dockerode')} docker @param {'container'|'volume'|'network'|'image'} kind @param {string} id */
 async function removeOne(docker, kind, id) {
   try {
     if (kind === 'container') await docker.getContainer(id).remove({ force: true, v: true });
     else if (kind === 'volume') await docker.getVolume(id).remove();
+    else if (kind === 'image') await docker.getImage(id).remove({ force: true });
     else await docker.getNetwork(id).remove();
   } catch (e) {
     const err = /** @type {{statusCode?: number}} */ (e);

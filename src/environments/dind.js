@@ -4,6 +4,7 @@
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
 import { withScratchVolume } from '../engine/scratch.js';
 import { createBridge, startServiceContainer } from '../engine/services.js';
+import { containerWorkingSet } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
 
@@ -49,13 +50,13 @@ export class DindEnvironment {
   }
 
   /**
-   * @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string, network?: import('../engine/services.js').NetworkMode}} spec
+   * @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string, network?: import('../engine/services.js').NetworkMode, onStarted?: import('../engine/containers.js').RunSpec['onStarted']}} spec
    *   network: 'bridge' (the run's own network on the INNER engine) or 'host' (the outer container's namespace)
    */
-  async run({ image, cmd, timeoutMs, labels = {}, volume, network }) {
+  async run({ image, cmd, timeoutMs, labels = {}, volume, network, onStarted }) {
     const { daemon, tracker } = this.need();
     const networkMode = network === 'bridge' ? (await this.bridgeNetwork()).name : network;
-    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench', networkMode };
+    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench', networkMode, onStarted };
     if (!volume) return runContainer(daemon.docker, spec, tracker);
     // The volume lives on the inner engine: inside the outer container (on the outer volume for `dind`,
     // on the outer container's own layer for `dind-vfs`).
@@ -73,6 +74,22 @@ export class DindEnvironment {
     const { daemon, tracker } = this.need();
     this.bridge ??= await createBridge(daemon.docker, tracker);
     return this.bridge;
+  }
+
+  /** The engine workloads run on (here the inner one, through its socket), for build and image load. */
+  engineApi() {
+    const { daemon, tracker } = this.need();
+    return { docker: daemon.docker, tracker };
+  }
+
+  /**
+   * What this environment itself costs in memory: the outer container's working set, from the outer
+   * engine's stats. It holds the inner dockerd, containerd and shims; the inner workload containers are
+   * not in it (their cgroups are siblings of it, created by the inner daemon on the shared cgroup tree).
+   */
+  async environmentMemory() {
+    const { daemon } = this.need();
+    return { probe: containerWorkingSet(this.outer, daemon.containerId), what: 'outer DinD container working set (usage - inactive_file)' };
   }
 
   /** @param {{image: string, timeoutMs: number}} spec */

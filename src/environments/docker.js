@@ -3,6 +3,7 @@ import { backingFilesystem } from '../engine/client.js';
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
 import { withScratchVolume } from '../engine/scratch.js';
 import { createBridge, startServiceContainer } from '../engine/services.js';
+import { outerDaemonRss } from '../engine/stats.js';
 
 export class DockerEnvironment {
   name = 'docker';
@@ -35,13 +36,13 @@ export class DockerEnvironment {
   }
 
   /**
-   * @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string, network?: import('../engine/services.js').NetworkMode}} spec
+   * @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string, network?: import('../engine/services.js').NetworkMode, onStarted?: import('../engine/containers.js').RunSpec['onStarted']}} spec
    *   network: 'bridge' (the run's own network) or 'host', for clients of a service
    */
-  async run({ image, cmd, timeoutMs, labels = {}, volume, network }) {
+  async run({ image, cmd, timeoutMs, labels = {}, volume, network, onStarted }) {
     const tracker = this.need();
     const networkMode = network === 'bridge' ? (await this.bridgeNetwork()).name : network;
-    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench', networkMode };
+    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench', networkMode, onStarted };
     if (!volume) return runContainer(this.outer, spec, tracker);
     return withScratchVolume(this.outer, tracker, volume, (mount) => runContainer(this.outer, { ...spec, ...mount }, tracker));
   }
@@ -55,6 +56,20 @@ export class DockerEnvironment {
   async bridgeNetwork() {
     this.bridge ??= await createBridge(this.outer, this.need());
     return this.bridge;
+  }
+
+  /** The engine workloads run on (here the runner's own), for benchmarks that drive it (build, image load). */
+  engineApi() {
+    return { docker: this.outer, tracker: this.need() };
+  }
+
+  /**
+   * What this environment itself costs in memory: the runner engine's dockerd and its containerd (RSS
+   * from /proc), or null when that daemon is not visible from here. See ../engine/stats.js.
+   */
+  async environmentMemory() {
+    const probe = await outerDaemonRss();
+    return probe && { probe, what: 'outer dockerd + containerd RSS (/proc VmRSS; shims and kernel memory not counted)' };
   }
 
   /** @param {{image: string, timeoutMs: number}} spec */

@@ -10,6 +10,7 @@ import { CellTimeoutError, withTimeout } from '../engine/containers.js';
 import { ResourceTracker, cleanupOnSignals } from '../engine/resources.js';
 import { createEnvironment } from '../environments/index.js';
 import { BENCHMARKS } from '../benchmarks/index.js';
+import { UnavailableError } from '../benchmarks/benchmark.js';
 import { benchImage } from '../images/catalog.js';
 import { ParseError } from '../parsers/parse-error.js';
 import { paramsFor } from './profiles.js';
@@ -20,6 +21,7 @@ import { paramsFor } from './profiles.js';
  *   benchmark: string, environment: string, environmentKey: string, distro: string, engine: string | null,
  *   image: string | null, status: 'ok' | 'failed' | 'unavailable' | 'pending', reason?: string, step?: string,
  *   logTail?: string, metrics: MetricSeries[], raw: string[],
+ *   timeseries?: (import('../benchmarks/benchmark.js').Series & {iteration: number})[],
  * }} CellResult
  */
 
@@ -64,7 +66,9 @@ export async function executePlan({ outer, plan, profile, outDir, unavailableIma
       metrics: [],
       raw: [],
     });
-    if (image && unavailableImages[image]) markUnavailable(cell, `image ${image} is unavailable: ${unavailableImages[image]}`);
+    const notHere = bench.unavailableIn?.[cell.environment];
+    if (notHere) markUnavailable(cell, `${cell.benchmark} does not apply in ${cell.environment}: ${notHere}`);
+    else if (image && unavailableImages[image]) markUnavailable(cell, `image ${image} is unavailable: ${unavailableImages[image]}`);
     cells.set(c.key, cell);
   }
 
@@ -116,6 +120,11 @@ export async function executePlan({ outer, plan, profile, outDir, unavailableIma
           await writeFile(file, text);
           cell.raw.push(path.relative(outDir, file));
         },
+        // Series of measured iterations only: warm-ups are kept apart from the samples, and out of the file.
+        recordSeries: (/** @type {import('../benchmarks/benchmark.js').Series} */ series) => {
+          if (step.warmup) return;
+          (cell.timeseries ??= []).push({ ...series, iteration: step.iteration });
+        },
       };
       const t0 = performance.now();
       try {
@@ -124,6 +133,11 @@ export async function executePlan({ outer, plan, profile, outDir, unavailableIma
         record(cell, metrics, step.warmup);
         log(`[${done}/${total}] ${step.cell} ${label}: ${metrics.length} metrics in ${Math.round(performance.now() - t0)} ms`);
       } catch (e) {
+        if (e instanceof UnavailableError) {
+          markUnavailable(cell, `${cell.benchmark} in ${cell.environmentKey}: ${e.message}`);
+          log(`[${done}/${total}] ${step.cell} ${label}: unavailable: ${e.message}`);
+          continue;
+        }
         const err = /** @type {Error & {step?: string}} */ (e);
         cell.status = 'failed';
         cell.step = err.step ?? currentStep;

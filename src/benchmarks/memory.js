@@ -1,0 +1,78 @@
+// Memory footprint, in two scopes that are never mixed:
+//   workload     the benchmark container's working set, from the stats API of the engine it runs on (in
+//                DinD: the inner engine);
+//   environment  what the environment itself costs: for DinD the outer container holding the inner
+//                daemon (idle before the workload, then under load); for docker the runner engine's
+//                dockerd + containerd (their RSS from /proc).
+// Both are sampled at a fixed interval and kept as time series (the cell's `timeseries`). The workload
+// is a Perl loop (perl-base is in every Debian image) that allocates and touches memory step by step,
+// then holds it: a known, repeatable shape, so differences come from the environment.
+import { runStep } from './benchmark.js';
+import { containerWorkingSet, mean, peak, startSampling } from '../engine/stats.js';
+
+/** @param {{steps: number, stepMib: number, stepMs: number, holdMs: number}} p */
+export function workloadCommand({ steps, stepMib, stepMs, holdMs }) {
+  // Each step adds a string of stepMib MiB (written, so resident), then pauses.
+  const script = `my @a; for (1..${steps}) { push @a, "x" x (${stepMib} << 20); select(undef, undef, undef, ${stepMs / 1000}); } select(undef, undef, undef, ${holdMs / 1000}); print "touched ${steps * stepMib} MiB\\n";`;
+  return ['perl', '-e', script];
+}
+
+/** @type {import('./benchmark.js').Benchmark} */
+export const memory = {
+  name: 'memory',
+  image: 'lifecycle',
+  description: 'memory of the workload container vs what the environment itself costs (DinD outer container, or the runner engine), sampled from the stats API',
+  params: {
+    // intervalMs: the engine's stats collector publishes once per second; asking more often only waits.
+    quick: { steps: 4, stepMib: 32, stepMs: 500, holdMs: 1000, idleMs: 1000, intervalMs: 1000 },
+    standard: { steps: 16, stepMib: 32, stepMs: 1000, holdMs: 10_000, idleMs: 10_000, intervalMs: 1000 },
+  },
+  unavailableIn: {
+    native: 'native has no engine: no stats API for the workload and no environment of its own to count',
+  },
+
+  async measure(env, ctx) {
+    const p = /** @type {{steps: number, stepMib: number, stepMs: number, holdMs: number, idleMs: number, intervalMs: number}} */ (ctx.params);
+    const own = await env.environmentMemory();
+    const envSampler = own ? startSampling(own.probe, p.intervalMs) : null;
+    // Idle: the environment alone, before the workload starts.
+    await new Promise((resolve) => setTimeout(resolve, p.idleMs));
+    const loadStartMs = envSampler ? envSampler.elapsed() : 0;
+
+    /** @type {ReturnType<typeof startSampling> | null} */
+    let workload = null;
+    /** @type {{t: number[], v: number[]} | null} */
+    let wl = null;
+    /** @type {{t: number[], v: number[]} | null} */
+    let es = null;
+    try {
+      await runStep(env, ctx, 'workload', workloadCommand(p), {
+        onStarted: (container, docker) => (workload = startSampling(containerWorkingSet(docker, container.id), p.intervalMs)),
+      });
+    } finally {
+      // Stopped whatever happened, so no timer outlives the step.
+      wl = (await /** @type {ReturnType<typeof startSampling> | null} */ (workload)?.stop()) ?? null;
+      es = (await envSampler?.stop()) ?? null;
+    }
+    if (!wl || wl.v.length === 0) throw Object.assign(new Error('no memory sample of the workload container: it ended before the first stats answer'), { step: 'workload' });
+    ctx.recordSeries?.({ name: 'working_set', unit: 'MiB', scope: 'workload', intervalMs: p.intervalMs, ...wl });
+
+    /** @type {import('./benchmark.js').Metric[]} */
+    const metrics = [
+      { metric: 'workload.peak_mib', unit: 'MiB', better: 'lower', value: peak(wl.v) },
+      { metric: 'workload.mean_mib', unit: 'MiB', better: 'lower', value: mean(wl.v) },
+    ];
+    if (es && own) {
+      ctx.recordSeries?.({ name: 'working_set', unit: 'MiB', scope: 'environment', intervalMs: p.intervalMs, ...es });
+      const idle = es.v.filter((_, i) => es.t[i] < loadStartMs);
+      const load = es.v.filter((_, i) => es.t[i] >= loadStartMs);
+      await ctx.saveRaw('environment', `${own.what}\nload began at ${Math.round(loadStartMs)} ms\n${es.t.map((t, i) => `${t}\t${es.v[i]}`).join('\n')}\n`);
+      metrics.push(
+        { metric: 'environment.idle_mib', unit: 'MiB', better: 'lower', value: mean(idle) },
+        { metric: 'environment.load_peak_mib', unit: 'MiB', better: 'lower', value: peak(load) },
+        { metric: 'environment.load_mean_mib', unit: 'MiB', better: 'lower', value: mean(load) },
+      );
+    }
+    return metrics.filter((m) => Number.isFinite(m.value));
+  },
+};
