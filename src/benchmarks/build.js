@@ -15,10 +15,11 @@ const BUILD_FILES = ['Dockerfile', 'generate.pl'];
  * reports (one per step) is tracked so a failure or Ctrl-C leaves none behind.
  * @param {import('dockerode')} docker
  * @param {import('../engine/resources.js').ResourceTracker} tracker
- * @param {{tag: string, base: string, nocache: boolean}} opts
+ * @param {{tag: string, base: string, nocache: boolean, context?: string}} opts
+ *   context: the build context folder (default: the shipped reference, images/workloads/build/)
  * @returns {Promise<{ms: number, id: string, log: string}>}
  */
-export async function buildReference(docker, tracker, { tag, base, nocache }) {
+export async function buildReference(docker, tracker, { tag, base, nocache, context = BUILD_CONTEXT }) {
   // The FROM step reports the base image's own ID: never track (and so never remove) that one.
   const baseId = (await docker.getImage(base).inspect()).Id.replace(/^sha256:/, '');
   const t0 = performance.now();
@@ -27,7 +28,7 @@ export async function buildReference(docker, tracker, { tag, base, nocache }) {
   const failed = { message: /** @type {string | null} */ (null) };
   let id = '';
   const stream = await docker.buildImage(
-    { context: BUILD_CONTEXT, src: BUILD_FILES },
+    { context, src: BUILD_FILES },
     { t: tag, nocache, rm: true, forcerm: true, labels: tracker.labels, buildargs: { BASE: base } },
   );
   await new Promise((resolve, reject) =>
@@ -78,21 +79,23 @@ export const build = {
   name: 'build',
   image: 'lifecycle',
   description: '`docker build` of a reference Dockerfile (copy, generate, checksum, package) with a cold and a warm cache, on the environment\'s engine',
-  // The Dockerfile is fixed (its size is part of what is measured): no parameters.
+  // The Dockerfile is fixed (its size is part of what is measured). `context` may point at another
+  // folder holding a Dockerfile and generate.pl (the tests use it for a build that fails).
   params: { quick: {}, standard: {} },
   unavailableIn: {
     native: 'native has no engine to build with',
   },
 
   async measure(env, ctx) {
+    const { context } = /** @type {{context?: string}} */ (ctx.params);
     const { docker, tracker } = env.engineApi();
     const tag = `dind-bench-work/build:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let step = 'cold';
     try {
-      const cold = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: true });
+      const cold = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context });
       await ctx.saveRaw('cold', cold.log);
       step = 'warm';
-      const warm = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: false });
+      const warm = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: false, context });
       await ctx.saveRaw('warm', warm.log);
       if (warm.id !== cold.id) throw new Error(`the warm build did not reuse the cache (image ${warm.id.slice(7, 19)} != ${cold.id.slice(7, 19)})`);
       return [

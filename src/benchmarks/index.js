@@ -11,7 +11,8 @@ import { stressNg } from './stress-ng.js';
 import { sysbench } from './sysbench.js';
 import { memory } from './memory.js';
 import { build } from './build.js';
+import { imageLoad } from './image-load.js';
 
 /** @type {Record<string, import('./benchmark.js').Benchmark>} */
-export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage, iperf3, redis, pgbench, memory, build };
+export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage, iperf3, redis, pgbench, memory, build, 'image-load': imageLoad };
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);
