@@ -22,9 +22,9 @@ owned() {
 }
 
 started=$SECONDS
-# XDG_CACHE_HOME and --action-cache-path keep act's working copies out of the home folder.
+# XDG_* and --action-cache-path keep act's working copies and config folder out of the home folder.
 set +e
-XDG_CACHE_HOME="$tmp/cache" act workflow_dispatch -W .github/workflows/bench.yml \
+XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" act workflow_dispatch -W .github/workflows/bench.yml \
   --action-cache-path "$tmp/act" --env "DIND_BENCH_ACT_OUT=$tmp/out" 2>&1 | tee "$tmp/act.log" | grep -E '⭐ Run|✅|❌|🏁|act: skipping|::error|Error'
 status=${PIPESTATUS[0]}
 set -e
