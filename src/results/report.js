@@ -113,7 +113,22 @@ export function markdownReport(results) {
   }
   out.push('', READING);
   for (const t of summaryTables(results)) out.push('', `## ${t.benchmark}`, '', markdownTable(t.header, t.rows));
+  const series = memorySeriesNote(results);
+  if (series) out.push('', series);
   const p = problems(results);
   if (p.length) out.push('', '## Cells that did not run', '', ...p.map((x) => `- ${x.split('\n')[0]}`));
   return out.join('\n') + '\n';
+}
+
+/**
+ * One line on the sampled series (memory) a run kept: how many, in which cells and scopes. The charts
+ * are drawn by the site from results.json's `timeseries`.
+ * @param {any} results
+ */
+export function memorySeriesNote(results) {
+  const cells = results.cells.filter((/** @type {any} */ c) => c.timeseries?.length);
+  if (!cells.length) return '';
+  const n = cells.reduce((a, /** @type {any} */ c) => a + c.timeseries.length, 0);
+  const where = cells.map((/** @type {any} */ c) => `${c.benchmark}/${c.environmentKey} (${[...new Set(c.timeseries.map((/** @type {any} */ s) => s.scope))].join(' + ')})`);
+  return `Time series: ${n} sampled series kept in results.json (\`timeseries\`, workload and environment scopes apart): ${where.join(', ')}.`;
 }

@@ -60,6 +60,7 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
       assert.ok(s.t.length >= 2 && s.unit === 'MiB' && s.iteration === 0 && s.intervalMs === 1000);
     }
   }
+  assert.match(readFileSync(path.join(out, 'report.md'), 'utf8'), /Time series: 4 sampled series .*memory\/dind@20\.10 \(workload \+ environment\)/);
   assert.deepEqual(await builtImages(outer), []);
   assert.deepEqual(await snapshot(outer), before);
 });
