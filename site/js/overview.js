@@ -67,14 +67,14 @@ function renderHighlights(/** @type {any[]} */ rows, /** @type {any} */ state) {
       const t = /** @type {any} */ (e).trend;
       if (!visible(state, k, r.distro) || !t || (t.verdict !== 'regression' && t.verdict !== 'improvement')) continue;
       const [lo, hi] = worseInterval(t, r.better);
-      items.push({ verdict: t.verdict, text: `${r.benchmark} ${r.metric} in ${k} (${r.distro}): ${pct(worsePct(t.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] against the previous ${t.runs} run(s), δ ${t.delta.toFixed(2)} (${t.magnitude})` });
+      items.push({ verdict: t.verdict, text: `${r.benchmark} ${r.metric} in ${k} (${r.distro}): ${pct(worsePct(t.ratio, r.better))} ${Number.isFinite(lo) ? `[${pct(lo)}, ${pct(hi)}] ` : ''}against the previous ${t.runs} run(s), δ ${t.delta.toFixed(2)} (${t.magnitude})` });
     }
   }
   const first = rows.some((r) => Object.values(r.envs).some((e) => /** @type {any} */ (e).trend?.verdict === 'first'));
   $('highlights').innerHTML = items.length
     ? `<h3>Since the previous runs</h3><ul>${items.sort((a, b) => a.verdict.localeCompare(b.verdict) * -1)
       .map((i) => `<li class="${i.verdict}"><span class="badge">${i.verdict}</span> ${esc(i.text)}</li>`).join('')}</ul>`
-    : `<p class="note">${first ? 'First run of these series: nothing earlier to compare with yet.' : 'No regression or improvement since the previous runs (interval comparison of this run\'s samples against the previous runs\' pooled samples; changes under 3% or with a negligible effect size count as unchanged).'}</p>`;
+    : `<p class="note">${first ? 'First run of these series: nothing earlier to compare with yet.' : 'No regression or improvement since the previous runs (this run\'s samples against the medians of the previous runs, ratio of medians with a 95% bootstrap interval; changes under 3% or with a negligible effect size count as unchanged).'}</p>`;
 }
 
 function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state) {

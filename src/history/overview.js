@@ -2,10 +2,10 @@
 // per benchmark, metric and distro, each environment's median with its interval, each environment
 // against plain Docker (ratio of medians with interval, Cliff's delta), and each series against its own
 // previous runs on the same hardware (regression / improvement / unchanged).
-import { cliffsDelta, ratioOfMedians } from './stats.js';
+import { cliffsDelta, median, ratioOfMedians } from './stats.js';
 import { summarizePoint } from './summary.js';
 
-/** Runs before this one that a series' trend compares against (their samples pooled). */
+/** Runs before this one that a series' trend compares against (their medians). */
 export const TREND_WINDOW = 5;
 /** A change smaller than this fraction is "unchanged" even when its interval excludes zero. */
 export const TREND_THRESHOLD = 0.03;
@@ -92,16 +92,18 @@ export function overviewOf(results, points, previousSamples) {
 }
 
 /**
- * This run's samples against the pooled samples of the series' previous runs.
+ * This run's samples against the medians of the series' previous runs: night-to-night variation is
+ * the noise a regression must stand out from, and five medians keep the bootstrap cheap.
  * @param {number[]} samples @param {number[][]} previous @param {'higher'|'lower'} better
  */
 function trendOf(samples, previous, better) {
   if (!previous.length) return { verdict: 'first', runs: 0 };
-  const pooled = previous.flat();
-  const r = ratioOfMedians(pooled, samples, { seed: 11 });
-  const d = cliffsDelta(samples, pooled);
+  const medians = previous.map((p) => median(p));
+  const d = cliffsDelta(samples, medians);
+  // A negligible effect size is "unchanged" whatever the interval says: skip the bootstrap.
+  if (d.magnitude === 'negligible') return { verdict: 'unchanged', runs: previous.length, ratio: median(samples) / median(medians), delta: d.delta, magnitude: d.magnitude };
+  const r = ratioOfMedians(medians, samples, { seed: 11 });
   const dir = direction(r, better, TREND_THRESHOLD);
-  // An interval clear of the threshold but a negligible effect size is noise on a tight series.
-  const verdict = dir === 'same' || d.magnitude === 'negligible' ? 'unchanged' : dir === 'worse' ? 'regression' : 'improvement';
+  const verdict = dir === 'same' ? 'unchanged' : dir === 'worse' ? 'regression' : 'improvement';
   return { verdict, runs: previous.length, ratio: r.ratio, low: r.low, high: r.high, delta: d.delta, magnitude: d.magnitude };
 }
