@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CATALOG_FORMAT } from '../src/history/append.js';
+import { CATALOG_FORMAT, publishRun } from '../src/history/append.js';
 import { writeJsonAtomic } from '../src/history/files.js';
 import { FORMAT, FORMAT_VERSION, INDEX_FILE, MARKER_FILE, runCatalogPath, runPath, seriesDir, shardPath } from '../src/history/layout.js';
 import { pointsOf, runInfo } from '../src/history/points.js';
@@ -123,6 +123,17 @@ try {
   if (pub.status !== 0) throw new Error(`publish failed: ${pub.stderr}`);
   const publishMs = Number(/\((\d+) ms\)/.exec(pub.stderr)?.[1]);
 
+  // The same publish in this process once more (a 731st run), for its CPU time: on a shared, loaded
+  // machine wall time mostly measures the neighbours, CPU time what publishing itself costs.
+  const extra = nightlyRun(RUNS, start);
+  const extraFile = path.join(work, 'night-extra.json');
+  writeFileSync(extraFile, JSON.stringify(extra));
+  const cpu0 = process.cpuUsage();
+  const w0 = performance.now();
+  await publishRun(history, extraFile);
+  const cpu = process.cpuUsage(cpu0);
+  const inProcess = { wallMs: performance.now() - w0, cpuMs: (cpu.user + cpu.system) / 1000 };
+
   await buildSite({ history, out: site });
   const server = await serveSite(site);
   const browser = await launch();
@@ -156,9 +167,11 @@ try {
   const rows = [
     ['overview data loaded', `${(dataBytes / 1e3).toFixed(0)} kB (page total incl. Chart.js ${(totalBytes / 1e3).toFixed(0)} kB)`, '<= 1 MB', dataBytes <= TARGETS.dataBytes],
     ['first charts shown', `${best.toFixed(0)} ms (3 loads: ${firstCharts.map((x) => x.toFixed(0)).join(', ')})`, '<= 1500 ms', best <= TARGETS.firstChartsMs],
-    ['publish one more run', `${publishMs} ms in the command (${publishProcessMs.toFixed(0)} ms with Node start-up)`, '<= 1000 ms', publishMs <= TARGETS.publishMs],
+    ['publish one more run', `${publishMs} ms in the command (${publishProcessMs.toFixed(0)} ms with Node start-up); in process: ${inProcess.wallMs.toFixed(0)} ms wall, ${inProcess.cpuMs.toFixed(0)} ms CPU`, '<= 1000 ms', publishMs <= TARGETS.publishMs],
   ];
   for (const [what, value, target, ok] of rows) console.log(`${ok ? 'PASS' : 'FAIL'}  ${what}: ${value} (target ${target})`);
+  const load = (await import('node:os')).loadavg()[0];
+  console.log(`(load average ${load.toFixed(1)} on ${(await import('node:os')).cpus().length} cores while measuring)`);
   process.exitCode = rows.every((r) => r[3]) ? 0 : 1;
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });
