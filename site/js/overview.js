@@ -71,9 +71,12 @@ function renderHighlights(/** @type {any[]} */ rows, /** @type {any} */ state) {
     }
   }
   const first = rows.some((r) => Object.values(r.envs).some((e) => /** @type {any} */ (e).trend?.verdict === 'first'));
+  const li = (/** @type {any} */ i) => `<li class="${i.verdict}"><span class="badge">${i.verdict}</span> ${esc(i.text)}</li>`;
+  items.sort((a, b) => a.verdict.localeCompare(b.verdict) * -1);
+  // A long list would push the charts off the screen: the first ten, the rest one click away.
   $('highlights').innerHTML = items.length
-    ? `<h3>Since the previous runs</h3><ul>${items.sort((a, b) => a.verdict.localeCompare(b.verdict) * -1)
-      .map((i) => `<li class="${i.verdict}"><span class="badge">${i.verdict}</span> ${esc(i.text)}</li>`).join('')}</ul>`
+    ? `<h3>Since the previous runs</h3><ul>${items.slice(0, 10).map(li).join('')}</ul>`
+      + (items.length > 10 ? `<details><summary>${items.length - 10} more</summary><ul>${items.slice(10).map(li).join('')}</ul></details>` : '')
     : `<p class="note">${first ? 'First run of these series: nothing earlier to compare with yet.' : 'No regression or improvement since the previous runs (this run\'s samples against the medians of the previous runs, ratio of medians with a 95% bootstrap interval; changes under 3% or with a negligible effect size count as unchanged).'}</p>`;
 }
 

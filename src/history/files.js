@@ -96,7 +96,9 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
       if (/** @type {any} */ (e).code !== 'EEXIST') throw e;
     }
     const holder = await fs.readFile(lockFile, 'utf8').catch(() => '');
-    if (holder && isStale(holder)) {
+    // An empty lock is one being written, or left by a process killed between creating and writing it.
+    const stale = holder ? isStale(holder) : await olderThan(lockFile, 30_000);
+    if (stale) {
       // Move the stale lock aside (atomic: only one waiter wins), then check that what moved is the
       // stale one and not a fresh lock taken meanwhile; a fresh one is put back.
       const aside = `${lockFile}.stale.${process.pid}`;
@@ -118,6 +120,9 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
     await fs.rm(lockFile, { force: true });
   }
 }
+
+/** @param {string} file @param {number} ms */
+const olderThan = (file, ms) => fs.stat(file).then((st) => Date.now() - st.mtimeMs > ms, () => false);
 
 /** @param {string} holder the lock file's content */
 function isStale(holder) {

@@ -149,6 +149,17 @@ test('a stale lock (its process is gone) does not block publishing', async () =>
   assert.equal(r.duplicate, false);
 });
 
+test('an empty lock left by a killed publish is taken over once it is old', async () => {
+  const dir = tmpDir('hist');
+  await publishRun(dir, FIXTURE);
+  const lock = path.join(dir, '.publish.lock');
+  writeFileSync(lock, '');
+  const old = new Date(Date.now() - 60_000);
+  await fs.utimes(lock, old, old);
+  const r = await publishRun(dir, variant(tmpDir('runs'), { id: 'after-empty-lock', startedAt: '2026-11-23T02:00:00.000Z' }));
+  assert.equal(r.duplicate, false);
+});
+
 test('retention moves old shards to archive/ and deletes nothing', async () => {
   const dir = tmpDir('hist');
   const runs = tmpDir('runs');
