@@ -11,6 +11,9 @@ export const lifecycle = {
   // Off in quick: loading the image into each fresh daemon took 34-36 s here under load (4 s when idle).
   params: { quick: { firstContainer: false }, standard: { firstContainer: true } },
 
+  // One probe container, and in DinD a fresh inner daemon started and stopped (~3 s here).
+  estimateSeconds: () => 2,
+
   async measure(env, ctx) {
     const probe = await env.probeLifecycle({ image: ctx.image, timeoutMs: ctx.timeoutMs });
     await ctx.saveRaw('probe', JSON.stringify(probe, null, 2));

@@ -25,7 +25,7 @@ export const EXIT = { OK: 0, CELLS_FAILED: 3 };
  * @param {{
  *   outer: import('dockerode'), profile: string, benchmarks: string[], environments: string[], distros: string[],
  *   engines: string[], iterations?: number, out: string, build: boolean, runnerLabels?: string[], args: object,
- *   log: (s: string) => void,
+ *   log: (s: string) => void, paramOverrides?: import('./params.js').ParamOverrides,
  * }} o
  * @returns {Promise<{exitCode: number, results: any, file: string}>}
  */
@@ -83,6 +83,7 @@ export async function runCommand(o) {
     outDir,
     unavailableImages: unavailable,
     log: o.log,
+    paramOverrides: o.paramOverrides,
   });
 
   // Provenance. Images are described with a short container each, cleaned up like the run's own.

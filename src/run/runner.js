@@ -13,7 +13,7 @@ import { BENCHMARKS } from '../benchmarks/index.js';
 import { UnavailableError } from '../benchmarks/benchmark.js';
 import { benchImage } from '../images/catalog.js';
 import { ParseError } from '../parsers/parse-error.js';
-import { paramsFor } from './profiles.js';
+import { paramsFor } from './params.js';
 
 /**
  * @typedef {{metric: string, unit: string, better: 'higher' | 'lower', samples: number[], warmup: number[]}} MetricSeries
@@ -33,10 +33,11 @@ import { paramsFor } from './profiles.js';
  *   outDir: string,
  *   unavailableImages: Record<string, string>,
  *   log: (msg: string) => void,
+ *   paramOverrides?: import('./params.js').ParamOverrides,
  * }} args
  *   unavailableImages: image ref -> why it cannot be had here (e.g. Alpine offline)
  */
-export async function executePlan({ outer, plan, profile, outDir, unavailableImages, log }) {
+export async function executePlan({ outer, plan, profile, outDir, unavailableImages, log, paramOverrides = {} }) {
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
   const tracker = new ResourceTracker(runId);
   const envs = new Map(plan.environments.map((e) => [e.key, createEnvironment(e.name, outer, e.engine)]));
@@ -111,7 +112,7 @@ export async function executePlan({ outer, plan, profile, outDir, unavailableIma
       let currentStep;
       const ctx = {
         image: cell.image ?? '',
-        params: paramsFor(bench, profile.name),
+        params: paramsFor(cell.benchmark, profile.name, paramOverrides),
         timeoutMs: profile.stepTimeoutMs,
         saveRaw: async (/** @type {string} */ name, /** @type {string} */ text) => {
           currentStep = name;

@@ -5,6 +5,7 @@ import { outerEngine } from '../../engine/client.js';
 import { ENVIRONMENT_NAMES } from '../../environments/index.js';
 import { DEFAULT_ENGINE, DISTROS, ENGINE_VERSIONS } from '../../images/catalog.js';
 import { runCommand } from '../../run/command.js';
+import { loadParamOverrides } from '../../run/params.js';
 import { PROFILE_NAMES } from '../../run/profiles.js';
 import { listOf, positiveInt } from '../lists.js';
 import { log } from '../log.js';
@@ -21,9 +22,12 @@ export function register(cli) {
     .option('--engine <list>', `inner Engine versions for DinD (${ENGINE_VERSIONS.join(', ')})`, listOf(ENGINE_VERSIONS, 'engine version'), [DEFAULT_ENGINE])
     .option('--iterations <n>', 'measured iterations per cell (default: the profile\'s)', positiveInt)
     .option('--runner-labels <list>', 'labels of this runner, recorded with the results', (v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('--config <file>', 'JSON file of per-benchmark parameter overrides, e.g. {"fio": {"size": "64M"}} (see README)')
     .option('--no-build', 'do not build missing images; their cells are reported unavailable')
     .requiredOption('--out <dir>', 'folder for results.json, report.md and raw/ (must not hold a results.json yet)')
     .action(async (opts) => {
+      // Validated before anything starts; recorded in results (run.args.paramOverrides).
+      const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
       const { exitCode } = await runCommand({
         outer: outerEngine(),
         profile: opts.profile,
@@ -35,7 +39,8 @@ export function register(cli) {
         out: opts.out,
         build: opts.build,
         runnerLabels: opts.runnerLabels,
-        args: { ...opts },
+        args: { ...opts, paramOverrides },
+        paramOverrides,
         log,
       });
       process.exitCode = exitCode;

@@ -1,0 +1,46 @@
+// How long a run will take, before it runs: `dind-bench plan`. Pure, from the plan and each benchmark's
+// own estimateSeconds(params) (its tool time), plus a per-run container overhead per environment and the
+// DinD setup. The overheads were measured on this project's 2-core CI machine kind with quick runs
+// (create + start + remove of one benchmark container, image loads of ~550 MB into DinD); on a busy or a
+// faster machine they differ, so the figures are a planning guide, not a promise.
+import { BENCHMARKS } from '../benchmarks/index.js';
+import { paramsFor } from './params.js';
+
+/** Seconds a container run costs beyond the tool's own time, per environment kind. */
+export const RUN_OVERHEAD_S = { native: 0.1, docker: 1, dind: 1.5, 'dind-vfs': 8 };
+/** Seconds to start one DinD environment and load one benchmark image into it. */
+export const DIND_START_S = 3;
+export const IMAGE_LOAD_S = 10;
+
+/**
+ * @param {{plan: ReturnType<typeof import('./plan.js').makePlan>, profile: string, paramOverrides?: import('./params.js').ParamOverrides}} args
+ * @returns {{benchmarks: {benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}[], setupS: number, totalS: number}}
+ */
+export function estimateRun({ plan, profile, paramOverrides = {} }) {
+  const envByKey = new Map(plan.environments.map((e) => [e.key, e]));
+  const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
+  /** @type {Map<string, {benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}>} */
+  const rows = new Map();
+  for (const c of plan.cells) {
+    const bench = BENCHMARKS[c.benchmark];
+    if (!rows.has(c.benchmark)) {
+      const tool = bench.estimateSeconds ? bench.estimateSeconds(paramsFor(c.benchmark, profile, paramOverrides)) : 5;
+      rows.set(c.benchmark, { benchmark: c.benchmark, perIterationS: round(tool), cells: 0, steps: 0, totalS: 0 });
+    }
+    /** @type {any} */ (rows.get(c.benchmark)).cells++;
+  }
+  for (const s of plan.steps) {
+    const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
+    const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
+    const row = /** @type {any} */ (rows.get(cell.benchmark));
+    row.steps++;
+    row.totalS += row.perIterationS + RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (env.name)];
+  }
+  const images = new Set(plan.cells.map((c) => `${BENCHMARKS[c.benchmark].image}:${c.distro}`));
+  const dindEnvs = plan.environments.filter((e) => e.engine !== null).length;
+  const setupS = dindEnvs * (DIND_START_S + IMAGE_LOAD_S * images.size);
+  const benchmarks = [...rows.values()].map((r) => ({ ...r, totalS: round(r.totalS) }));
+  return { benchmarks, setupS, totalS: round(setupS + benchmarks.reduce((s, r) => s + r.totalS, 0)) };
+}
+
+const round = (/** @type {number} */ x) => Math.round(x * 10) / 10;

@@ -1,0 +1,90 @@
+// Benchmark parameters: each benchmark's own per profile, overridden per benchmark from a JSON config
+// file (`dind-bench run --config FILE`), e.g. {"fio": {"size": "64M"}, "stress-ng": {"seconds": 5}}.
+// Validated against the benchmarks' own parameters, so a typo is an error naming the file, the key and
+// the valid choices, never a silently ignored setting.
+import { readFile } from 'node:fs/promises';
+import { BENCHMARKS } from '../benchmarks/index.js';
+import { paramsFor as profileParams } from './profiles.js';
+
+/** @typedef {Record<string, Record<string, string | number | boolean>>} ParamOverrides */
+
+export class ConfigError extends Error {}
+
+/**
+ * @param {string} file
+ * @returns {Promise<ParamOverrides>}
+ */
+export async function loadParamOverrides(file) {
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read the config file ${file}: ${/** @type {Error} */ (e).message}`);
+  }
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${file} is not valid JSON: ${/** @type {Error} */ (e).message}`);
+  }
+  return validateParamOverrides(doc, file);
+}
+
+/**
+ * @param {unknown} doc the parsed config
+ * @param {string} file for the messages
+ * @returns {ParamOverrides}
+ */
+export function validateParamOverrides(doc, file) {
+  const names = Object.keys(BENCHMARKS);
+  if (!isObject(doc)) {
+    throw new ConfigError(`${file}: expected an object of benchmark names to parameters, e.g. {"fio": {"size": "64M"}}; benchmarks: ${names.join(', ')}`);
+  }
+  /** @type {ParamOverrides} */
+  const out = {};
+  for (const [bench, params] of Object.entries(doc)) {
+    if (!(bench in BENCHMARKS)) throw new ConfigError(`${file}: unknown benchmark "${bench}"; valid: ${names.join(', ')}`);
+    const known = knownParams(bench);
+    if (!isObject(params)) {
+      throw new ConfigError(`${file}: "${bench}" must be an object of parameters; valid for ${bench}: ${describe(known)}`);
+    }
+    out[bench] = {};
+    for (const [key, value] of Object.entries(params)) {
+      if (!(key in known)) {
+        throw new ConfigError(`${file}: "${bench}.${key}" is not a parameter of ${bench}; valid: ${describe(known)}`);
+      }
+      const want = typeof known[key];
+      if (typeof value !== want || (want === 'number' && !(Number.isFinite(value) && /** @type {number} */ (value) >= 0))) {
+        throw new ConfigError(
+          `${file}: "${bench}.${key}" must be a ${want === 'number' ? 'non-negative number' : want} like ${JSON.stringify(known[key])}, got ${JSON.stringify(value)}`,
+        );
+      }
+      out[bench][key] = /** @type {string | number | boolean} */ (value);
+    }
+  }
+  return out;
+}
+
+/**
+ * The parameters one benchmark runs with in a profile (its own for the profile, see profiles.js), with
+ * the overrides applied.
+ * @param {string} bench @param {string} profile @param {ParamOverrides} [overrides]
+ */
+export function paramsFor(bench, profile, overrides = {}) {
+  return { ...profileParams(BENCHMARKS[bench], profile), ...(overrides[bench] ?? {}) };
+}
+
+/** Parameter names with an example value (the quick profile's, else the standard's). @param {string} bench */
+function knownParams(bench) {
+  const { params } = BENCHMARKS[bench];
+  return /** @type {Record<string, unknown>} */ ({ ...(params.standard ?? {}), ...(params.quick ?? {}) });
+}
+
+/** @param {Record<string, unknown>} known */
+function describe(known) {
+  const keys = Object.keys(known);
+  return keys.length ? keys.map((k) => `${k} (${typeof known[k]})`).join(', ') : '(none: this benchmark has no parameters)';
+}
+
+/** @param {unknown} v @returns {v is Record<string, unknown>} */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,86 @@
+// Per-benchmark parameter overrides from a config file (`run --config FILE`), and the `plan` estimate.
+// The CLI cases run the real command; none needs an engine (the config is checked before anything starts).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, paramsFor, validateParamOverrides } from '../src/run/params.js';
+import { estimateRun } from '../src/run/estimate.js';
+import { makePlan } from '../src/run/plan.js';
+
+const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
+const cli = (/** @type {string[]} */ ...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-params-'));
+const file = (/** @type {string} */ name, /** @type {string} */ text) => {
+  const f = path.join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('parameter overrides', () => {
+  test('valid overrides replace only the named parameters', () => {
+    const o = validateParamOverrides({ fio: { size: '64M' }, 'stress-ng': { seconds: 5 } }, 'c.json');
+    assert.deepEqual(paramsFor('fio', 'quick', o), { size: '64M', seconds: 0.3 });
+    assert.deepEqual(paramsFor('stress-ng', 'standard', o), { seconds: 5, workers: 0, vmBytes: '256M', hddBytes: '1G' });
+    assert.deepEqual(paramsFor('iozone', 'quick', o), { fileSize: '16m', recordSize: '4k' });
+  });
+  const bad = [
+    { doc: { fioo: {} }, message: /c\.json: unknown benchmark "fioo"; valid: .*fio.*storage/ },
+    { doc: { fio: { sise: '1G' } }, message: /c\.json: "fio\.sise" is not a parameter of fio; valid: size \(string\), seconds \(number\)/ },
+    { doc: { fio: { seconds: '5' } }, message: /c\.json: "fio\.seconds" must be a non-negative number like 0\.3, got "5"/ },
+    { doc: { iozone: { fileSize: 1024 } }, message: /"iozone\.fileSize" must be a string like "16m", got 1024/ },
+    { doc: { fio: 'big' }, message: /"fio" must be an object of parameters; valid for fio: size/ },
+    { doc: [], message: /expected an object of benchmark names/ },
+    { doc: { lifecycle: { x: 1 } }, message: /none: this benchmark has no parameters/ },
+  ];
+  for (const b of bad) {
+    test(`refuses ${JSON.stringify(b.doc)}`, () => {
+      assert.throws(() => validateParamOverrides(b.doc, 'c.json'), (e) => e instanceof ConfigError && b.message.test(e.message));
+    });
+  }
+});
+
+describe('run --config and plan (real CLI)', () => {
+  test('a wrong key fails before anything runs, naming the file, the key and the choices', () => {
+    const f = file('typo.json', '{"stress-ng": {"second": 5}}');
+    const r = cli('run', '--out', path.join(dir, 'never'), '--config', f);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, new RegExp(`${f.replace(/[.]/g, '\\.')}: "stress-ng\\.second" is not a parameter of stress-ng; valid: seconds`));
+  });
+  test('a file that is not JSON', () => {
+    const f = file('broken.json', '{"fio": {"size": "64M",}}');
+    const r = cli('run', '--out', path.join(dir, 'never'), '--config', f);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /broken\.json is not valid JSON/);
+  });
+  test('a missing file', () => {
+    const r = cli('plan', '--config', path.join(dir, 'nope.json'));
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /cannot read the config file .*nope\.json/);
+  });
+  test('plan --profile standard lists every benchmark with its parameters and an estimate, and follows --config', () => {
+    const r = cli('plan', '--profile', 'standard');
+    assert.equal(r.status, 0, r.stderr);
+    for (const b of ['lifecycle', 'sysbench', 'stress-ng', 'iozone', 'fio', 'storage']) assert.match(r.stderr, new RegExp(`^${b}\\s`, 'm'));
+    assert.match(r.stderr, /"seconds":100/);
+    const f = file('short.json', '{"stress-ng": {"seconds": 5}}');
+    const r2 = cli('plan', '--profile', 'standard', '--bench', 'stress-ng', '--config', f);
+    assert.match(r2.stderr, /"seconds":5/);
+  });
+});
+
+describe('estimate', () => {
+  test('scales with iterations and parameters', () => {
+    const plan = (/** @type {number} */ iterations) =>
+      makePlan({ benchmarks: ['stress-ng'], environments: ['docker', 'dind'], distros: ['debian'], engines: ['20.10'], iterations, warmup: 1 });
+    const a = estimateRun({ plan: plan(1), profile: 'standard' });
+    const b = estimateRun({ plan: plan(3), profile: 'standard' });
+    assert.equal(a.benchmarks[0].steps, 4);
+    assert.equal(b.benchmarks[0].steps, 8);
+    assert.ok(b.benchmarks[0].totalS > 1.9 * a.benchmarks[0].totalS);
+    const short = estimateRun({ plan: plan(1), profile: 'standard', paramOverrides: { 'stress-ng': { seconds: 10 } } });
+    assert.ok(short.benchmarks[0].totalS < a.benchmarks[0].totalS / 5);
+  });
+});
