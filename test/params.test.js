@@ -33,7 +33,7 @@ describe('parameter overrides', () => {
     { doc: { iozone: { fileSize: 1024 } }, message: /"iozone\.fileSize" must be a string like "16m", got 1024/ },
     { doc: { fio: 'big' }, message: /"fio" must be an object of parameters; valid for fio: size/ },
     { doc: [], message: /expected an object of benchmark names/ },
-    { doc: { lifecycle: { x: 1 } }, message: /none: this benchmark has no parameters/ },
+    { doc: { iozone: { x: 1 } }, message: /"iozone\.x" is not a parameter of iozone; valid: fileSize \(string\), recordSize \(string\)/ },
   ];
   for (const b of bad) {
     test(`refuses ${JSON.stringify(b.doc)}`, () => {
