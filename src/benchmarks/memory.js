@@ -35,8 +35,11 @@ export const memory = {
     const p = /** @type {{steps: number, stepMib: number, stepMs: number, holdMs: number, idleMs: number, intervalMs: number}} */ (ctx.params);
     const own = await env.environmentMemory();
     const envSampler = own ? startSampling(own.probe, p.intervalMs) : null;
-    // Idle: the environment alone, before the workload starts.
-    await new Promise((resolve) => setTimeout(resolve, p.idleMs));
+    // Idle: the environment alone, before the workload starts; at least two samples (the first stats
+    // answer can take over a second on a loaded engine), at most 10 s more than asked.
+    const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(p.idleMs);
+    while (envSampler && envSampler.count() < 2 && envSampler.elapsed() < p.idleMs + 10_000) await sleep(100);
     const loadStartMs = envSampler ? envSampler.elapsed() : 0;
 
     /** @type {ReturnType<typeof startSampling> | null} */

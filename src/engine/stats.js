@@ -114,6 +114,8 @@ export function startSampling(probe, intervalMs) {
   return {
     /** Milliseconds since sampling began. */
     elapsed: () => performance.now() - t0,
+    /** Samples so far. */
+    count: () => v.length,
     /** Stops, waits for the sample in flight, and returns the series. */
     async stop() {
       stopped = true;
