@@ -43,7 +43,8 @@ for file in "${files[@]}"; do
   cat "$OUT/comparison-$n.md" >> "$OUT/comparison.md"
   cat "$OUT/pr-comment-$n.md" >> "$OUT/pr-comment.md"
 done
-if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat "$OUT/comparison.md" >> "$GITHUB_STEP_SUMMARY"; fi
+# No copy into $GITHUB_STEP_SUMMARY here: in Actions `compare` already writes the job summary itself
+# (through @actions/core), once per results file.
 {
   echo "markdown=$(cd "$OUT" && pwd)/comparison.md"
   echo "regression=$regression"
