@@ -1,5 +1,5 @@
 // `dind-bench images build`: the image matrix through docker buildx bake.
-import { BENCHMARK_NAMES } from '../../benchmarks/index.js';
+import { BENCHMARKS, BENCHMARK_NAMES } from '../../benchmarks/index.js';
 import { outerEngine, requireEngine } from '../../engine/client.js';
 import { buildImages } from '../../images/build.js';
 import { bakeMatrix } from '../../images/matrix.js';
@@ -15,13 +15,15 @@ export function register(cli) {
     .description('build the matrix with docker buildx bake (offline: Debian via debootstrap, Alpine reported unavailable)')
     .option('--distro <list>', `distributions (${DISTROS.join(', ')})`, listOf(DISTROS, 'distribution'), DISTROS)
     .option('--engine <list>', `inner Engine versions for DinD images (${ENGINE_VERSIONS.join(', ')})`, listOf(ENGINE_VERSIONS, 'engine version'), ENGINE_VERSIONS)
-    .option('--bench <list>', `benchmark images (${BENCHMARK_NAMES.join(', ')})`, listOf(BENCHMARK_NAMES, 'benchmark'), BENCHMARK_NAMES)
+    .option('--bench <list>', `images of these benchmarks (${BENCHMARK_NAMES.join(', ')})`, listOf(BENCHMARK_NAMES, 'benchmark'), BENCHMARK_NAMES)
     .option('--pull', 'let bake pull the pinned base images from a registry', false)
     .option('--json', 'print what was built and what is unavailable as JSON')
     .action(async (opts) => {
       const outer = outerEngine();
       await requireEngine(outer);
-      const result = await buildImages({ outer, distros: opts.distro, engines: opts.engine, benchImages: opts.bench, pull: opts.pull, log, verbose: true });
+      // Benchmarks may share an image (stress-ng, iozone, fio and storage use `stress-io`): build each once.
+      const benchImages = [...new Set(/** @type {string[]} */ (opts.bench).map((b) => BENCHMARKS[b].image))];
+      const result = await buildImages({ outer, distros: opts.distro, engines: opts.engine, benchImages, pull: opts.pull, log, verbose: true });
       if (opts.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
       else {
         for (const ref of result.built) process.stdout.write(`built        ${ref}\n`);
