@@ -14,6 +14,11 @@ export class ResourceTracker {
     this.items = [];
     /** @type {(() => Promise<void>)[]} extra cleanups (temporary folders, inner engines) run first, newest first */
     this.hooks = [];
+    // Set when cleanup starts. A step still in flight (e.g. when Ctrl-C arrives mid-step) may go on
+    // creating things; those are removed as soon as they are recorded instead of being left behind.
+    this.closing = false;
+    /** @type {Promise<unknown>[]} removals of things recorded after cleanup began */
+    this.late = [];
   }
 
   /** Labels to put on everything created for this run. @returns {Record<string, string>} */
@@ -24,7 +29,8 @@ export class ResourceTracker {
 
   /** @param {'container'|'volume'|'network'|'image'} kind @param {string} id @param {import('dockerode')} docker */
   add(kind, id, docker) {
-    this.items.push({ kind, id, docker });
+    if (this.closing) this.late.push(removeOne(docker, kind, id).catch(() => {}));
+    else this.items.push({ kind, id, docker });
   }
 
   /** @param {string} id */
@@ -34,7 +40,8 @@ export class ResourceTracker {
 
   /** @param {() => Promise<void>} fn */
   onCleanup(fn) {
-    this.hooks.push(fn);
+    if (this.closing) this.late.push(fn().catch(() => {}));
+    else this.hooks.push(fn);
   }
 
   /**
@@ -45,6 +52,7 @@ export class ResourceTracker {
    * @returns {Promise<string[]>} problems met, for the log
    */
   async cleanup(outer) {
+    this.closing = true;
     const problems = [];
     for (const hook of this.hooks.splice(0).reverse()) {
       try {
@@ -75,6 +83,7 @@ export class ResourceTracker {
     } catch (e) {
       problems.push(`sweep: ${/** @type {Error} */ (e).message}`);
     }
+    await Promise.all(this.late.splice(0));
     return problems;
   }
 }

@@ -75,6 +75,7 @@ export async function executePlan({ outer, plan, profile, outDir, unavailableIma
 
   try {
     for (const planned of plan.environments) {
+      if (tracker.closing) break;
       const env = /** @type {any} */ (envs.get(planned.key));
       const mine = [...cells.values()].filter((c) => c.environmentKey === planned.key);
       const images = [...new Set(mine.filter((c) => c.status === 'pending' && c.image).map((c) => /** @type {string} */ (c.image)))];
@@ -100,6 +101,7 @@ export async function executePlan({ outer, plan, profile, outDir, unavailableIma
     const total = plan.steps.length;
     let done = 0;
     for (const step of plan.steps) {
+      if (tracker.closing) break; // interrupted: cleanup is under way, start nothing new
       done++;
       const cell = /** @type {CellResult} */ (cells.get(step.cell));
       if (cell.status !== 'pending') continue;

@@ -1,0 +1,26 @@
+// What a run records after its cleanup has begun (a step still in flight when Ctrl-C arrives) is removed
+// at once rather than left behind.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ResourceTracker } from '../../src/engine/resources.js';
+import { engineOrSkip } from './helpers.js';
+
+test('after cleanup began, newly recorded volumes are removed and new hooks run', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  const tracker = new ResourceTracker(`late-${process.pid}-${Date.now()}`);
+  await tracker.cleanup(outer);
+  assert.equal(tracker.closing, true);
+
+  const vol = await outer.createVolume({ Labels: tracker.labels });
+  tracker.add('volume', vol.name, outer);
+  let hookRan = false;
+  tracker.onCleanup(async () => {
+    hookRan = true;
+  });
+  // No second cleanup call: the removal must follow from recording alone.
+  assert.equal(hookRan, true);
+  const exists = async () => ((await outer.listVolumes()).Volumes ?? []).some((v) => v.Name === vol.name);
+  for (let i = 0; i < 100 && (await exists()); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(await exists(), false, `volume ${vol.name} was recorded after cleanup began and should have been removed`);
+});
