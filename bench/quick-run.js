@@ -5,7 +5,8 @@
 //     run's own progress lines, so the budget can be planned;
 //   - the harness's own resident memory stays under 200 MB during the run.
 // Usage: npm run bench:quick-run   (needs a running engine; builds missing images first, not timed)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,17 +21,34 @@ if (pre.status !== 0) process.exit(pre.status ?? 1);
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-quick-'));
 try {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [BIN, 'run', '--profile', 'quick', '--distro', 'debian', '--env', 'native,docker,dind,dind-vfs', '--out', dir], {
+  // Streamed, not spawnSync: each progress line gets its arrival time, which splits the wall time into
+  // setup (environments started, images loaded), steps, and teardown.
+  const child = spawn(process.execPath, [BIN, 'run', '--profile', 'quick', '--distro', 'debian', '--env', 'native,docker,dind,dind-vfs', '--out', dir], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 64 * 2 ** 20,
   });
+  /** @type {{at: number, line: string}[]} */
+  const lines = [];
+  createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stderr) }).on('line', (line) => {
+    lines.push({ at: (performance.now() - t0) / 1000, line });
+    process.stderr.write(line + '\n');
+  });
+  const status = await new Promise((resolve) => child.on('close', resolve));
   const wall = (performance.now() - t0) / 1000;
-  process.stderr.write(r.stderr);
   // Progress lines look like "[12/96] fio/dind@20.10/debian #2: 20 metrics in 15234 ms".
   /** @type {Map<string, number>} */
   const perBench = new Map();
-  for (const m of r.stderr.matchAll(/^\[\d+\/\d+\] ([^/\s]+)\/\S+ .*? in (\d+) ms$/gm)) perBench.set(m[1], (perBench.get(m[1]) ?? 0) + Number(m[2]));
+  /** @type {Map<string, Map<string, number>>} */
+  const perCell = new Map();
+  for (const { line } of lines) {
+    const m = line.match(/^\[\d+\/\d+\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (\d+) ms$/);
+    if (!m) continue;
+    perBench.set(m[1], (perBench.get(m[1]) ?? 0) + Number(m[3]));
+    if (!perCell.has(m[1])) perCell.set(m[1], new Map());
+    const row = /** @type {Map<string, number>} */ (perCell.get(m[1]));
+    row.set(m[2], (row.get(m[2]) ?? 0) + Number(m[3]));
+  }
+  const firstStep = lines.find((l) => /^\[1\//.test(l.line))?.at ?? 0;
+  const teardownAt = lines.find((l) => l.line.startsWith('tearing down'))?.at ?? wall;
   const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
   const rssMb = results.harness.peakRssBytes / 2 ** 20;
   const rows = [
@@ -42,7 +60,11 @@ try {
   for (const [what, measured, target, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'}  ${String(what).padEnd(22)} ${String(measured).padEnd(10)} target ${target}`);
   console.log('time in measured steps per benchmark (all environments, warm-up included; setup excluded):');
   for (const [bench, ms] of [...perBench].sort((a, b) => b[1] - a[1])) console.log(`  ${bench.padEnd(12)} ${(ms / 1000).toFixed(1)} s`);
-  process.exitCode = r.status === 0 && rows.every((x) => x[3]) ? 0 : 1;
+  console.log(`setup (environments started, images loaded) ${firstStep.toFixed(0)} s, teardown ${(wall - teardownAt).toFixed(0)} s`);
+  const envs = [...new Set([...perCell.values()].flatMap((r) => [...r.keys()]))];
+  console.log(`seconds per benchmark and environment:\n  ${'benchmark'.padEnd(12)} ${envs.map((e) => e.padStart(12)).join(' ')}`);
+  for (const [bench, row] of perCell) console.log(`  ${bench.padEnd(12)} ${envs.map((e) => ((row.get(e) ?? 0) / 1000).toFixed(1).padStart(12)).join(' ')}`);
+  process.exitCode = status === 0 && rows.every((x) => x[3]) ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -32,15 +32,21 @@ target "bench" {
     bench = [
       { name = "lifecycle", debian = "", alpine = "" },
       { name = "sysbench", debian = "sysbench", alpine = "sysbench" },
-      # stress-ng, IOzone, fio and storage share one image (fewer loads into each DinD). iozone3 is in
-      # Debian's non-free component; Alpine has stress-ng and fio in community, iozone in testing only.
-      # python3 runs the storage probe. The 64 MiB lower-layer file is what the storage benchmark copies up.
-      { name = "stress-io", debian = "stress-ng fio iozone3 python3", alpine = "stress-ng fio python3", components = "non-free", lower_file_mb = 64 },
-      # iperf3, redis and pgbench share one image: one load into each DinD instead of three.
+      # One small image per benchmark: a DinD environment loads each image into its inner engine, and
+      # dind-vfs copies an image's whole filesystem at every container create, so size is run time.
+      # iozone3 is in Debian's non-free component; Alpine has iozone in its testing repository only, so
+      # its Alpine image has none and the cells fail saying `iozone: not found`.
+      { name = "stress-ng", debian = "stress-ng", alpine = "stress-ng" },
+      { name = "iozone", debian = "iozone3", alpine = "", components = "non-free" },
+      { name = "fio", debian = "fio", alpine = "fio" },
+      # python3 runs the storage probe; the 64 MiB lower-layer file is what it copies up.
+      { name = "storage", debian = "python3", alpine = "python3", lower_file_mb = 64 },
       # sockperf: request-response latency (iperf3 has none); iputils ping: the MTU probe (-M do).
       # Alpine has no sockperf package: its iperf3 cells fail at the latency step, saying so. Alpine
       # names (iputils-ping, postgresql16-contrib for pgbench) are unverified offline.
-      { name = "network", debian = "iperf3 sockperf iputils-ping redis-server redis-tools postgresql", alpine = "iperf3 iputils-ping redis postgresql16 postgresql16-contrib" },
+      { name = "iperf3", debian = "iperf3 sockperf iputils-ping", alpine = "iperf3 iputils-ping" },
+      { name = "redis", debian = "redis-server redis-tools", alpine = "redis" },
+      { name = "pgbench", debian = "postgresql", alpine = "postgresql16 postgresql16-contrib" },
     ]
   }
   context    = "images/bench"

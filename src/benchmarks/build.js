@@ -4,8 +4,15 @@
 // the two numbers a CI job pays on a fresh runner and on a cached one. FROM is the benchmark's own Debian
 // image, already in every engine, so the build is offline. Everything it builds is removed afterwards,
 // also when a step fails.
+// Around the cold build, the disk under the engine's data-root (for DinD: the inner one's) is watched
+// from the host: bytes written to the device, peak growth of used space, and what the build left there.
+// Host-wide counters (see ../engine/disk.js): meaningful on a quiet runner, noisy on a shared machine.
 import { fileURLToPath } from 'node:url';
+import { stat } from 'node:fs/promises';
+import { watchDisk } from '../engine/disk.js';
 import { since } from '../engine/timing.js';
+
+const MIB = 2 ** 20;
 
 export const BUILD_CONTEXT = fileURLToPath(new URL('../../images/workloads/build/', import.meta.url));
 const BUILD_FILES = ['Dockerfile', 'generate.pl'];
@@ -74,6 +81,15 @@ export async function removeBuilt(docker, tracker, tag) {
   }
 }
 
+/**
+ * The host path of the environment's data-root, or null when this host cannot see it (a remote engine).
+ * @param {{dataRootOnHost?: () => Promise<string>}} env
+ */
+async function dataRoot(env) {
+  const root = await env.dataRootOnHost?.().catch(() => null);
+  return root && (await stat(root).then(() => root, () => null));
+}
+
 /** @type {import('./benchmark.js').Benchmark} */
 export const build = {
   name: 'build',
@@ -92,16 +108,27 @@ export const build = {
     const tag = `dind-bench-work/build:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let step = 'cold';
     try {
-      const cold = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context });
-      await ctx.saveRaw('cold', cold.log);
+      const root = await dataRoot(env);
+      const coldBuild = () => buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context });
+      const disk = root ? await watchDisk(root, coldBuild) : null;
+      const cold = disk ? disk.result : await coldBuild();
+      await ctx.saveRaw('cold', `${cold.log}\n--- disk ---\n${disk ? `data-root ${root}: ${JSON.stringify({ ...disk, result: undefined })}` : 'data-root not visible from this host: no disk figures'}`);
       step = 'warm';
       const warm = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: false, context });
       await ctx.saveRaw('warm', warm.log);
       if (warm.id !== cold.id) throw new Error(`the warm build did not reuse the cache (image ${warm.id.slice(7, 19)} != ${cold.id.slice(7, 19)})`);
-      return [
+      /** @type {import('./benchmark.js').Metric[]} */
+      const metrics = [
         { metric: 'cold_ms', unit: 'ms', better: 'lower', value: cold.ms },
         { metric: 'warm_ms', unit: 'ms', better: 'lower', value: warm.ms },
       ];
+      if (disk) {
+        const mib = (/** @type {number} */ b) => Math.round((b / MIB) * 100) / 100;
+        if (disk.written_bytes !== null) metrics.push({ metric: 'cold_disk_written_mib', unit: 'MiB', better: 'lower', value: mib(disk.written_bytes) });
+        metrics.push({ metric: 'cold_disk_peak_mib', unit: 'MiB', better: 'lower', value: mib(disk.peak_growth_bytes) });
+        metrics.push({ metric: 'cold_disk_left_mib', unit: 'MiB', better: 'lower', value: mib(disk.left_bytes) });
+      }
+      return metrics;
     } catch (e) {
       const err = /** @type {Error & {buildLog?: string, step?: string}} */ (e);
       if (err.buildLog !== undefined) await ctx.saveRaw(step, err.buildLog);

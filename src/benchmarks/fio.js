@@ -19,7 +19,7 @@ const LOCATIONS = ['layer', 'volume'];
 /** @type {import('./benchmark.js').Benchmark} */
 export const fio = {
   name: 'fio',
-  image: 'stress-io',
+  image: 'fio',
   description: 'fio seq 1M read/write, rand 4K read/write/70-30 mix, container layer vs volume: IOPS, MiB/s, p99',
   params: {
     quick: { size: '32M', seconds: 0.3 },

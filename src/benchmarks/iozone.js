@@ -9,7 +9,7 @@ import { runStep } from './benchmark.js';
 /** @type {import('./benchmark.js').Benchmark} */
 export const iozone = {
   name: 'iozone',
-  image: 'stress-io',
+  image: 'iozone',
   description: 'IOzone write, rewrite, read, reread (4 KB records) on the container filesystem: MiB/s',
   params: {
     quick: { fileSize: '16m', recordSize: '4k' },

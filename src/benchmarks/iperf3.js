@@ -12,7 +12,7 @@ import { listeningProbe, runStep, withService } from './benchmark.js';
 /** @type {import('./benchmark.js').Benchmark} */
 export const iperf3 = {
   name: 'iperf3',
-  image: 'network',
+  image: 'iperf3',
   description: 'TCP throughput (loopback, bridge, host network), request-response latency (sockperf) and an MTU probe',
   params: {
     quick: { seconds: 1, latencySeconds: 1, mtuPings: 3, readyTimeoutMs: 30_000 },

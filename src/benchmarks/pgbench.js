@@ -10,7 +10,7 @@ import { runStep, withService } from './benchmark.js';
 /** @type {import('./benchmark.js').Benchmark} */
 export const pgbench = {
   name: 'pgbench',
-  image: 'network',
+  image: 'pgbench',
   description: 'PostgreSQL in the environment, pgbench over bridge and host networking: TPS, latency p50/p95/p99',
   params: {
     quick: { scale: 1, seconds: 2, clients: 4, threads: 2, readyTimeoutMs: 60_000 },

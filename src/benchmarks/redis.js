@@ -9,7 +9,7 @@ import { runStep, withService } from './benchmark.js';
 /** @type {import('./benchmark.js').Benchmark} */
 export const redis = {
   name: 'redis',
-  image: 'network',
+  image: 'redis',
   description: 'redis-server in the environment, redis-benchmark over bridge and host networking: requests/s, latency p50/p95/p99',
   params: {
     quick: { requests: 20000, clients: 20, tests: 'set,get', readyTimeoutMs: 30_000 },

@@ -19,7 +19,7 @@ export const LOWER_FILE = '/lower/big.bin';
 /** @type {import('./benchmark.js').Benchmark} */
 export const storage = {
   name: 'storage',
-  image: 'stress-io',
+  image: 'storage',
   description: 'copy-up of a 64 MiB lower-layer file and small-file create/stat/rename/delete, layer vs volume',
   params: {
     quick: { files: 2000, fileBytes: 1024 },

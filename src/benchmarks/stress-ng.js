@@ -16,7 +16,7 @@ export const STRESSORS = ['cpu', 'vm', 'io', 'hdd'];
 /** @type {import('./benchmark.js').Benchmark} */
 export const stressNg = {
   name: 'stress-ng',
-  image: 'stress-io',
+  image: 'stress-ng',
   description: 'stress-ng cpu, vm, io, hdd: bogo ops/s per stressor, and start request -> workload burning CPU',
   params: {
     // workers 0 = one per online CPU, as stress-ng itself defines it.

@@ -83,6 +83,19 @@ export class DindEnvironment {
   }
 
   /**
+   * Where the inner engine keeps its data, as a host path: its volume (`dind`), or the outer container's
+   * writable layer (`dind-vfs`, overlay2 outer engine); else the outer data-root, which holds both.
+   */
+  async dataRootOnHost() {
+    const { daemon } = this.need();
+    const c = await this.outer.getContainer(daemon.containerId).inspect();
+    const mount = c.Mounts?.find((m) => m.Destination === '/var/lib/docker');
+    if (mount?.Source) return mount.Source;
+    const upper = /** @type {{UpperDir?: string}} */ (c.GraphDriver?.Data ?? {}).UpperDir;
+    return /** @type {string} */ (upper ?? (await this.outer.info()).DockerRootDir);
+  }
+
+  /**
    * What this environment itself costs in memory: the outer container's working set, from the outer
    * engine's stats. It holds the inner dockerd, containerd and shims; the inner workload containers are
    * not in it (their cgroups are siblings of it, created by the inner daemon on the shared cgroup tree).

@@ -63,6 +63,11 @@ export class DockerEnvironment {
     return { docker: this.outer, tracker: this.need() };
   }
 
+  /** Where the engine workloads run on keeps its data, as a host path: the runner engine's data-root. */
+  async dataRootOnHost() {
+    return /** @type {string} */ ((await this.outer.info()).DockerRootDir);
+  }
+
   /**
    * What this environment itself costs in memory: the runner engine's dockerd and its containerd (RSS
    * from /proc), or null when that daemon is not visible from here. See ../engine/stats.js.

@@ -25,6 +25,8 @@
 //                              with its last log lines). The handle has `host`, `port(s)` for clients and
 //                              `stop()`; the ResourceTracker removes it on failure and Ctrl-C too.
 //   run({..., network})        with network 'bridge' | 'host': the client joins that network
+//   dataRootOnHost()           docker, dind, dind-vfs: the host path where the engine workloads run on keeps
+//                              its data (for the disk counters of ../engine/disk.js)
 //   teardown()                 removes everything it created
 
 export const ENVIRONMENT_NAMES = ['native', 'docker', 'dind', 'dind-vfs'];

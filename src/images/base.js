@@ -1,7 +1,7 @@
 // Offline Debian base images: debootstrap from the Debian mirror the host already uses, then
 // `docker import` through the API. No registry is needed.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { debianBaseImage } from './catalog.js';
@@ -50,6 +50,31 @@ function run(cmd, args) {
   });
 }
 
+// What the official slim images leave out too: documentation, manuals, translations, and apt's
+// downloaded lists and caches (`apt-get update` in each image fetches fresh lists). Every benchmark
+// image starts from this base, and dind-vfs copies an image's whole filesystem at each container
+// create, so each megabyte here is paid again and again. The dpkg excludes keep packages installed
+// later from bringing those files back.
+const SLIM_REMOVE = ['usr/share/doc', 'usr/share/man', 'usr/share/info', 'usr/share/locale', 'var/lib/apt/lists', 'var/cache/apt', 'var/cache/debconf/templates.dat-old'];
+const DPKG_EXCLUDES = `# dind-bench slim base: no documentation, manuals or translations in benchmark images
+path-exclude /usr/share/doc/*
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-include /usr/share/locale/locale.alias
+`;
+
+/** Strips the debootstrapped tree in `dir` down to what the benchmark tools need. @param {string} dir */
+async function slim(dir) {
+  for (const rel of SLIM_REMOVE) {
+    await rm(path.join(dir, rel), { recursive: true, force: true });
+  }
+  for (const rel of ['usr/share/doc', 'usr/share/man', 'var/lib/apt/lists/partial', 'var/cache/apt/archives/partial']) {
+    await mkdir(path.join(dir, rel), { recursive: true });
+  }
+  await writeFile(path.join(dir, 'etc/dpkg/dpkg.cfg.d/dind-bench-slim'), DPKG_EXCLUDES);
+}
+
 /**
  * Builds `dind-bench/base:debian-<suite>` with debootstrap and imports it into the engine.
  * @param {import('dockerode')} docker
@@ -63,6 +88,7 @@ export async function buildDebianBase(docker, suite, log) {
   try {
     log(`debootstrap --variant=minbase ${suite} (from the host's Debian mirror)`);
     await run('debootstrap', ['--variant=minbase', suite, dir, mirror]);
+    await slim(dir);
     log(`importing ${tag}`);
     const [repo, version] = tag.split(':');
     await new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { buildDebianBase } from './base.js';
-import { ENGINES, OFFLINE_BASES, benchImage, dindImage } from './catalog.js';
+import { ENGINES, OFFLINE_BASES, OFFLINE_SUITES, benchImage, dindImage } from './catalog.js';
 import { imageExists } from './describe.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -96,7 +96,7 @@ export async function buildImages({ outer, distros, engines, benchImages, pull =
     const offline = OFFLINE_BASES[/** @type {keyof typeof OFFLINE_BASES} */ (variable)];
     if (offline) {
       if (!(await imageExists(outer, offline))) {
-        const suite = offline.split('debian-')[1];
+        const suite = OFFLINE_SUITES[/** @type {keyof typeof OFFLINE_SUITES} */ (variable)];
         log(`no registry use without --pull: building the Debian ${suite} base with debootstrap`);
         await buildDebianBase(outer, suite, log);
       }

@@ -22,10 +22,14 @@ export const benchImage = (bench, distro) => `${IMAGE_PREFIX}/${bench}:${distro}
 /** @param {string} engine */
 export const dindImage = (engine) => `${IMAGE_PREFIX}/dind:${engine}`;
 /** @param {string} suite */
-export const debianBaseImage = (suite) => `${IMAGE_PREFIX}/base:debian-${suite}`;
+// `-slim`: the stripped base of ./base.js; the name changed with the recipe so an older, larger base
+// in an image cache is not reused.
+export const debianBaseImage = (suite) => `${IMAGE_PREFIX}/base:debian-${suite}-slim`;
 
 /** Local base images that stand in for the pinned registry bases when building offline. */
 export const OFFLINE_BASES = {
   DEBIAN_BASE: debianBaseImage('bookworm'),
   TRIXIE_BASE: debianBaseImage('trixie'),
 };
+/** The Debian suite debootstrapped for each offline base. */
+export const OFFLINE_SUITES = { DEBIAN_BASE: 'bookworm', TRIXIE_BASE: 'trixie' };

@@ -41,7 +41,8 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
       for (const m of cell.metrics) {
         assert.ok(m.unit && ['higher', 'lower'].includes(m.better), `${bench}/${env} ${m.metric}`);
         assert.equal(m.samples.length, 1, `${bench}/${env} ${m.metric} samples`);
-        assert.ok(m.samples[0] > 0, `${bench}/${env} ${m.metric} = ${m.samples[0]}`);
+        // What a build left on the disk is a difference of host-wide figures: another writer can make it negative.
+        if (m.metric !== 'cold_disk_left_mib') assert.ok(m.samples[0] > 0, `${bench}/${env} ${m.metric} = ${m.samples[0]}`);
       }
     }
   }
@@ -52,6 +53,8 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
     assert.ok(metric('memory', env, 'workload.peak_mib').samples[0] >= 128, `${env} workload peak`);
     assert.ok(metric('memory', env, 'environment.idle_mib').samples[0] > 0, `${env} environment idle`);
     assert.ok(metric('build', env, 'warm_ms').samples[0] < metric('build', env, 'cold_ms').samples[0], `${env}: a warm build beats a cold one`);
+    // The disk under the data-root is visible here (the engine is local): the cold build wrote to it.
+    for (const name of ['cold_disk_written_mib', 'cold_disk_peak_mib', 'cold_disk_left_mib']) assert.ok(metric('build', env, name), `${env}: ${name}`);
     const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === 'memory' && c.environmentKey === env);
     const scopes = cell.timeseries.map((/** @type {any} */ s) => s.scope).sort();
     assert.deepEqual(scopes, ['environment', 'workload']);

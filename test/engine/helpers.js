@@ -24,7 +24,7 @@ export async function ensureImages(outer, engines = ['20.10']) {
     outer,
     distros: ['debian'],
     engines,
-    benchImages: ['lifecycle', 'sysbench', 'network', 'stress-io'],
+    benchImages: ['lifecycle', 'sysbench', 'stress-ng', 'iozone', 'fio', 'storage', 'iperf3', 'redis', 'pgbench'],
     onlyMissing: true,
     log: (s) => process.stderr.write(`# ${s}\n`),
   });

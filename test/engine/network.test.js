@@ -76,7 +76,7 @@ test('a server that never becomes ready, or whose tool is missing, fails its cel
   /** @param {string} name @param {(ports: number[]) => string[]} cmd */
   const serverBench = (name, cmd) => ({
     name,
-    image: 'network',
+    image: 'iperf3',
     description: 'test only',
     params: { quick: {} },
     /** @param {any} env @param {any} ctx */
