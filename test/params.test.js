@@ -49,16 +49,17 @@ describe('run --config and plan (real CLI)', () => {
     assert.equal(r.status, 1);
     assert.match(r.stderr, new RegExp(`${f.replace(/[.]/g, '\\.')}: "stress-ng\\.second" is not a parameter of stress-ng; valid: seconds`));
   });
-  test('a file that is not JSON', () => {
+  test('a file that is not JSON: its kind, path, line and column, and what to do', () => {
     const f = file('broken.json', '{"fio": {"size": "64M",}}');
     const r = cli('run', '--out', path.join(dir, 'never'), '--config', f);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /broken\.json is not valid JSON/);
+    assert.match(r.stderr, new RegExp(`${f.replace(/[.]/g, '\\.')}: the parameter config is not valid JSON at line 1, column 24 \\(.*\\); fix it, or leave out --config`));
   });
   test('a missing file', () => {
-    const r = cli('plan', '--config', path.join(dir, 'nope.json'));
+    const f = path.join(dir, 'nope.json');
+    const r = cli('plan', '--config', f);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /cannot read the config file .*nope\.json/);
+    assert.match(r.stderr, new RegExp(`${f.replace(/[.]/g, '\\.')}: cannot read the parameter config: no such file; fix it, or leave out --config`));
   });
   test('plan --profile standard lists every benchmark with its parameters and an estimate, and follows --config', () => {
     const r = cli('plan', '--profile', 'standard');

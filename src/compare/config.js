@@ -5,8 +5,8 @@
 //
 // Keys of "metrics" are "benchmark/metric" patterns where * matches anything; every matching entry applies,
 // in file order, over the defaults (so put general patterns first, specific ones after).
-import { readFile } from 'node:fs/promises';
 import Ajv from 'ajv';
+import { readJsonFile } from '../results/read-json.js';
 import { DEFAULT_RULE } from './verdicts.js';
 
 const ruleSchema = {
@@ -39,13 +39,8 @@ export function defaultConfig() {
  * @returns {Promise<CompareConfig>}
  */
 export async function loadConfig(file) {
-  let doc;
-  try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`${file}: cannot read the compare config (${/** @type {Error} */ (e).message})`);
-  }
-  return parseConfig(doc, file);
+  const advice = 'fix it, or leave out --config to use the default thresholds';
+  return parseConfig(await readJsonFile(file, { what: 'compare config', advice }), file);
 }
 
 /**

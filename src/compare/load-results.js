@@ -1,26 +1,17 @@
 // Reading a results.json for comparison: a clear answer for a missing file, bad JSON or another schema version.
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from '../results/read-json.js';
 import { SCHEMA_VERSION, validateResults } from '../results/schema.js';
 
 export class CompareInputError extends Error {}
+
+export const RESULTS_ADVICE = 'pass the results.json that `dind-bench run --out DIR` wrote';
 
 /**
  * @param {string} file
  * @returns {Promise<any>} a valid results document
  */
 export async function loadResults(file) {
-  let text;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new CompareInputError(`${file}: cannot read the results file (${/** @type {Error} */ (e).message}); pass the results.json that \`dind-bench run --out DIR\` wrote`);
-  }
-  let doc;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new CompareInputError(`${file}: not JSON (${/** @type {Error} */ (e).message})`);
-  }
+  const doc = await readJsonFile(file, { what: 'results file', advice: RESULTS_ADVICE, ErrorClass: CompareInputError });
   const version = doc?.schemaVersion;
   // There is only one schema version so far, so there is nothing to migrate from; a newer file needs a newer dind-bench.
   if (version !== SCHEMA_VERSION) {

@@ -2,8 +2,8 @@
 // file (`dind-bench run --config FILE`), e.g. {"fio": {"size": "64M"}, "stress-ng": {"seconds": 5}}.
 // Validated against the benchmarks' own parameters, so a typo is an error naming the file, the key and
 // the valid choices, never a silently ignored setting.
-import { readFile } from 'node:fs/promises';
 import { BENCHMARKS } from '../benchmarks/index.js';
+import { readJsonFile } from '../results/read-json.js';
 import { paramsFor as profileParams } from './profiles.js';
 
 /** @typedef {Record<string, Record<string, string | number | boolean>>} ParamOverrides */
@@ -15,19 +15,8 @@ export class ConfigError extends Error {}
  * @returns {Promise<ParamOverrides>}
  */
 export async function loadParamOverrides(file) {
-  let text;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read the config file ${file}: ${/** @type {Error} */ (e).message}`);
-  }
-  let doc;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`${file} is not valid JSON: ${/** @type {Error} */ (e).message}`);
-  }
-  return validateParamOverrides(doc, file);
+  const advice = "fix it, or leave out --config to run with the profile's parameters";
+  return validateParamOverrides(await readJsonFile(file, { what: 'parameter config', advice, ErrorClass: ConfigError }), file);
 }
 
 /**

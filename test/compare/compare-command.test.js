@@ -11,6 +11,7 @@ import path from 'node:path';
 import { BIN, FIXTURE, fixture, tmpDir, variant } from '../history/helpers.js';
 import { compareWithinRun } from '../../src/compare/within-run.js';
 import { compareCommand } from '../../src/compare/command.js';
+import { CompareInputError } from '../../src/compare/load-results.js';
 import { publishRun } from '../../src/history/append.js';
 
 /** @param {string[]} args @param {Record<string, string>} [env] */
@@ -125,7 +126,15 @@ test('bad input: another schema version, a unit that changed, a missing file', a
   writeFileSync(file, JSON.stringify(other));
   await assert.rejects(compare({ results: file, history: hist }), /series lifecycle\/container.create_ms on docker\/debian \(.*\): this run has unit "s", lower is better; the history has unit "ms"/);
 
-  await assert.rejects(compare({ results: path.join(dir, 'nope.json') }), /nope\.json: cannot read the results file/);
+  const missing = path.join(dir, 'nope.json');
+  await assert.rejects(compare({ results: missing }), (e) => {
+    assert.ok(e instanceof CompareInputError);
+    assert.equal(e.message, `${missing}: cannot read the results file: no such file; pass the results.json that \`dind-bench run --out DIR\` wrote`);
+    return true;
+  });
+  const empty = path.join(dir, 'empty.json');
+  writeFileSync(empty, '');
+  await assert.rejects(compare({ results: empty }), { message: `${empty}: the results file is empty; pass the results.json that \`dind-bench run --out DIR\` wrote` });
   assert.ok(!existsSync(path.join(dir, 'out')));
 });
 
