@@ -8,6 +8,8 @@
 //      completed by publishing the same run again (points already in a shard are not added twice).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { RESULTS_ADVICE } from '../compare/load-results.js';
+import { readJsonFile } from '../results/read-json.js';
 import { validateResults } from '../results/schema.js';
 import { HistoryError, copyOnce, exists, readJson, withLock, writeJsonAtomic } from './files.js';
 import {
@@ -26,12 +28,7 @@ export const CATALOG_FORMAT = 'dind-bench-runs';
  * @returns {Promise<{ runId: string, duplicate: boolean, points: number, series: number }>}
  */
 export async function publishRun(dir, resultsFile) {
-  let doc;
-  try {
-    doc = JSON.parse(await fs.readFile(resultsFile, 'utf8'));
-  } catch (e) {
-    throw new Error(`${resultsFile}: cannot be read as JSON: ${/** @type {Error} */ (e).message}`);
-  }
+  const doc = await readJsonFile(resultsFile, { what: 'results file', advice: RESULTS_ADVICE });
   const results = validateResults(doc, resultsFile);
   const run = runInfo(results);
   return appendRun(dir, {
@@ -92,9 +89,9 @@ async function appendLocked(dir, { run, points, overview, writeProvenance }) {
     }
   }
   const catalogFile = runCatalogPath(run.period);
-  const catalog = await readJson(path.join(dir, catalogFile), { format: CATALOG_FORMAT, period: run.period, runs: [] });
+  const catalog = await readJson(path.join(dir, catalogFile), 'run catalog', { fallback: { format: CATALOG_FORMAT, period: run.period, runs: [] } });
   if (catalog?.format !== CATALOG_FORMAT || !Array.isArray(catalog.runs)) throw new HistoryError(path.join(dir, catalogFile), 'not a run catalog');
-  const latest = await readJson(path.join(dir, LATEST_FILE), { format: 'dind-bench-latest', runners: {} });
+  const latest = await readJson(path.join(dir, LATEST_FILE), 'latest-runs file', { fallback: { format: 'dind-bench-latest', runners: {} } });
   if (typeof latest?.runners !== 'object') throw new HistoryError(path.join(dir, LATEST_FILE), 'not a latest-runs file');
 
   // -- write: marker, shards, catalog, overview, index, and the run itself last --

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readJsonFile } from '../results/read-json.js';
 
 /** A history that cannot be read or written safely. `file` is the offending file. */
 export class HistoryError extends Error {
@@ -18,24 +19,22 @@ export class HistoryError extends Error {
 }
 
 /**
- * Parsed JSON of `file`, or `fallback` when it does not exist (only if a fallback is given).
- * @template T @param {string} file @param {T} [fallback] @returns {Promise<any | T>}
+ * Parsed JSON of `file` (`what` names it in errors, e.g. "history index"), or `fallback` when the file
+ * does not exist (only if a fallback is given: files a history starts without).
+ * @template T @param {string} file @param {string} what @param {{ fallback?: T }} [options] @returns {Promise<any | T>}
  */
-export async function readJson(file, fallback) {
-  let text;
+export async function readJson(file, what, options = {}) {
   try {
-    text = await fs.readFile(file, 'utf8');
+    return await readJsonFile(file, { what });
   } catch (e) {
-    if (/** @type {any} */ (e).code === 'ENOENT' && arguments.length > 1) return fallback;
-    if (/** @type {any} */ (e).code === 'ENOENT') throw new HistoryError(file, 'missing');
-    throw new HistoryError(file, `cannot be read: ${/** @type {Error} */ (e).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new HistoryError(file, `is not valid JSON (${/** @type {Error} */ (e).message}); it was left untouched`);
+    const err = /** @type {any} */ (e);
+    if (err.cause?.code === 'ENOENT' && 'fallback' in options) return options.fallback;
+    throw new HistoryError(file, `${err.problem}; ${LEFT_UNTOUCHED}`);
   }
 }
+
+// Said of every history file that cannot be read: nothing was changed, and how to get it back.
+const LEFT_UNTOUCHED = 'nothing was changed; restore the file from the branch or copy the history lives in (e.g. gh-pages)';
 
 /** Writes `data` as JSON to `file` through a temporary sibling and a rename. @param {string} file @param {unknown} data */
 export async function writeJsonAtomic(file, data, { pretty = false } = {}) {

@@ -35,7 +35,7 @@ export async function checkMarker(dir) {
     }
     throw new HistoryError(file, `missing: ${dir} is not a dind-bench history (publish into an empty or new folder to start one)`);
   }
-  const marker = await readJson(file);
+  const marker = await readJson(file, 'history marker');
   if (marker?.format !== FORMAT) throw new HistoryError(file, `not a dind-bench history marker (format ${JSON.stringify(marker?.format)})`);
   if (marker.version !== FORMAT_VERSION) {
     throw new HistoryError(file, `history format version ${marker.version}; this dind-bench reads version ${FORMAT_VERSION}`);
@@ -46,7 +46,7 @@ export async function checkMarker(dir) {
 /** @param {string} dir @returns {Promise<HistoryIndex>} */
 export async function readIndex(dir) {
   const file = path.join(dir, INDEX_FILE);
-  const index = await readJson(file);
+  const index = await readJson(file, 'history index');
   if (index?.format !== FORMAT || index.version !== FORMAT_VERSION || typeof index.series !== 'object' || !Array.isArray(index.periods)) {
     throw new HistoryError(file, `not a dind-bench history index of version ${FORMAT_VERSION}`);
   }
@@ -60,7 +60,7 @@ export async function readIndex(dir) {
  */
 export async function readShard(dir, rel, key, { missingOk = false } = {}) {
   const file = path.join(dir, rel);
-  const shard = missingOk ? await readJson(file, null) : await readJson(file);
+  const shard = await readJson(file, 'series shard', missingOk ? { fallback: null } : {});
   if (shard === null) return [];
   if (shard?.format !== SHARD_FORMAT || shard.key !== key || !Array.isArray(shard.points)) {
     throw new HistoryError(file, `not the shard of series ${key} (format ${JSON.stringify(shard?.format)}, key ${JSON.stringify(shard?.key)})`);
@@ -127,7 +127,7 @@ export class History {
 
   /** The runners and the overview file of each one's newest run. */
   async latest() {
-    return readJson(path.join(this.dir, LATEST_FILE), { runners: {} });
+    return readJson(path.join(this.dir, LATEST_FILE), 'latest-runs file', { fallback: { runners: {} } });
   }
 }
 

@@ -90,11 +90,15 @@ test('a corrupt shard is refused with its name, and nothing is written', async (
   await assert.rejects(publishRun(dir, variant(runs, { id: 'b', startedAt: '2026-11-02T02:00:00.000Z' })), (e) => {
     assert.ok(e instanceof HistoryError);
     assert.equal(/** @type {HistoryError} */ (e).file, shard);
-    assert.match(/** @type {Error} */ (e).message, /is not valid JSON/);
+    assert.ok(/** @type {Error} */ (e).message.startsWith(`${shard}: the series shard is not valid JSON at line 1, column 44 (`), /** @type {Error} */ (e).message);
+    assert.match(/** @type {Error} */ (e).message, /; nothing was changed; restore the file from the branch or copy the history lives in/);
     return true;
   });
   assert.deepEqual(snapshotFiles(dir), before);
-  await assert.rejects(h.readSeries(h.listSeries()[0].key), /is not valid JSON/);
+  await assert.rejects(h.readSeries(h.listSeries()[0].key), /series shard is not valid JSON/);
+  // An emptied index (e.g. a disk that filled up) is named as such.
+  writeFileSync(path.join(dir, 'index.json'), '');
+  await assert.rejects(openHistory(dir), { message: `${path.join(dir, 'index.json')}: the history index is empty; nothing was changed; restore the file from the branch or copy the history lives in (e.g. gh-pages)` });
 });
 
 test('a foreign folder, a missing history and a newer format are refused with what to do', async () => {
@@ -118,6 +122,13 @@ test('results that fail the schema are refused before the history is touched', a
   delete doc.host;
   writeFileSync(bad, JSON.stringify(doc));
   await assert.rejects(publishRun(dir, bad), /not a valid results document:[\s\S]*host/);
+  writeFileSync(bad, '{"schemaVersion": 1,');
+  await assert.rejects(publishRun(dir, bad), (e) => {
+    assert.ok(/** @type {Error} */ (e).message.startsWith(`${bad}: the results file is not valid JSON at line 1, column 21 (`), /** @type {Error} */ (e).message);
+    return true;
+  });
+  const missing = path.join(path.dirname(bad), 'nope.json');
+  await assert.rejects(publishRun(dir, missing), { message: `${missing}: cannot read the results file: no such file; pass the results.json that \`dind-bench run --out DIR\` wrote` });
   assert.deepEqual(readdirSync(dir), []);
 });
 
