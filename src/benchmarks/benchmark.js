@@ -69,6 +69,47 @@ export async function runStep(env, ctx, step, cmd, extra = {}) {
   return result;
 }
 
+const SECTION = '=== dind-bench step';
+
+/**
+ * Runs several short steps one after another in ONE container, each a shell command with its output
+ * (stdout and stderr together) and exit code kept apart. A container costs far more than a 1-second
+ * client in DinD (and in dind-vfs, whose every create copies the whole image), so clients of one
+ * server share one. Each step's output is saved as its own raw file; the first step that exited
+ * non-zero fails like runStep would, naming that step and its first line of output.
+ * @param {{run: (spec: any) => Promise<import('../engine/containers.js').RunResult>}} env
+ * @param {{image: string, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} ctx
+ * @param {{step: string, sh: string}[]} steps
+ * @param {Parameters<typeof runStep>[4]} [extra]
+ * @returns {Promise<Record<string, string>>} each step's output, by step name
+ */
+export async function runSteps(env, ctx, steps, extra = {}) {
+  const script = steps.map(({ step, sh }) => `echo '${SECTION} ${step}'; ( ${sh} ) 2>&1; echo "${SECTION} ${step} exit=$?"`).join('; ');
+  const result = await env.run({ image: ctx.image, cmd: ['sh', '-c', script], timeoutMs: ctx.timeoutMs, ...extra });
+  const text = result.stdout + result.stderr;
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const { step, sh } of steps) {
+    const begin = text.indexOf(`${SECTION} ${step}\n`);
+    const end = text.indexOf(`${SECTION} ${step} exit=`, begin);
+    if (begin < 0 || end < 0) {
+      await ctx.saveRaw(step, text);
+      const first = text.split('\n').find((l) => l.trim() && !l.startsWith(SECTION)) ?? '(no output)';
+      throw Object.assign(new Error(`step ${step}: cut short (the script exited ${result.exitCode} before this step finished): ${first.trim()}`), { step });
+    }
+    const body = text.slice(begin + SECTION.length + step.length + 2, end);
+    const code = Number(text.slice(end).match(/exit=(\d+)/)?.[1]);
+    await ctx.saveRaw(step, body);
+    if (code !== 0) {
+      const first = body.split('\n').find((l) => l.trim()) ?? '(no output)';
+      const tail = body.trim().split('\n').slice(-10).join('\n');
+      throw Object.assign(new Error(`step ${step}: \`${sh}\` exited ${code}: ${first.trim()}\n${tail}`), { step });
+    }
+    out[step] = body;
+  }
+  return out;
+}
+
 /**
  * Starts a server in the environment, runs `fn` with it, and stops it whatever happens. A server that
  * never becomes ready fails the step `start <name> (<network>)` with the server's last log lines.

@@ -5,56 +5,71 @@
 // has is a no-op and would measure nothing). Pull is not measured here: there is no registry on this
 // machine, and dind-bench never reaches outside it.
 import { randomBytes, createHash } from 'node:crypto';
-import { PassThrough } from 'node:stream';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { since } from '../engine/timing.js';
 
 /**
- * A docker-archive (the `docker save` format) of a one-layer image: `files` files of `fileKib` KiB of
- * random bytes under /data. tar-stream writes the tar: the format is standard, no need to hand-roll it.
+ * Writes a docker-archive (the `docker save` format) of a one-layer image to `file`: `files` files of
+ * `fileKib` KiB of random bytes under /data. tar-stream writes the tar: the format is standard, no need
+ * to hand-roll it. Streamed through a temporary layer file, one file's bytes in memory at a time: the
+ * harness must stay small (bench/quick-run.js checks its peak RSS) whatever the archive's size.
+ * @param {string} file
  * @param {{tag: string, files: number, fileKib: number, labels: Record<string, string>}} opts
- * @returns {Promise<Buffer>}
+ * @returns {Promise<number>} the archive's size in bytes
  */
-export async function referenceArchive({ tag, files, fileKib, labels }) {
-  const layer = await packTar([
-    { name: 'data/', type: 'directory' },
-    ...Array.from({ length: files }, (_, i) => ({ name: `data/f${String(i).padStart(5, '0')}.bin`, body: randomBytes(fileKib * 1024) })),
-  ]);
-  const diffId = `sha256:${createHash('sha256').update(layer).digest('hex')}`;
-  const config = Buffer.from(
-    JSON.stringify({
-      architecture: 'amd64',
-      os: 'linux',
-      created: new Date().toISOString(),
-      config: { Labels: labels, Cmd: ['/bin/true'] },
-      rootfs: { type: 'layers', diff_ids: [diffId] },
-      history: [{ created: new Date().toISOString(), created_by: 'dind-bench image-load reference layer' }],
-    }),
-  );
-  const configName = `${createHash('sha256').update(config).digest('hex')}.json`;
-  const manifest = Buffer.from(JSON.stringify([{ Config: configName, RepoTags: [tag], Layers: ['layer/layer.tar'] }]));
-  return packTar([
-    { name: 'layer/', type: 'directory' },
-    { name: 'layer/layer.tar', body: layer },
-    { name: configName, body: config },
-    { name: 'manifest.json', body: manifest },
-  ]);
+export async function writeReferenceArchive(file, { tag, files, fileKib, labels }) {
+  const layerFile = `${file}.layer.tar`;
+  try {
+    const hash = createHash('sha256');
+    const layer = /** @type {any} */ (tar).pack(); // tar-stream ships no type declarations
+    layer.on('data', (/** @type {Buffer} */ c) => hash.update(c));
+    const layerWritten = pipeline(layer, createWriteStream(layerFile));
+    await entry(layer, { name: 'data/', type: 'directory', mode: 0o755 });
+    for (let i = 0; i < files; i++) await entry(layer, { name: `data/f${String(i).padStart(5, '0')}.bin`, mode: 0o644 }, randomBytes(fileKib * 1024));
+    layer.finalize();
+    await layerWritten;
+    const diffId = `sha256:${hash.digest('hex')}`;
+    const config = Buffer.from(
+      JSON.stringify({
+        architecture: 'amd64',
+        os: 'linux',
+        created: new Date().toISOString(),
+        config: { Labels: labels, Cmd: ['/bin/true'] },
+        rootfs: { type: 'layers', diff_ids: [diffId] },
+        history: [{ created: new Date().toISOString(), created_by: 'dind-bench image-load reference layer' }],
+      }),
+    );
+    const configName = `${createHash('sha256').update(config).digest('hex')}.json`;
+    const manifest = Buffer.from(JSON.stringify([{ Config: configName, RepoTags: [tag], Layers: ['layer/layer.tar'] }]));
+    const archive = /** @type {any} */ (tar).pack();
+    const archiveWritten = pipeline(archive, createWriteStream(file));
+    await entry(archive, { name: 'layer/', type: 'directory', mode: 0o755 });
+    const { size } = await stat(layerFile);
+    await new Promise((resolve, reject) => {
+      const sink = archive.entry({ name: 'layer/layer.tar', mode: 0o644, size }, (/** @type {Error | null} */ e) => (e ? reject(e) : resolve(undefined)));
+      pipeline(createReadStream(layerFile), sink).catch(reject);
+    });
+    await entry(archive, { name: configName, mode: 0o644 }, config);
+    await entry(archive, { name: 'manifest.json', mode: 0o644 }, manifest);
+    archive.finalize();
+    await archiveWritten;
+    return (await stat(file)).size;
+  } finally {
+    await rm(layerFile, { force: true });
+  }
 }
 
-/** @param {{name: string, type?: 'directory', body?: Buffer}[]} entries @returns {Promise<Buffer>} */
-function packTar(entries) {
-  const pack = /** @type {any} */ (tar).pack(); // tar-stream ships no type declarations
-  /** @type {Buffer[]} */
-  const chunks = [];
-  pack.on('data', (/** @type {Buffer} */ c) => chunks.push(c));
-  /** @type {Promise<void>} */
-  const done = new Promise((resolve, reject) => (pack.on('end', () => resolve()), pack.on('error', reject)));
-  for (const e of entries) {
-    if (e.type === 'directory') pack.entry({ name: e.name, type: 'directory', mode: 0o755 });
-    else pack.entry({ name: e.name, mode: 0o644 }, e.body);
-  }
-  pack.finalize();
-  return done.then(() => Buffer.concat(chunks));
+/**
+ * Adds one entry to a tar-stream pack and waits until the pack has taken it.
+ * @param {any} pack @param {Record<string, unknown>} header @param {Buffer} [body]
+ */
+function entry(pack, header, body) {
+  return new Promise((resolve, reject) => pack.entry(header, body, (/** @type {Error | null} */ e) => (e ? reject(e) : resolve(undefined))));
 }
 
 /** Reads an engine's streamed answer to the end, failing on an error in it. @param {NodeJS.ReadableStream} stream */
@@ -88,14 +103,15 @@ export const imageLoad = {
     const { files, fileKib } = /** @type {{files: number, fileKib: number}} */ (ctx.params);
     const { docker, tracker } = env.engineApi();
     const tag = `dind-bench-work/image-load:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-    const archive = await referenceArchive({ tag, files, fileKib, labels: tracker.labels });
-    const mib = archive.length / (1024 * 1024);
-    let step = 'load';
+    const dir = await mkdtemp(path.join(tmpdir(), 'dind-bench-image-load-'));
+    const archive = path.join(dir, 'image.tar');
+    let step = 'prepare';
     try {
+      const bytes = await writeReferenceArchive(archive, { tag, files, fileKib, labels: tracker.labels });
+      const mib = bytes / (1024 * 1024);
+      step = 'load';
       const t0 = performance.now();
-      const body = new PassThrough();
-      body.end(archive);
-      const answer = await drain(await docker.loadImage(body, { quiet: true }));
+      const answer = await drain(await docker.loadImage(createReadStream(archive), { quiet: true }));
       const load_ms = since(t0);
       const id = (await docker.getImage(tag).inspect()).Id;
       tracker.add('image', id, docker);
@@ -103,7 +119,7 @@ export const imageLoad = {
       const s0 = performance.now();
       const saved = await drain(/** @type {NodeJS.ReadableStream} */ (/** @type {unknown} */ (await docker.getImage(tag).get())));
       const save_ms = since(s0);
-      await ctx.saveRaw('load', `archive ${archive.length} bytes (${files} files x ${fileKib} KiB), image ${id}\nload answer: ${answer} bytes\nsaved ${saved} bytes\n`);
+      await ctx.saveRaw('load', `archive ${bytes} bytes (${files} files x ${fileKib} KiB), image ${id}\nload answer: ${answer} bytes\nsaved ${saved} bytes\n`);
       return [
         { metric: 'load_ms', unit: 'ms', better: 'lower', value: load_ms },
         { metric: 'load_mib_per_s', unit: 'MiB/s', better: 'higher', value: Math.round((mib / (load_ms / 1000)) * 100) / 100 },
@@ -112,6 +128,7 @@ export const imageLoad = {
     } catch (e) {
       throw Object.assign(/** @type {Error} */ (e), { step });
     } finally {
+      await rm(dir, { recursive: true, force: true });
       await docker.getImage(tag).remove({ force: true }).catch(() => {});
       for (const i of tracker.items.filter((x) => x.kind === 'image' && x.docker === docker)) tracker.forget(i.id);
     }

@@ -5,7 +5,7 @@
 import { parseIperf3 } from '../parsers/iperf3.js';
 import { parsePingMtu } from '../parsers/ping-mtu.js';
 import { parseSockperf } from '../parsers/sockperf.js';
-import { listeningProbe, runStep, withService } from './benchmark.js';
+import { listeningProbe, runSteps, withService } from './benchmark.js';
 
 /** @typedef {{seconds: number, latencySeconds: number, mtuPings: number, readyTimeoutMs: number}} Iperf3Params */
 
@@ -29,21 +29,18 @@ export const iperf3 = {
       if (r.retransmits !== null) metrics.push({ metric: `${where}.retransmits`, unit: 'count', better: 'lower', value: r.retransmits });
     };
 
-    // Loopback: server and client in one container (or one host, for native), as the study ran it.
+    // Loopback: server and client in one container (or one host, for native), as the study ran it. It
+    // runs in the first network's client container (the bridge's own namespace; native: the host).
     // The port is picked at random so concurrent native runs on one machine do not collide.
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const loop = await runStep(env, ctx, 'loopback', [
-      'sh',
-      '-c',
+    const loopback =
       `iperf3 -s -1 -B 127.0.0.1 -p ${port} >/dev/null 2>&1 & ` +
-        // No readiness signal from a background iperf3: retry the client briefly until it connects.
-        // (iperf3 3.12 exits 0 with an "error" in its JSON when the connection is refused.)
-        `i=0; until iperf3 -c 127.0.0.1 -p ${port} -t ${p.seconds} -O 0 --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
-        `i=$((i+1)); if [ $i -ge 50 ]; then cat loop.json; exit 1; fi; sleep 0.1; done; cat loop.json; rm -f loop.json`,
-    ]);
-    throughput('loopback', loop.stdout);
+      // No readiness signal from a background iperf3: retry the client briefly until it connects.
+      // (iperf3 3.12 exits 0 with an "error" in its JSON when the connection is refused.)
+      `i=0; until iperf3 -c 127.0.0.1 -p ${port} -t ${p.seconds} -O 0 --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
+      `i=$((i+1)); if [ $i -ge 50 ]; then cat loop.json; exit 1; fi; sleep 0.1; done; cat loop.json; rm -f loop.json`;
 
-    for (const network of /** @type {import('../engine/services.js').NetworkMode[]} */ (env.networkModes)) {
+    for (const [n, network] of /** @type {import('../engine/services.js').NetworkMode[]} */ (env.networkModes).entries()) {
       const spec = {
         name: 'iperf3+sockperf',
         image: ctx.image,
@@ -59,34 +56,26 @@ export const iperf3 = {
         readyTimeoutMs: p.readyTimeoutMs,
       };
       await withService(env, spec, async (server) => {
-        const bw = await runStep(env, ctx, `${network}-throughput`, ['iperf3', '-c', server.host, '-p', String(server.ports[0]), '-t', String(p.seconds), '-O', '0', '--json'], { network });
-        throughput(network, bw.stdout);
-
-        const rr = await runStep(
-          env,
-          ctx,
-          `${network}-latency`,
-          ['sockperf', 'ping-pong', '--tcp', '-i', server.host, '-p', String(server.ports[1]), '-t', String(p.latencySeconds)],
-          { network },
-        );
-        const lat = parseSockperf(rr.stdout + rr.stderr);
+        // Every client step of this network in one container (see runSteps): throughput, latency and,
+        // across the bridge, the MTU probe: a payload that fills the interface MTU, don't-fragment, must
+        // arrive, or large transfers across this bridge would stall. ping's exit code stays in the text
+        // for the parser to judge.
+        const steps = [
+          ...(n === 0 ? [{ step: 'loopback', sh: loopback }] : []),
+          { step: `${network}-throughput`, sh: `iperf3 -c ${server.host} -p ${server.ports[0]} -t ${p.seconds} -O 0 --json` },
+          { step: `${network}-latency`, sh: `sockperf ping-pong --tcp -i ${server.host} -p ${server.ports[1]} -t ${p.latencySeconds}` },
+          ...(network === 'bridge'
+            ? [{ step: 'bridge-mtu', sh: `mtu=$(cat /sys/class/net/eth0/mtu) && echo "mtu=$mtu" && ping -M do -s $((mtu - 28)) -c ${p.mtuPings} -i 0.2 -W 2 ${server.host} 2>&1; echo "exit=$?"` }]
+            : []),
+        ];
+        const out = await runSteps(env, ctx, steps, { network });
+        if (n === 0) throughput('loopback', out.loopback);
+        throughput(network, out[`${network}-throughput`]);
+        const lat = parseSockperf(out[`${network}-latency`]);
         for (const [k, v] of /** @type {const} */ ([['avg', lat.avg_us], ['p50', lat.p50_us], ['p99', lat.p99_us], ['p99_9', lat.p999_us]])) {
           metrics.push({ metric: `${network}.latency_${k}`, unit: 'us (half round trip)', better: 'lower', value: v });
         }
-
-        if (network === 'bridge') {
-          // A payload that fills the interface MTU, don't-fragment: it must arrive, or large transfers
-          // across this bridge would stall. ping's exit code is kept in the text for the parser to judge.
-          const probe = await runStep(
-            env,
-            ctx,
-            'bridge-mtu',
-            ['sh', '-c', `mtu=$(cat /sys/class/net/eth0/mtu) && echo "mtu=$mtu" && ping -M do -s $((mtu - 28)) -c ${p.mtuPings} -i 0.2 -W 2 ${server.host} 2>&1; echo "exit=$?"`],
-            { network },
-          );
-          const mtu = parsePingMtu(probe.stdout);
-          metrics.push({ metric: 'bridge.path_mtu', unit: 'bytes', better: 'higher', value: mtu.mtu });
-        }
+        if (network === 'bridge') metrics.push({ metric: 'bridge.path_mtu', unit: 'bytes', better: 'higher', value: parsePingMtu(out['bridge-mtu']).mtu });
       });
     }
     return metrics;

@@ -1,7 +1,7 @@
 // Offline Debian base images: debootstrap from the Debian mirror the host already uses, then
 // `docker import` through the API. No registry is needed.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { debianBaseImage } from './catalog.js';
@@ -66,6 +66,10 @@ path-include /usr/share/locale/locale.alias
 
 /** Strips the debootstrapped tree in `dir` down to what the benchmark tools need. @param {string} dir */
 async function slim(dir) {
+  // mkdtemp made the root 0700, and the tar carries that mode into the image as `/`. overlay2 hides it
+  // (the mount's own root is 0755), but vfs applies it: a non-root user (e.g. postgres) then cannot
+  // reach /bin/sh ("executable file not found"), in dind-vfs only.
+  await chmod(dir, 0o755);
   for (const rel of SLIM_REMOVE) {
     await rm(path.join(dir, rel), { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 // Every container environment against the real engine: it starts, runs a command, times a lifecycle,
 // records its storage driver, and leaves the engine exactly as it found it.
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
@@ -38,6 +39,15 @@ for (const c of cases) {
       assert.equal(r.stderr, 'err\n');
       assert.equal(r.exitCode, 3);
       assert.ok(r.timings.create_ms > 0 && r.timings.start_ms > 0 && r.timings.run_ms >= r.timings.start_ms);
+      // A non-root user reaches /bin/sh (servers such as postgres refuse root). vfs applies the image's
+      // own mode of `/`, which overlay2 hides: a base with a 0700 root failed here, in dind-vfs only.
+      const { docker } = env.engineApi();
+      const asNobody = await docker.run(IMAGE, ['sh', '-c', 'stat -c %a /'], new PassThrough(), { User: 'nobody', HostConfig: { AutoRemove: false }, Labels: tracker.labels });
+      const [nobodyRun, container] = /** @type {[any, any]} */ (asNobody);
+      tracker.add('container', container.id, docker);
+      assert.equal(nobodyRun.StatusCode, 0, 'user nobody ran sh');
+      await container.remove({ force: true });
+      tracker.forget(container.id);
 
       const p = await env.probeLifecycle({ image: IMAGE, timeoutMs: 30_000 });
       for (const k of ['create_ms', 'start_ms', 'first_output_ms', 'stop_ms', 'remove_ms']) assert.ok(p[k] > 0, `${k} = ${p[k]}`);
