@@ -18,6 +18,8 @@ export const iperf3 = {
     quick: { seconds: 1, latencySeconds: 1, mtuPings: 3, readyTimeoutMs: 30_000 },
     standard: { seconds: 10, latencySeconds: 10, mtuPings: 10, readyTimeoutMs: 60_000 },
   },
+  // Loopback + two networks' throughput, two latency runs, the MTU pings, and ~1.5 s per server start.
+  estimateSeconds: (/** @type {any} */ p) => 3 * p.seconds + 2 * p.latencySeconds + 0.2 * p.mtuPings + 3,
 
   async measure(env, ctx) {
     const p = /** @type {Iperf3Params} */ (ctx.params);

@@ -27,6 +27,8 @@ export const memory = {
     quick: { steps: 4, stepMib: 32, stepMs: 500, holdMs: 1000, idleMs: 1000, intervalMs: 1000 },
     standard: { steps: 16, stepMib: 32, stepMs: 1000, holdMs: 10_000, idleMs: 10_000, intervalMs: 1000 },
   },
+  // The idle sampling, the workload's allocation steps and hold, and ~2 s for its container.
+  estimateSeconds: (/** @type {any} */ p) => (p.idleMs + p.steps * p.stepMs + p.holdMs) / 1000 + 2,
   unavailableIn: {
     native: 'native has no engine: no stats API for the workload and no environment of its own to count',
   },

@@ -16,6 +16,8 @@ export const pgbench = {
     quick: { scale: 1, seconds: 2, clients: 4, threads: 2, readyTimeoutMs: 60_000 },
     standard: { scale: 10, seconds: 60, clients: 8, threads: 2, readyTimeoutMs: 120_000 },
   },
+  // Per network: initdb and start (~2 s), `pgbench -i` (~0.5 s per scale unit here), then the timed run.
+  estimateSeconds: (/** @type {any} */ p) => 2 * (p.seconds + 2 + 0.5 * p.scale),
 
   async measure(env, ctx) {
     const p = /** @type {PgbenchParams} */ (ctx.params);

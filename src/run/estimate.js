@@ -1,16 +1,17 @@
 // How long a run will take, before it runs: `dind-bench plan`. Pure, from the plan and each benchmark's
 // own estimateSeconds(params) (its tool time), plus a per-run container overhead per environment and the
-// DinD setup. The overheads were measured on this project's 2-core CI machine kind with quick runs
-// (create + start + remove of one benchmark container, image loads of ~550 MB into DinD); on a busy or a
-// faster machine they differ, so the figures are a planning guide, not a promise.
+// DinD setup. The overheads were measured on this project's 2-core CI machine kind with a full quick run
+// on a quiet machine (per step: the cell's time minus the same tool's time in native; per image: the
+// DinD setup of 9 images of 75-410 MB, `npm run bench:quick-run`). On a busy or a faster machine they
+// differ, so the figures are a planning guide, not a promise.
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { paramsFor } from './params.js';
 
 /** Seconds a container run costs beyond the tool's own time, per environment kind. */
-export const RUN_OVERHEAD_S = { native: 0.1, docker: 1, dind: 1.5, 'dind-vfs': 8 };
+export const RUN_OVERHEAD_S = { native: 0.1, docker: 0.5, dind: 0.5, 'dind-vfs': 3 };
 /** Seconds to start one DinD environment and load one benchmark image into it. */
 export const DIND_START_S = 3;
-export const IMAGE_LOAD_S = 10;
+export const IMAGE_LOAD_S = 3;
 
 /**
  * @param {{plan: ReturnType<typeof import('./plan.js').makePlan>, profile: string, paramOverrides?: import('./params.js').ParamOverrides}} args
