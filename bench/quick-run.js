@@ -7,6 +7,7 @@
 // Usage: npm run bench:quick-run   (needs a running engine; builds missing images first, not timed)
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { BENCHMARK_NAMES } from '../src/benchmarks/index.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,7 +53,19 @@ try {
   const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
   const rssMb = results.harness.peakRssBytes / 2 ** 20;
   const failed = results.cells.filter((/** @type {any} */ c) => c.status === 'failed');
+  // The catalogue's promise: every benchmark gives metrics in docker and dind, each with its unit, its
+  // direction and one raw sample per iteration.
+  const missing = [];
+  for (const bench of BENCHMARK_NAMES) {
+    for (const env of ['docker', 'dind@20.10']) {
+      const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env);
+      const good = cell?.status === 'ok' && cell.metrics.length > 0 &&
+        cell.metrics.every((/** @type {any} */ m) => m.unit && ['higher', 'lower'].includes(m.better) && m.samples.length === results.run.iterations);
+      if (!good) missing.push(`${bench}/${env}`);
+    }
+  }
   const rows = [
+    ['metrics, docker + dind', missing.length ? `missing: ${missing.join(', ')}` : `all ${BENCHMARK_NAMES.length} benchmarks`, 'every benchmark', missing.length === 0],
     ['quick run wall time', `${wall.toFixed(1)} s`, `<= ${TARGET_SECONDS} s`, wall <= TARGET_SECONDS],
     ['harness peak RSS', `${rssMb.toFixed(0)} MiB`, `< ${TARGET_RSS_MB} MB`, rssMb * 1.048576 < TARGET_RSS_MB],
     // Unavailable cells (native has no engine for memory, build, image-load) are by design, not failures.
