@@ -19,7 +19,7 @@ export const iperf3 = {
     standard: { seconds: 10, latencySeconds: 10, mtuPings: 10, readyTimeoutMs: 60_000 },
   },
   // Loopback + two networks' throughput, two latency runs, the MTU pings, and ~1.5 s per server start.
-  estimateSeconds: (/** @type {any} */ p) => 3 * p.seconds + 2 * p.latencySeconds + 0.2 * p.mtuPings + 3,
+  estimateSeconds: (/** @type {any} */ p) => 3 * p.seconds + 2 * p.latencySeconds + 0.2 * p.mtuPings + 5, // standard, measured: 58 s per step
 
   async measure(env, ctx) {
     const p = /** @type {Iperf3Params} */ (ctx.params);
