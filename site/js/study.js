@@ -87,9 +87,13 @@ function renderMemory(/** @type {string} */ runFile, /** @type {any} */ state) {
     /** @type {any[]} */
     const rows = [];
     const datasets = [];
-    for (const c of results.cells) {
-      if (!visible(state, c.environmentKey, c.distro) || (state.bench && c.benchmark !== state.bench && c.timeseries)) continue;
-      for (const ts of c.timeseries ?? []) {
+    // The chosen benchmark's series if it has any; otherwise every benchmark's (today only `memory`
+    // samples), so the chart does not go blank because the benchmark filter points elsewhere.
+    const sampled = results.cells.filter((/** @type {any} */ c) => c.timeseries?.length);
+    const onlyChosen = sampled.some((/** @type {any} */ c) => c.benchmark === state.bench);
+    for (const c of sampled) {
+      if (!visible(state, c.environmentKey, c.distro) || (onlyChosen && c.benchmark !== state.bench)) continue;
+      for (const ts of c.timeseries) {
         if (ts.iteration !== (c.timeseries[0]?.iteration ?? 1)) continue; // one iteration per cell keeps the chart readable
         datasets.push({ label: `${c.benchmark} ${c.environmentKey} (${c.distro}) ${ts.name} [${ts.scope}]`, borderColor: colorOf(c.environmentKey), pointRadius: 0, borderWidth: 1.5,
           borderDash: ts.scope === 'environment' ? [5, 3] : [], data: ts.t.map((/** @type {number} */ t, /** @type {number} */ i) => ({ x: t / 1000, y: ts.v[i] })), unit: ts.unit });

@@ -12,6 +12,7 @@ import { FIXTURE, tmpDir, variant } from '../history/helpers.js';
 import { CHROMIUM, launch, openPage } from './browser.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
+const MEMORY_RUN = new URL('../fixtures/results/memory-build-quick.json', import.meta.url).pathname;
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\` (CI installs it in .ci/install.sh)`;
 
 /** @type {{url: string, close: () => Promise<void>}} */ let server;
@@ -115,6 +116,33 @@ test('dark mode, phone width and the keyboard', { skip }, async () => {
   assert.ok(csv);
   assert.match((await import('node:fs')).readFileSync(csv, 'utf8'), /^label,benchmark,metric,environment,distro,unit,worsePct,low,high/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'overview-phone-dark.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('memory over time: a real run\'s samples, workload solid and environment dashed, per environment', { skip }, async (t) => {
+  // test/fixtures/results/memory-build-quick.json: a real quick run of memory and build in docker, dind
+  // and dind-vfs (inner Engine 20.10), with the memory cells' sampled series.
+  const history = tmpDir('site-memory-history');
+  await publishRun(history, MEMORY_RUN);
+  const out = path.join(tmpDir('site-memory-out'), 'site');
+  await buildSite({ history, out });
+  const own = await serveSite(out);
+  t.after(() => own.close());
+  const { page, errors } = await openPage(browser.context, own.url);
+  await page.locator('#memory-card').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => /** @type {any} */ (window).Chart.getChart(document.querySelector('#memory-chart')));
+  const lines = await page.evaluate(() =>
+    /** @type {any} */ (window).Chart.getChart(document.querySelector('#memory-chart')).data.datasets.map((/** @type {any} */ d) => ({ label: d.label, dashed: d.borderDash.length > 0, points: d.data.length })),
+  );
+  for (const env of ['docker', 'dind@20.10', 'dind-vfs@20.10']) {
+    const workload = lines.find((l) => l.label.startsWith(`memory ${env} (debian)`) && l.label.endsWith('[workload]'));
+    const environment = lines.find((l) => l.label.startsWith(`memory ${env} (debian)`) && l.label.endsWith('[environment]'));
+    assert.ok(workload && !workload.dashed && workload.points >= 2, `${env} workload line: ${JSON.stringify(workload)}`);
+    assert.ok(environment && environment.dashed && environment.points >= 2, `${env} environment line: ${JSON.stringify(environment)}`);
+  }
+  assert.equal(lines.length, 6, 'one iteration per cell and scope');
+  assert.match(await page.locator('#memory-note').innerText(), /Solid: the workload container; dashed: the whole environment/);
   assert.deepEqual(errors, []);
   await page.close();
 });
