@@ -4,7 +4,7 @@
 // container layer and on a volume. The storage driver in use is recorded per environment (facts): dind-vfs
 // shows what the missing overlay costs.
 //
-// The lower-layer file is /lower/big.bin, baked into the stress-io image (64 MiB, see
+// The lower-layer file is /lower/big.bin, baked into the storage image (64 MiB, see
 // images/docker-bake.hcl). native has no layers: there the same-sized file is written first (untimed)
 // and its in-place modification is the baseline.
 import { readFile } from 'node:fs/promises';

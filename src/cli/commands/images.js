@@ -21,7 +21,7 @@ export function register(cli) {
     .action(async (opts) => {
       const outer = outerEngine();
       await requireEngine(outer);
-      // Benchmarks may share an image (stress-ng, iozone, fio and storage use `stress-io`): build each once.
+      // Benchmarks may share an image (build, memory and image-load use `lifecycle`): build each once.
       const benchImages = [...new Set(/** @type {string[]} */ (opts.bench).map((b) => BENCHMARKS[b].image))];
       const result = await buildImages({ outer, distros: opts.distro, engines: opts.engine, benchImages, pull: opts.pull, log, verbose: true });
       if (opts.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
