@@ -3,10 +3,16 @@
 // Online, bake pulls the pinned bases. Offline (the default: dind-bench never contacts a registry
 // unless asked with --pull), Debian bases are made with debootstrap and Alpine is reported unavailable.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDebianBase } from './base.js';
 import { ENGINES, OFFLINE_BASES, OFFLINE_SUITES, benchImage, dindImage } from './catalog.js';
-import { imageExists } from './describe.js';
+import { imageExists, imageLabels } from './describe.js';
+
+/** The label holding an image's recipe hash (see recipeHash): how a stale image is told apart. */
+export const RECIPE_LABEL = 'dind-bench.recipe';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BAKE_FILE = 'images/docker-bake.hcl';
@@ -50,22 +56,40 @@ export function buildxVersion() {
 }
 
 /**
- * The bake targets for the requested slice of the matrix, with the base each one needs.
+ * A short hash of what an image is made from: its Dockerfile and every file of its build context, and
+ * its bake arguments. An image that exists under its tag but carries another hash was built from an
+ * older recipe (say, before an upgrade of dind-bench): reusing it would measure something else, so
+ * "only missing" rebuilds it. Bases are named by tag and digest in the arguments, so a new pin counts.
+ * @param {{context: string, dockerfile?: string, args?: Record<string, string>}} target as `bake --print` gives it
+ */
+export async function recipeHash(target) {
+  const hash = createHash('sha256');
+  const dir = path.resolve(ROOT, target.context);
+  for (const name of (await readdir(dir)).sort()) {
+    hash.update(`${name}\0`).update(await readFile(path.join(dir, name))).update('\0');
+  }
+  hash.update(`dockerfile=${target.dockerfile ?? 'Dockerfile'}\0`);
+  for (const [k, v] of Object.entries(target.args ?? {}).sort(([a], [b]) => a.localeCompare(b))) hash.update(`${k}=${v}\0`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The bake targets for the requested slice of the matrix, with the base each one needs and its recipe.
  * @param {{distros: string[], engines: string[], benchImages: string[]}} want
  */
 export async function bakeTargets(want) {
   const printed = JSON.parse(String(await bake(['--print'])));
-  /** @type {{target: string, ref: string, base: string, baseVariable: string, distro: string | null}[]} */
+  /** @type {{target: string, ref: string, base: string, baseVariable: string, distro: string | null, recipe: string}[]} */
   const targets = [];
   for (const [name, t] of Object.entries(printed.target)) {
     const labels = t.labels || {};
     const kind = labels['dind-bench.kind'];
     if (kind === 'bench' && want.distros.includes(labels['dind-bench.distro']) && want.benchImages.includes(labels['dind-bench.bench'])) {
       const distro = labels['dind-bench.distro'];
-      targets.push({ target: name, ref: benchImage(labels['dind-bench.bench'], distro), base: t.args.BASE, baseVariable: distro === 'debian' ? 'DEBIAN_BASE' : 'ALPINE_BASE', distro });
+      targets.push({ target: name, ref: benchImage(labels['dind-bench.bench'], distro), base: t.args.BASE, baseVariable: distro === 'debian' ? 'DEBIAN_BASE' : 'ALPINE_BASE', distro, recipe: await recipeHash(t) });
     } else if (kind === 'dind' && want.engines.includes(labels['dind-bench.engine'])) {
       const engine = labels['dind-bench.engine'];
-      targets.push({ target: name, ref: dindImage(engine), base: t.args.BASE, baseVariable: ENGINES[engine].baseVariable, distro: null });
+      targets.push({ target: name, ref: dindImage(engine), base: t.args.BASE, baseVariable: ENGINES[engine].baseVariable, distro: null, recipe: await recipeHash(t) });
     }
   }
   return targets;
@@ -82,8 +106,13 @@ export async function buildImages({ outer, distros, engines, benchImages, pull =
   }
   let targets = await bakeTargets({ distros, engines, benchImages });
   if (onlyMissing) {
-    const present = await Promise.all(targets.map((t) => imageExists(outer, t.ref)));
-    targets = targets.filter((_, i) => !present[i]);
+    const labels = await Promise.all(targets.map((t) => imageLabels(outer, t.ref)));
+    targets = targets.filter((t, i) => {
+      if (labels[i] === null) return true;
+      if (labels[i]?.[RECIPE_LABEL] === t.recipe) return false;
+      log(`${t.ref} was built from another recipe (images/ changed since): rebuilding it`);
+      return true;
+    });
   }
   /** @type {Record<string, string>} */
   const vars = {};
@@ -111,7 +140,8 @@ export async function buildImages({ outer, distros, engines, benchImages, pull =
   const toBuild = targets.filter((t) => !unavailable[t.ref]);
   if (toBuild.length) {
     log(`docker buildx bake ${toBuild.map((t) => t.target).join(' ')}`);
-    await bake([...toBuild.map((t) => t.target), '--load', '--progress=plain', ...(pull ? ['--pull'] : [])], vars, verbose ? log : undefined);
+    const recipes = toBuild.flatMap((t) => ['--set', `${t.target}.labels.${RECIPE_LABEL}=${t.recipe}`]);
+    await bake([...toBuild.map((t) => t.target), ...recipes, '--load', '--progress=plain', ...(pull ? ['--pull'] : [])], vars, verbose ? log : undefined);
   }
   return { built: toBuild.map((t) => t.ref), unavailable };
 }

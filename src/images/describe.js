@@ -32,6 +32,18 @@ export async function describeImage(docker, ref, tracker) {
   };
 }
 
+/**
+ * An image's labels ({} when it has none), or null when there is no such image.
+ * @param {import('dockerode')} docker @param {string} ref @returns {Promise<Record<string, string> | null>}
+ */
+export async function imageLabels(docker, ref) {
+  try {
+    return (await docker.getImage(ref).inspect()).Config?.Labels ?? {};
+  } catch {
+    return null;
+  }
+}
+
 /** @param {import('dockerode')} docker @param {string} ref */
 export async function imageExists(docker, ref) {
   try {
