@@ -15,12 +15,14 @@ export const pValue = (p) => (!Number.isFinite(p) ? '–' : p < 0.001 ? '<0.001'
 export const signedPct = (worse) => `${worse >= 0 ? '+' : '-'}${Math.abs(worse * 100).toFixed(1)}%`;
 
 /**
- * How a comparison reads in one phrase: "+43.0% worse (large)" when the difference is significant, else
- * "no clear difference".
+ * How a comparison reads in one phrase: "+43.0% worse (large)" when the difference is significant,
+ * "no clear difference" when a test could have found one and did not, and "too few samples to test"
+ * when it never could (then the interval of the ratio is the answer).
  * @param {import('./within-run.js').Comparison} c
  */
 export function reading(c) {
   if (!Number.isFinite(c.worse)) return '–';
+  if (!c.significant && c.testable === false) return `${signedPct(c.worse)}, too few samples to test (${c.candidate.n} vs ${c.baseline.n}): read the interval`;
   if (!c.significant) return `no clear difference (${signedPct(c.worse)})`;
   return `${signedPct(c.worse)} ${c.worse > 0 ? 'worse' : 'better'} (${c.magnitude})`;
 }

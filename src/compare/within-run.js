@@ -12,11 +12,24 @@ import { cliffsDelta, mannWhitneyU, ratioOfMedians, summarize } from '../stats/i
  *   baseline: Side, candidate: Side,
  *   ratio: { ratio: number, low: number, high: number },
  *   p: number, cliffsDelta: number, magnitude: string,
- *   worse: number, significant: boolean,
+ *   worse: number, significant: boolean, testable: boolean,
  * }} Comparison
  * `worse` is the candidate's relative change in the metric's bad direction (+0.12 = 12% worse than the
  * baseline: 12% slower, or 12% less throughput); `significant` means p < 0.05 and the interval of the ratio excludes 1.
+ * `testable` is false when the samples are too few for any p below 0.05 (3 vs 3, as in the quick profile:
+ * the exact Mann-Whitney p-value cannot go below 0.1), so "not significant" says nothing there.
  */
+
+/**
+ * The smallest two-sided p-value the exact Mann-Whitney test can reach with n and m samples: both
+ * orderings in which one side lies wholly above the other, out of all C(n+m, n) orderings.
+ * @param {number} n @param {number} m
+ */
+export function smallestMannWhitneyP(n, m) {
+  let orderings = 1;
+  for (let i = 1; i <= Math.min(n, m); i++) orderings = (orderings * (n + m - i + 1)) / i;
+  return Math.min(1, 2 / orderings);
+}
 
 /**
  * Every comparison a run supports, in a stable order.
@@ -91,6 +104,7 @@ function compareSamples(kind, baseCell, candCell, baseMetric, candMetric, opts) 
     magnitude,
     worse,
     significant: p < 0.05 && (ratio.low > 1 || ratio.high < 1),
+    testable: smallestMannWhitneyP(candMetric.samples.length, baseMetric.samples.length) < 0.05,
   };
 }
 
