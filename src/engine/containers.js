@@ -121,7 +121,7 @@ export async function lifecycleProbe(docker, spec, tracker) {
  */
 async function createAndStart(docker, options, tracker) {
   const t0 = performance.now();
-  const container = await docker.createContainer({ Tty: false, ...options, Labels: { ...tracker.labels, ...options.Labels } });
+  const container = await tracker.creating(docker.createContainer({ Tty: false, ...options, Labels: { ...tracker.labels, ...options.Labels } }));
   const create_ms = since(t0);
   tracker.add('container', container.id, docker);
   try {

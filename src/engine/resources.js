@@ -19,6 +19,21 @@ export class ResourceTracker {
     this.closing = false;
     /** @type {Promise<unknown>[]} removals of things recorded after cleanup began */
     this.late = [];
+    /** @type {Set<Promise<unknown>>} create calls sent to an engine and not answered yet */
+    this.pending = new Set();
+  }
+
+  /**
+   * Wraps an engine create call (container, volume, network). Ctrl-C can land while the engine is still
+   * creating: the object then exists only after cleanup has looked. Cleanup waits for these calls to be
+   * answered, so what they made is recorded (and removed) or swept by its label, never left behind.
+   * @template T @param {Promise<T>} call @returns {Promise<T>}
+   */
+  creating(call) {
+    this.pending.add(call);
+    const settle = () => this.pending.delete(call);
+    call.then(settle, settle);
+    return call;
   }
 
   /** Labels to put on everything created for this run. @returns {Record<string, string>} */
@@ -65,26 +80,54 @@ export class ResourceTracker {
     const order = { container: 0, network: 1, volume: 2, image: 3 };
     const items = this.items.splice(0).reverse();
     items.sort((a, b) => order[a.kind] - order[b.kind]);
+    /** @type {typeof items} */
+    const retry = [];
     for (const item of items) {
+      // A failure here can be a race (a volume still used by a container that a step in flight is
+      // creating or removing): tried again below, once everything in flight has settled.
+      await removeOne(item.docker, item.kind, item.id).catch(() => retry.push(item));
+    }
+    // Creates still in flight finish first (bounded: an engine that hangs must not hang Ctrl-C), so the
+    // sweep below sees what they made.
+    if (this.pending.size) {
+      await Promise.race([Promise.allSettled([...this.pending]), new Promise((r) => setTimeout(r, 30_000).unref())]);
+    }
+    await this.sweep(outer).catch(() => {});
+    while (this.late.length) await Promise.all(this.late.splice(0));
+    // Second pass, now that nothing is in flight: only what still fails is a problem worth reporting.
+    for (const item of retry) {
       try {
         await removeOne(item.docker, item.kind, item.id);
       } catch (e) {
         problems.push(`${item.kind} ${item.id.slice(0, 12)}: ${/** @type {Error} */ (e).message}`);
       }
     }
-    // A sweep by label catches what was created but never recorded (e.g. interrupted mid-create).
-    const filters = { label: [`${RUN_LABEL}=${this.runId}`] };
     try {
-      for (const c of await outer.listContainers({ all: true, filters })) await removeOne(outer, 'container', c.Id);
-      for (const n of await outer.listNetworks({ filters })) await removeOne(outer, 'network', n.Id);
-      const { Volumes } = await outer.listVolumes({ filters });
-      for (const v of Volumes || []) await removeOne(outer, 'volume', v.Name);
-      for (const i of await outer.listImages({ filters })) await removeOne(outer, 'image', i.Id);
+      await this.sweep(outer);
     } catch (e) {
       problems.push(`sweep: ${/** @type {Error} */ (e).message}`);
     }
-    await Promise.all(this.late.splice(0));
+    while (this.late.length) await Promise.all(this.late.splice(0));
     return problems;
+  }
+
+  /**
+   * Removes whatever on the outer engine still carries this run's label: what was created but never
+   * recorded (e.g. interrupted mid-create). Throws the first failure after trying everything.
+   * @param {import('dockerode')} outer
+   */
+  async sweep(outer) {
+    const filters = { label: [`${RUN_LABEL}=${this.runId}`] };
+    /** @type {unknown[]} */
+    const errors = [];
+    const each = async (/** @type {'container'|'volume'|'network'|'image'} */ kind, /** @type {string[]} */ ids) => {
+      for (const id of ids) await removeOne(outer, kind, id).catch((e) => errors.push(e));
+    };
+    await each('container', (await outer.listContainers({ all: true, filters })).map((c) => c.Id));
+    await each('network', (await outer.listNetworks({ filters })).map((n) => n.Id));
+    await each('volume', ((await outer.listVolumes({ filters })).Volumes ?? []).map((v) => v.Name));
+    await each('image', (await outer.listImages({ filters })).map((i) => i.Id));
+    if (errors.length) throw errors[0];
   }
 }
 

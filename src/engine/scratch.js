@@ -17,7 +17,7 @@ export const SCRATCH_ENV = 'SCRATCH';
  * @returns {Promise<T>}
  */
 export async function withScratchVolume(docker, tracker, mountPoint, fn) {
-  const volume = await docker.createVolume({ Labels: { ...tracker.labels, 'dind-bench.role': 'scratch' } });
+  const volume = await tracker.creating(docker.createVolume({ Labels: { ...tracker.labels, 'dind-bench.role': 'scratch' } }));
   tracker.add('volume', volume.name, docker);
   try {
     return await fn({ binds: [`${volume.name}:${mountPoint}`], env: [`${SCRATCH_ENV}=${mountPoint}`] });

@@ -56,7 +56,7 @@ export async function freePorts(n) {
  */
 export async function createBridge(docker, tracker) {
   const name = `dind-bench-${tracker.runId.slice(-12)}-${Math.random().toString(36).slice(2, 8)}`.replace(/[^a-zA-Z0-9_.-]/g, '-');
-  const net = await docker.createNetwork({ Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: tracker.labels });
+  const net = await tracker.creating(docker.createNetwork({ Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: tracker.labels }));
   tracker.add('network', net.id, docker);
   return {
     name,
@@ -81,13 +81,15 @@ export async function startServiceContainer(docker, spec, { tracker, networkName
   const ports = await freePorts(spec.ports ?? 1);
   const bridge = spec.network === 'bridge';
   const t0 = performance.now();
-  const container = await docker.createContainer({
-    Image: spec.image,
-    Cmd: spec.cmd({ bind: bridge ? '0.0.0.0' : '127.0.0.1', ports }),
-    User: spec.user,
-    Labels: { ...tracker.labels, 'dind-bench.role': 'service', 'dind-bench.service': spec.name },
-    HostConfig: { NetworkMode: bridge ? networkName : 'host' },
-  });
+  const container = await tracker.creating(
+    docker.createContainer({
+      Image: spec.image,
+      Cmd: spec.cmd({ bind: bridge ? '0.0.0.0' : '127.0.0.1', ports }),
+      User: spec.user,
+      Labels: { ...tracker.labels, 'dind-bench.role': 'service', 'dind-bench.service': spec.name },
+      HostConfig: { NetworkMode: bridge ? networkName : 'host' },
+    }),
+  );
   tracker.add('container', container.id, docker);
   const logTail = async (lines = 15) => {
     try {

@@ -48,7 +48,7 @@ export async function startInnerDaemon(outer, { image, volume, tracker, readyTim
   tracker.onCleanup(() => rm(socketDir, { recursive: true, force: true }));
   const binds = ['/sys/fs/cgroup:/sys/fs/cgroup:rw', `${socketDir}:/var/run`];
   if (volume) {
-    const vol = await outer.createVolume({ Labels: tracker.labels });
+    const vol = await tracker.creating(outer.createVolume({ Labels: tracker.labels }));
     tracker.add('volume', vol.name, outer);
     binds.push(`${vol.name}:/var/lib/docker`);
   }
@@ -61,14 +61,16 @@ export async function startInnerDaemon(outer, { image, volume, tracker, readyTim
     let container = null;
     let t0 = 0;
     try {
-      container = await outer.createContainer({
-        Image: image,
-        Labels: { ...tracker.labels, 'dind-bench.role': 'dind' },
-        HostConfig: {
-          Binds: binds,
-          ...(mode === 'privileged' ? { Privileged: true } : CAPABILITY_SET),
-        },
-      });
+      container = await tracker.creating(
+        outer.createContainer({
+          Image: image,
+          Labels: { ...tracker.labels, 'dind-bench.role': 'dind' },
+          HostConfig: {
+            Binds: binds,
+            ...(mode === 'privileged' ? { Privileged: true } : CAPABILITY_SET),
+          },
+        }),
+      );
       tracker.add('container', container.id, outer);
       t0 = performance.now();
       await container.start();

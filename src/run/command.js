@@ -5,7 +5,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { backingFilesystem, requireEngine } from '../engine/client.js';
-import { ResourceTracker } from '../engine/resources.js';
+import { ResourceTracker, cleanupOnSignals } from '../engine/resources.js';
 import { isDind } from '../environments/index.js';
 import { buildImages } from '../images/build.js';
 import { benchImage, dindImage } from '../images/catalog.js';
@@ -90,6 +90,8 @@ export async function runCommand(o) {
   const info = await o.outer.info();
   const version = await o.outer.version();
   const tracker = new ResourceTracker(`${executed.runId}-describe`);
+  // Ctrl-C here (after the run's own cleanup) must still remove the describing containers.
+  const removeSignalHandlers = cleanupOnSignals(() => tracker.cleanup(o.outer), o.log);
   const images = [];
   try {
     for (const ref of wanted) {
@@ -98,6 +100,7 @@ export async function runCommand(o) {
     }
   } finally {
     await tracker.cleanup(o.outer);
+    removeSignalHandlers();
   }
   const endedAt = new Date();
   const results = {

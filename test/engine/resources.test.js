@@ -24,3 +24,17 @@ test('after cleanup began, newly recorded volumes are removed and new hooks run'
   for (let i = 0; i < 100 && (await exists()); i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(await exists(), false, `volume ${vol.name} was recorded after cleanup began and should have been removed`);
 });
+
+test('a create still in flight when cleanup starts is waited for, and what it made is removed', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  const tracker = new ResourceTracker(`inflight-${process.pid}-${Date.now()}`);
+  // The engine answers this create only after cleanup has begun (as when Ctrl-C lands mid-create), and
+  // the caller never gets to record it: only waiting for the call, then the label sweep, can catch it.
+  const created = tracker.creating(new Promise((r) => setTimeout(r, 300)).then(() => outer.createVolume({ Labels: tracker.labels })));
+  const problems = await tracker.cleanup(outer);
+  assert.deepEqual(problems, []);
+  const { name } = await created;
+  const exists = ((await outer.listVolumes()).Volumes ?? []).some((v) => v.Name === name);
+  assert.equal(exists, false, `volume ${name} was created during cleanup and should have been swept`);
+});
