@@ -5,9 +5,9 @@
 //     run's own progress lines, so the budget can be planned;
 //   - the harness's own resident memory stays under 200 MB during the run.
 // Usage: npm run bench:quick-run   (needs a running engine; builds missing images first, not timed)
-import { spawn, spawnSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { spawnSync } from 'node:child_process';
 import { BENCHMARK_NAMES } from '../src/benchmarks/index.js';
+import { runWithProgress } from './run-progress.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,32 +21,16 @@ if (pre.status !== 0) process.exit(pre.status ?? 1);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-quick-'));
 try {
-  const t0 = performance.now();
-  // Streamed, not spawnSync: each progress line gets its arrival time, which splits the wall time into
-  // setup (environments started, images loaded), steps, and teardown.
-  const child = spawn(process.execPath, [BIN, 'run', '--profile', 'quick', '--distro', 'debian', '--env', 'native,docker,dind,dind-vfs', '--out', dir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  /** @type {{at: number, line: string}[]} */
-  const lines = [];
-  createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stderr) }).on('line', (line) => {
-    lines.push({ at: (performance.now() - t0) / 1000, line });
-    process.stderr.write(line + '\n');
-  });
-  const status = await new Promise((resolve) => child.on('close', resolve));
-  const wall = (performance.now() - t0) / 1000;
-  // Progress lines look like "[12/96] fio/dind@20.10/debian #2: 20 metrics in 15234 ms".
+  const { status, wall, lines, steps } = await runWithProgress(['run', '--profile', 'quick', '--distro', 'debian', '--env', 'native,docker,dind,dind-vfs', '--out', dir]);
   /** @type {Map<string, number>} */
   const perBench = new Map();
   /** @type {Map<string, Map<string, number>>} */
   const perCell = new Map();
-  for (const { line } of lines) {
-    const m = line.match(/^\[\d+\/\d+\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (\d+) ms$/);
-    if (!m) continue;
-    perBench.set(m[1], (perBench.get(m[1]) ?? 0) + Number(m[3]));
-    if (!perCell.has(m[1])) perCell.set(m[1], new Map());
-    const row = /** @type {Map<string, number>} */ (perCell.get(m[1]));
-    row.set(m[2], (row.get(m[2]) ?? 0) + Number(m[3]));
+  for (const { bench, envKey, ms } of steps) {
+    perBench.set(bench, (perBench.get(bench) ?? 0) + ms);
+    if (!perCell.has(bench)) perCell.set(bench, new Map());
+    const row = /** @type {Map<string, number>} */ (perCell.get(bench));
+    row.set(envKey, (row.get(envKey) ?? 0) + ms);
   }
   const firstStep = lines.find((l) => /^\[1\//.test(l.line))?.at ?? 0;
   const teardownAt = lines.find((l) => l.line.startsWith('tearing down'))?.at ?? wall;

@@ -5,16 +5,15 @@
 // Usage: npm run bench:standard-time -- [--bench a,b] [--env docker,dind]   (needs a running engine)
 // Defaults: every benchmark, docker and dind. The whole standard profile takes hours (stress-ng alone is
 // 4 x 100 s per step), so pick benchmarks; the figures go in the README's planning table.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { BENCHMARK_NAMES } from '../src/benchmarks/index.js';
 import { makePlan } from '../src/run/plan.js';
 import { estimateRun } from '../src/run/estimate.js';
 import { PROFILES } from '../src/run/profiles.js';
+import { runWithProgress } from './run-progress.js';
 
 const { values } = parseArgs({ options: { bench: { type: 'string', default: BENCHMARK_NAMES.join(',') }, env: { type: 'string', default: 'docker,dind' } } });
 const benchmarks = String(values.bench).split(',');
@@ -25,21 +24,15 @@ if (unknown.length) {
   process.exit(2);
 }
 
-const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-standard-'));
 try {
-  const args = ['run', '--profile', 'standard', '--iterations', '1', '--distro', 'debian', '--bench', benchmarks.join(','), '--env', environments.join(','), '--out', dir];
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = await runWithProgress(['run', '--profile', 'standard', '--iterations', '1', '--distro', 'debian', '--bench', benchmarks.join(','), '--env', environments.join(','), '--out', dir]);
   /** @type {Map<string, number[]>} step times in ms per benchmark and environment */
   const steps = new Map();
-  createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stderr) }).on('line', (line) => {
-    process.stderr.write(line + '\n');
-    const m = line.match(/^\[\d+\/\d+\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (\d+) ms$/);
-    if (!m) return;
-    const key = `${m[1]} ${m[2].split('@')[0]}`;
-    steps.set(key, [...(steps.get(key) ?? []), Number(m[3])]);
-  });
-  const status = await new Promise((resolve) => child.on('close', resolve));
+  for (const { bench, envKey, ms } of run.steps) {
+    const key = `${bench} ${envKey.split('@')[0]}`;
+    steps.set(key, [...(steps.get(key) ?? []), ms]);
+  }
 
   const profile = PROFILES.standard;
   const perStep = profile.iterations + profile.warmup;
@@ -60,7 +53,7 @@ try {
     const fmt = (/** @type {number} */ s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${(s / 60).toFixed(1)} min`);
     console.log(`  ${bench.padEnd(12)} ${means.map((m) => (m === null ? 'failed' : m.toFixed(1)).padStart(16)).join(' ')} ${fmt(total).padStart(15)} ${fmt(est).padStart(14)}`);
   }
-  process.exitCode = status === 0 ? 0 : 1;
+  process.exitCode = run.status === 0 ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
