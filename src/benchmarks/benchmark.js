@@ -60,13 +60,20 @@ export class UnavailableError extends Error {}
 export async function runStep(env, ctx, step, cmd, extra = {}) {
   const result = await env.run({ image: ctx.image, cmd, timeoutMs: ctx.timeoutMs, ...extra });
   await ctx.saveRaw(step, result.stdout + (result.stderr ? `\n--- stderr ---\n${result.stderr}` : ''));
-  if (result.exitCode !== 0) {
-    const tail = (result.stdout + result.stderr).trim().split('\n').slice(-10).join('\n');
-    // The first line the tool complained with (stderr first), so the cell's one-line reason says why.
-    const first = [result.stderr, result.stdout].map((t) => t.split('\n').find((l) => l.trim())).find(Boolean) ?? '(no output)';
-    throw Object.assign(new Error(`step ${step}: \`${cmd.join(' ')}\` exited ${result.exitCode}: ${first.trim()}\n${tail}`), { step });
-  }
+  // stderr first: the first line the tool complained with is the cell's one-line reason.
+  if (result.exitCode !== 0) throw stepFailed(step, cmd.join(' '), result.exitCode, [result.stderr, result.stdout], result.stdout + result.stderr);
   return result;
+}
+
+/**
+ * The error of a step whose command exited non-zero: the first non-empty line of `firstFrom` (searched in
+ * order) as the reason, then the last 10 lines of `output`. Carries `step` for the cell's record.
+ * @param {string} step @param {string} command @param {number} code @param {string[]} firstFrom @param {string} output
+ */
+function stepFailed(step, command, code, firstFrom, output) {
+  const first = firstFrom.map((t) => t.split('\n').find((l) => l.trim())).find(Boolean) ?? '(no output)';
+  const tail = output.trim().split('\n').slice(-10).join('\n');
+  return Object.assign(new Error(`step ${step}: \`${command}\` exited ${code}: ${first.trim()}\n${tail}`), { step });
 }
 
 const SECTION = '=== dind-bench step';
@@ -100,11 +107,7 @@ export async function runSteps(env, ctx, steps, extra = {}) {
     const body = text.slice(begin + SECTION.length + step.length + 2, end);
     const code = Number(text.slice(end).match(/exit=(\d+)/)?.[1]);
     await ctx.saveRaw(step, body);
-    if (code !== 0) {
-      const first = body.split('\n').find((l) => l.trim()) ?? '(no output)';
-      const tail = body.trim().split('\n').slice(-10).join('\n');
-      throw Object.assign(new Error(`step ${step}: \`${sh}\` exited ${code}: ${first.trim()}\n${tail}`), { step });
-    }
+    if (code !== 0) throw stepFailed(step, sh, code, [body], body);
     out[step] = body;
   }
   return out;
