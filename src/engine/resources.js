@@ -92,22 +92,25 @@ export class ResourceTracker {
     if (this.pending.size) {
       await Promise.race([Promise.allSettled([...this.pending]), new Promise((r) => setTimeout(r, 30_000).unref())]);
     }
-    await this.sweep(outer).catch(() => {});
+    const sweepFailed = await this.sweep(outer).then(() => false, () => true);
     while (this.late.length) await Promise.all(this.late.splice(0));
-    // Second pass, now that nothing is in flight: only what still fails is a problem worth reporting.
-    for (const item of retry) {
-      try {
-        await removeOne(item.docker, item.kind, item.id);
-      } catch (e) {
-        problems.push(`${item.kind} ${item.id.slice(0, 12)}: ${/** @type {Error} */ (e).message}`);
+    // Second pass, only when something raced, now that nothing is in flight: what still fails is a
+    // problem worth reporting.
+    if (retry.length || sweepFailed) {
+      for (const item of retry) {
+        try {
+          await removeOne(item.docker, item.kind, item.id);
+        } catch (e) {
+          problems.push(`${item.kind} ${item.id.slice(0, 12)}: ${/** @type {Error} */ (e).message}`);
+        }
       }
+      try {
+        await this.sweep(outer);
+      } catch (e) {
+        problems.push(`sweep: ${/** @type {Error} */ (e).message}`);
+      }
+      while (this.late.length) await Promise.all(this.late.splice(0));
     }
-    try {
-      await this.sweep(outer);
-    } catch (e) {
-      problems.push(`sweep: ${/** @type {Error} */ (e).message}`);
-    }
-    while (this.late.length) await Promise.all(this.late.splice(0));
     return problems;
   }
 
