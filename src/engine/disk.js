@@ -23,7 +23,8 @@ export const syncDisks = () => promisify(execFile)('sync').then(() => undefined)
  */
 export async function blockDeviceStatFile(path) {
   const { dev } = await stat(path);
-  // Linux dev_t: major in bits 8-19 (and 32+), minor in bits 0-7 and 20-31.
+  // Linux dev_t: major in bits 8-19, minor in bits 0-7 and 20-31 (the bits of majors above 4095, at 32+,
+  // are not read: no block device driver here uses one).
   const major = Number((BigInt(dev) >> 8n) & 0xfffn);
   const minor = Number((BigInt(dev) & 0xffn) | ((BigInt(dev) >> 12n) & 0xfff00n));
   if (major === 0) return null;
