@@ -1,18 +1,16 @@
 #!/usr/bin/env bash
-# Installs what dind-bench needs on a Debian machine, idempotently: the Docker engine from Debian,
+# Installs what a dind-bench run needs on a Debian machine, idempotently: the Docker engine from Debian,
 # debootstrap (offline base images), the benchmark tools for the `native` environment, buildx from
-# the Go module proxy, and the npm dependencies. Safe to run again: it skips what is there.
+# the Go module proxy, and the npm dependencies of the command (not the dev ones). Safe to run again: it
+# skips what is there. The project's own checks (tests in Chromium, type checks, workflow linters, act)
+# need more: .ci/install-ci-tools.sh, which .ci/run calls after this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
-# Workflow tooling (.github/, actions/, runners/): linters and act for the offline end-to-end run.
-ACT_VERSION=v0.2.89
-ACTIONLINT_VERSION=v1.7.12
-ZIZMOR_VERSION=1.32.0
-KUBERNETES_VALIDATE_VERSION=1.37.0   # ships the Kubernetes JSON schemas: validates runners/k8s offline
 
-apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq shellcheck stress-ng fio python3 chromium python3-pip cloud-init git)
+# git: the suite's commit in every result's provenance; python3: the storage benchmark's probe (native).
+apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq stress-ng fio python3 git)
 
 # iozone3 (for the native environment) is in Debian's non-free component: add it for this host's own
 # Debian mirror and release when apt does not know the package yet.
@@ -62,27 +60,8 @@ if ! docker buildx version >/dev/null 2>&1; then
   chmod +x "$plugin"
 fi
 
-# Go tools go to /usr/local/bin, so every later step (and act's jobs) finds them on PATH.
-go_tool() { # name version module
-  if ! command -v "$1" >/dev/null 2>&1 || ! "$1" --version 2>&1 | grep -q "${2#v}"; then
-    echo "install: $1 $2 (go install)"
-    GOBIN=/usr/local/bin go install "$3@$2"
-  fi
-}
-go_tool act "$ACT_VERSION" github.com/nektos/act
-go_tool actionlint "$ACTIONLINT_VERSION" github.com/rhysd/actionlint/cmd/actionlint
-
-pip_tool() { # command package version
-  if ! command -v "$1" >/dev/null 2>&1 || ! pip3 show "$2" 2>/dev/null | grep -qx "Version: $3"; then
-    echo "install: $2 $3 (pip)"
-    pip3 install --quiet --disable-pip-version-check --break-system-packages "$2==$3" 2>/dev/null \
-      || pip3 install --quiet --disable-pip-version-check "$2==$3"
-  fi
-}
-pip_tool zizmor zizmor "$ZIZMOR_VERSION"
-pip_tool kubernetes-validate kubernetes-validate "$KUBERNETES_VALIDATE_VERSION"
-
+# Only what the command needs; .ci/install-ci-tools.sh adds the dev dependencies (tsc, playwright-core).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "install: npm dependencies"
-  npm ci --no-audit --no-fund --loglevel=error
+  npm ci --omit=dev --no-audit --no-fund --loglevel=error
 fi

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Static checks of everything that is not JavaScript: the workflows and composite actions (actionlint,
 # zizmor with no findings), every shell script (shellcheck), the GCE cloud-init user data (cloud-init's
-# own schema), and the Kubernetes runner values (Kubernetes' JSON schemas, offline). Tools: .ci/install.sh.
+# own schema), and the Kubernetes runner values (Kubernetes' JSON schemas, offline). Tools: .ci/install-ci-tools.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== actionlint"
 # actionlint runs shellcheck on every run: block too.
 actionlint -color=false
+actionlint -color=false examples/consumer/.github/workflows/*.yml
 
 echo "== zizmor (offline; .github/zizmor.yml)"
 zizmor --offline --quiet --no-progress .
+zizmor --offline --quiet --no-progress --config .github/zizmor.yml examples/consumer
 
 echo "== shellcheck"
 mapfile -t scripts < <(git ls-files --cached --others --exclude-standard '*.sh' .ci/run quickstart | sort -u)
