@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Removes this machine's runner registration, if any: on VM shutdown (GCE shutdown script), on lab
-# removal, or when a job never came. An ephemeral runner that finished its job is already gone.
+# BROKER SIDE. Removes the runner registration NAME (a machine that was deleted or uninstalled before
+# its ephemeral runner took a job; a runner that ran its job is already gone). Runner machines hold no
+# credential that could do this.
+#   RUNNER_SCOPE=owner/repo RUNNER_PAT_FILE=./token bash deregister.sh NAME
 set -euo pipefail
-# shellcheck source=/dev/null
-[ -f /etc/dind-bench-runner.env ] && . /etc/dind-bench-runner.env
+name=${1:?usage: deregister.sh NAME}
 : "${RUNNER_SCOPE:?}" "${RUNNER_PAT_FILE:?}"
-home=${RUNNER_HOME:-/opt/actions-runner}
-[ -f "$home/.runner" ] || { echo "no runner registered here"; exit 0; }
 case "$RUNNER_SCOPE" in */*) endpoint="repos/$RUNNER_SCOPE" ;; *) endpoint="orgs/$RUNNER_SCOPE" ;; esac
-token=$(curl -fsS -X POST -H "Authorization: Bearer $(cat "$RUNNER_PAT_FILE")" -H 'Accept: application/vnd.github+json' \
-  "https://api.github.com/$endpoint/actions/runners/remove-token" | jq -r .token)
-runuser -u "${RUNNER_USER:-runner}" -- "$home/config.sh" remove --token "$token"
+auth() { printf 'header = "Authorization: Bearer %s"\n' "$(cat "$RUNNER_PAT_FILE")"; }
+id=$(auth | curl -fsS -K - -H 'Accept: application/vnd.github+json' \
+  "https://api.github.com/$endpoint/actions/runners?per_page=100" | jq -r --arg n "$name" '.runners[] | select(.name == $n) | .id')
+[ -n "$id" ] || { echo "no runner named $name"; exit 0; }
+auth | curl -fsS -K - -X DELETE -H 'Accept: application/vnd.github+json' "https://api.github.com/$endpoint/actions/runners/$id"
+echo "runner $name removed"

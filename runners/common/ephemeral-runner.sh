@@ -1,62 +1,62 @@
 #!/usr/bin/env bash
-# Registers this machine as an ephemeral GitHub Actions runner, runs exactly one job, and exits (the runner
-# deregisters itself after an ephemeral job). Used by the GCE VMs (then the VM is replaced) and by the lab
-# service (which cleans up and calls it again).
+# ON THE RUNNER MACHINE, as root (GCE: cloud-init; lab: dind-bench-runner.service). Runs exactly ONE job:
+#   1. unpacks a fresh runner into an emptied RUNNER_HOME from the root-owned, digest-checked release
+#      copy (runner-release.sh): nothing a previous job changed in the runner is used again;
+#   2. waits for the just-in-time (JIT) runner configuration a broker delivers (jit-config.sh, run where
+#      the registration credential lives): from instance metadata (GCE) or a root-only spool file
+#      (lab). This machine holds no credential that can register a runner or fetch one;
+#   3. runs the runner with it as RUNNER_USER. After its one job the runner exits and GitHub removes it.
+# The configuration is consumed: the spool file is deleted before the runner starts; on GCE the broker
+# deletes the metadata key as soon as this machine reports the runner started. A job can read its own
+# runner's configuration (it runs as the runner's user), which is spent: it starts no other runner.
 #
 # Configuration, from the environment or /etc/dind-bench-runner.env:
-#   RUNNER_SCOPE     owner/repo (or an organisation name) the runner serves
-#   RUNNER_PAT_FILE  root-only file holding a fine-grained token with "Administration: write" on that
-#                    repository (or "Self-hosted runners: write" on the organisation): used only here, to ask
-#                    GitHub for a one-hour registration token, never passed to jobs
-#   RUNNER_LABELS    extra labels (comma-separated), e.g. gce or lab; docker-<engine version> and the
-#                    machine type are added here
-#   RUNNER_GROUP     runner group (organisations), default "Default"
-#   RUNNER_USER      user the runner runs as (default: runner)
-#   RUNNER_HOME      where the runner is unpacked (default: /opt/actions-runner)
+#   JIT_SOURCE   gce (instance metadata attribute dind-bench-jit) or spool (default:
+#                /var/lib/dind-bench-runner/jit/next, written by runners/lab/broker.sh)
+#   RUNNER_USER  user the runner runs as (default: runner)
+#   RUNNER_HOME  where the runner is unpacked (default: /opt/actions-runner)
 set -euo pipefail
+[ "$(id -u)" -eq 0 ] || { echo "ephemeral-runner.sh: run as root" >&2; exit 1; }
 # shellcheck source=/dev/null
 [ -f /etc/dind-bench-runner.env ] && . /etc/dind-bench-runner.env
-
-RUNNER_VERSION=2.321.0
-# SHA-256 of actions-runner-linux-x64-2.321.0.tar.gz as published with the release.
-RUNNER_SHA256=ba46ba7ce3a4d7236b16fbe44419fb453bc08f866b24f04d549ec89f1722a29e
-
-: "${RUNNER_SCOPE:?set RUNNER_SCOPE (owner/repo or organisation)}" "${RUNNER_PAT_FILE:?set RUNNER_PAT_FILE}"
+lib=/usr/local/lib/dind-bench-runner
+# shellcheck source=/dev/null
+. "$lib/runner-version.sh"
 user=${RUNNER_USER:-runner}
 home=${RUNNER_HOME:-/opt/actions-runner}
-api=https://api.github.com
 
-# Unpack the pinned runner once, after checking its digest.
-if [ ! -x "$home/config.sh" ]; then
-  tarball=$(mktemp)
-  curl -fsSL -o "$tarball" "https://github.com/actions/runner/releases/download/v$RUNNER_VERSION/actions-runner-linux-x64-$RUNNER_VERSION.tar.gz"
-  echo "$RUNNER_SHA256  $tarball" | sha256sum -c --quiet
-  mkdir -p "$home"
-  tar -C "$home" -xzf "$tarball"
-  rm -f "$tarball"
-  "$home/bin/installdependencies.sh" >/dev/null
-  chown -R "$user:" "$home"
-fi
-
-# Labels: what the workflow selects on. The host Engine version lets a fleet mid-upgrade run both.
-engine=$(docker version --format '{{.Server.Version}}' | cut -d. -f1,2)
-machine=$(curl -fs -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/machine-type 2>/dev/null | awk -F/ '{print $NF}' || true)
-labels="dind-bench,docker-$engine${machine:+,$machine}${RUNNER_LABELS:+,$RUNNER_LABELS}"
-
-case "$RUNNER_SCOPE" in
-  */*) endpoint="repos/$RUNNER_SCOPE"; url="https://github.com/$RUNNER_SCOPE" ;;
-  *) endpoint="orgs/$RUNNER_SCOPE"; url="https://github.com/$RUNNER_SCOPE" ;;
-esac
-token=$(curl -fsS -X POST -H "Authorization: Bearer $(cat "$RUNNER_PAT_FILE")" -H 'Accept: application/vnd.github+json' \
-  "$api/$endpoint/actions/runners/registration-token" | jq -r .token)
-if [ -z "$token" ] || [ "$token" = null ]; then
-  echo "ephemeral-runner.sh: GitHub refused a registration token for $RUNNER_SCOPE (check the token in $RUNNER_PAT_FILE)" >&2
+# 1. A fresh runner from the pristine copy, checked again (a job runs with root-equivalent rights through
+#    the docker group, so the copy is verified, not trusted).
+if ! echo "$RUNNER_SHA256  $lib/$RUNNER_TARBALL" | sha256sum -c --quiet; then
+  echo "ephemeral-runner.sh: $lib/$RUNNER_TARBALL does not match its pinned digest; reinstall (runner-release.sh)" >&2
   exit 1
 fi
+rm -rf "${home:?}"
+install -d -o "$user" -g "$user" -m 0750 "$home"
+runuser -u "$user" -- tar -C "$home" -xzf "$lib/$RUNNER_TARBALL"
 
-name="$(hostname)-$(date +%s)"
-echo "registering $name for $RUNNER_SCOPE with labels self-hosted,linux,x64,$labels"
-runuser -u "$user" -- "$home/config.sh" --unattended --ephemeral --replace --disableupdate \
-  --url "$url" --token "$token" --name "$name" --labels "$labels" --runnergroup "${RUNNER_GROUP:-Default}" --work _work
-# One job, then the runner exits and GitHub forgets it.
-runuser -u "$user" -- "$home/run.sh"
+# 2. The JIT configuration, delivered by the broker.
+md=http://metadata.google.internal/computeMetadata/v1/instance
+state() { # GCE: tells the broker where this machine is (guest attribute, no credential needed)
+  curl -fsS -X PUT -H 'Metadata-Flavor: Google' --data "$1" "$md/guest-attributes/dind-bench/state" >/dev/null || :
+}
+case "${JIT_SOURCE:-spool}" in
+  gce)
+    state waiting
+    until jit=$(curl -fsS -H 'Metadata-Flavor: Google' "$md/attributes/dind-bench-jit" 2>/dev/null) && [ -n "$jit" ]; do sleep 5; done
+    ;;
+  spool)
+    spool=/var/lib/dind-bench-runner/jit
+    install -d -o root -g root -m 0700 "$spool"
+    : > "$spool/waiting"
+    until [ -s "$spool/next" ]; do sleep 5; done
+    jit=$(cat "$spool/next")
+    rm -f "$spool/next" "$spool/waiting"
+    ;;
+  *) echo "ephemeral-runner.sh: JIT_SOURCE must be gce or spool" >&2; exit 1 ;;
+esac
+
+# 3. One job.
+echo "starting an ephemeral runner from its JIT configuration (one job)"
+[ "${JIT_SOURCE:-spool}" = gce ] && state started
+runuser -u "$user" -- "$home/run.sh" --jitconfig "$jit"

@@ -30,6 +30,13 @@ def check(path):
         problems.append("minRunners is greater than maxRunners")
     if isinstance(values.get("githubConfigSecret"), dict):
         problems.append("githubConfigSecret holds credentials inline; name a Kubernetes secret instead")
+    if mode == "dind":
+        # DinD's socket folders must be on a path the runner and the dind sidecar share (the work volume).
+        containers = values.get("template", {}).get("spec", {}).get("containers", [])
+        runner = next((c for c in containers if c.get("name") == "runner"), {})
+        env = {e.get("name"): e.get("value") for e in runner.get("env", [])}
+        if not str(env.get("DIND_BENCH_SOCKET_DIR", "")).startswith("/home/runner/_work/"):
+            problems.append("dind mode: the runner container needs DIND_BENCH_SOCKET_DIR under /home/runner/_work/")
     objects = [("runner pod template", {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "runner"},
                                          "spec": values.get("template", {}).get("spec", {})})]
     claim = (values.get("containerMode") or {}).get("kubernetesModeWorkVolumeClaim")
