@@ -2,9 +2,16 @@
 # Runs `dind-bench compare` on every results.json under $RESULTS (a file or a folder of benchmark jobs'
 # results), into $OUT, and appends the Markdown to the job summary. Sets the step outputs `markdown` and
 # `regression`. Inputs come from the environment (see action.yml), never from the command line of a
-# workflow expression.
+# workflow expression:
+#   FAIL_ON_REGRESSION  'true': regressions are error annotations (else warnings); the gate is the caller's
+#   COMMENT_MAX         cap on the merged pull-request comment (default 60000; GitHub refuses > 65536)
+#   REPORT_URL          link kept in the comment (default: this workflow run's page)
 set -euo pipefail
 : "${SUITE:?}" "${RESULTS:?}" "${OUT:?}"
+case "${FAIL_ON_REGRESSION:-false}" in
+  true|false) ;;
+  *) echo "::error title=dind-bench compare::fail-on-regression must be 'true' or 'false'"; exit 2 ;;
+esac
 mkdir -p "$OUT"
 if [ -f "$RESULTS" ]; then files=("$RESULTS")
 else mapfile -t files < <(find "$RESULTS" -name results.json -type f | sort); fi
@@ -23,12 +30,14 @@ fi
 
 regression=false
 : > "$OUT/comparison.md"
-: > "$OUT/pr-comment.md"
+parts=()
 n=0
 for file in "${files[@]}"; do
   n=$((n + 1))
   args=(compare "$file" --markdown "$OUT/comparison-$n.md" --json "$OUT/comparison-$n.json"
-        --pr-comment "$OUT/pr-comment-$n.md" --fail-on-regression)
+        --pr-comment "$OUT/pr-comment-$n.md")
+  # The annotation level follows the caller's input: error annotations only when regressions fail the job.
+  if [ "${FAIL_ON_REGRESSION:-false}" = true ]; then args+=(--fail-on-regression); fi
   if [ "$use_history" = true ]; then args+=(--history "$HISTORY"); fi
   echo "compare $file"
   set +e
@@ -36,13 +45,24 @@ for file in "${files[@]}"; do
   code=$?
   set -e
   case "$code" in
-    0) ;;
-    4) regression=true; echo "::warning title=dind-bench compare::regression in $file" ;;
+    0|4) ;;
     *) echo "::error title=dind-bench compare::compare failed on $file (exit $code)"; exit "$code" ;;
   esac
+  # Found from the verdicts themselves: without --fail-on-regression compare exits 0 on a regression too.
+  found=$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    process.stdout.write(String(d.counts?.regression ?? 0))' "$OUT/comparison-$n.json")
+  if [ "$found" != 0 ]; then regression=true; echo "$found regression(s) in $file"; fi
   cat "$OUT/comparison-$n.md" >> "$OUT/comparison.md"
-  cat "$OUT/pr-comment-$n.md" >> "$OUT/pr-comment.md"
+  parts+=("$OUT/pr-comment-$n.md")
 done
+# One comment for the pull request, capped below GitHub's limit, linking to the full report.
+report_url=${REPORT_URL:-}
+if [ -z "$report_url" ] && [ -n "${GITHUB_RUN_ID:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ]; then
+  report_url="${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID"
+fi
+comment_args=(comment "${parts[@]}" --out "$OUT/pr-comment.md" --max "${COMMENT_MAX:-60000}")
+if [ -n "$report_url" ]; then comment_args+=(--report-url "$report_url"); fi
+node "$SUITE/bin/dind-bench.js" "${comment_args[@]}"
 # No copy into $GITHUB_STEP_SUMMARY here: in Actions `compare` already writes the job summary itself
 # (through @actions/core), once per results file.
 {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Makes the suite at $SUITE (the root of the dind-bench repository an action came from) ready to run:
+# its npm dependencies installed from package-lock.json when they are not there yet, `dind-bench` on the
+# PATH of later steps, and DIND_BENCH_SUITE (its path), DIND_BENCH_SUITE_REF and
+# DIND_BENCH_SUITE_REPOSITORY in their environment. Every action runs it first, so each works alone when
+# called as OWNER/dind-bench/actions/NAME@v1 by a repository that has nothing of dind-bench checked out.
+# Offline (act, or DIND_BENCH_NPM_OFFLINE=true) npm answers from its cache only.
+set -euo pipefail
+suite=$(cd "${SUITE:?SUITE must be the dind-bench repository root}" && pwd)
+cd "$suite"
+if [ ! -f package-lock.json ] || [ ! -x bin/dind-bench.js ]; then
+  echo "::error title=dind-bench suite::$suite is not a dind-bench repository" \
+    "(no package-lock.json or bin/dind-bench.js)"
+  exit 1
+fi
+command -v node >/dev/null || {
+  echo "::error title=dind-bench suite::node is not installed" \
+    "(fix: use the setup action, or provision the runner with runners/common/provision.sh)"
+  exit 1
+}
+
+# Another copy of the same suite already installed in this job (act gives every action its own copy;
+# GitHub downloads the repository once per job): the same package-lock.json means the same dependency
+# tree, so that one is used instead of installing it again.
+earlier=${DIND_BENCH_SUITE:-}
+if [ ! -e node_modules ] && [ -n "$earlier" ] && [ "$earlier" != "$suite" ] && [ -d "$earlier/node_modules" ] \
+  && cmp -s package-lock.json "$earlier/package-lock.json"; then
+  ln -s "$earlier/node_modules" node_modules
+fi
+# npm ls exits non-zero when a dependency of package.json is missing or does not satisfy it.
+if npm ls --omit=dev --depth=0 >/dev/null 2>&1; then
+  echo "dind-bench suite: $suite (npm dependencies present${earlier:+, from $earlier if linked})"
+else
+  offline=()
+  if [ -n "${ACT:-}" ] || [ "${DIND_BENCH_NPM_OFFLINE:-}" = true ]; then offline=(--offline); fi
+  echo "dind-bench suite: $suite: npm ci --omit=dev ${offline[*]}"
+  npm ci --omit=dev "${offline[@]}" --no-audit --no-fund --loglevel=error
+fi
+
+if [ -n "${GITHUB_ENV:-}" ]; then
+  {
+    echo "DIND_BENCH_SUITE=$suite"
+    # Which dind-bench ran, as opposed to the caller's repository and commit (GITHUB_REPOSITORY, GITHUB_SHA).
+    echo "DIND_BENCH_SUITE_REF=${SUITE_REF:-}"
+    echo "DIND_BENCH_SUITE_REPOSITORY=${SUITE_REPOSITORY:-}"
+  } >> "$GITHUB_ENV"
+fi
+if [ -n "${GITHUB_PATH:-}" ]; then echo "$suite/bin" >> "$GITHUB_PATH"; fi
