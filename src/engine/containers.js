@@ -4,7 +4,6 @@
 import { PassThrough } from 'node:stream';
 import { roundMs as round, since } from './timing.js';
 
-
 export class CellTimeoutError extends Error {}
 
 /**
@@ -12,7 +11,9 @@ export class CellTimeoutError extends Error {}
  *   image: string, cmd: string[], labels: Record<string, string>, timeoutMs: number,
  *   workingDir?: string, env?: string[], binds?: string[], networkMode?: string,
  *   onStarted?: (container: import('dockerode').Container, docker: import('dockerode')) => void,
+ *   onMark?: (mark: 'created' | 'start_called' | 'started' | 'output', at: number) => void,
  * }} RunSpec
+ *   onMark: each step's end as a performance.now() reading, for the start-up timeline (./startup.js).
  * @typedef {{
  *   stdout: string, stderr: string, exitCode: number,
  *   timings: {create_ms: number, start_ms: number, first_output_ms: number | null, run_ms: number, remove_ms: number, start_epoch_ms: number}
@@ -40,6 +41,7 @@ export async function runContainer(docker, spec, tracker) {
       HostConfig: { Binds: spec.binds, NetworkMode: spec.networkMode },
     },
     tracker,
+    spec.onMark,
   );
   try {
     spec.onStarted?.(container, docker);
@@ -118,17 +120,24 @@ export async function lifecycleProbe(docker, spec, tracker) {
  * @param {import('dockerode')} docker
  * @param {import('dockerode').ContainerCreateOptions & {Labels: Record<string, string>}} options
  * @param {import('./resources.js').ResourceTracker} tracker
+ * @param {RunSpec['onMark']} [onMark]
  */
-async function createAndStart(docker, options, tracker) {
+async function createAndStart(docker, options, tracker, onMark) {
   const t0 = performance.now();
-  const container = await tracker.creating(docker.createContainer({ Tty: false, ...options, Labels: { ...tracker.labels, ...options.Labels } }));
+  const container = await tracker.creating(
+    docker.createContainer({ Tty: false, ...options, Labels: { ...tracker.labels, ...options.Labels } }),
+  );
   const create_ms = since(t0);
+  onMark?.('created', t0 + create_ms);
   tracker.add('container', container.id, docker);
   try {
-    const output = await attachOutput(docker, container);
+    const output = await attachOutput(docker, container, onMark);
     const startT0 = performance.now();
+    onMark?.('start_called', startT0);
     await container.start();
-    return { container, output, create_ms, start_ms: since(startT0), startT0 };
+    const start_ms = since(startT0);
+    onMark?.('started', startT0 + start_ms);
+    return { container, output, create_ms, start_ms, startT0 };
   } catch (e) {
     await discard(container, tracker);
     throw e;
@@ -154,8 +163,9 @@ async function discard(container, tracker) {
  * Attaches to a created container's output before it starts, so the first byte is seen when it comes.
  * @param {import('dockerode')} docker
  * @param {import('dockerode').Container} container
+ * @param {RunSpec['onMark']} [onMark]
  */
-async function attachOutput(docker, container) {
+async function attachOutput(docker, container, onMark) {
   const stream = /** @type {NodeJS.ReadableStream} */ (
     await container.attach({ stream: true, stdout: true, stderr: true })
   );
@@ -167,7 +177,10 @@ async function attachOutput(docker, container) {
   const result = /** @type {any} */ ({ firstAt: null });
   result.first = new Promise((resolve) => {
     const mark = () => {
-      if (result.firstAt === null) result.firstAt = performance.now();
+      if (result.firstAt === null) {
+        result.firstAt = performance.now();
+        onMark?.('output', result.firstAt); // the first byte
+      }
       resolve();
     };
     out.on('data', (c) => (outChunks.push(c), mark()));

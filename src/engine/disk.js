@@ -29,13 +29,19 @@ export async function blockDeviceStatFile(path) {
   const minor = Number((BigInt(dev) & 0xffn) | ((BigInt(dev) >> 12n) & 0xfff00n));
   if (major === 0) return null;
   const file = `/sys/dev/block/${major}:${minor}/stat`;
-  return (await readFile(file, 'utf8').then(() => true, () => false)) ? file : null;
+  return (await readFile(file, 'utf8').then(
+    () => true,
+    () => false,
+  ))
+    ? file
+    : null;
 }
 
 /** Bytes written to a block device so far, from its stat file (7th field: sectors written). @param {string} file */
 export async function deviceWrittenBytes(file) {
   const fields = (await readFile(file, 'utf8')).trim().split(/\s+/).map(Number);
-  if (fields.length < 7 || !Number.isFinite(fields[6])) throw new Error(`${file}: unexpected format: ${fields.join(' ')}`);
+  if (fields.length < 7 || !Number.isFinite(fields[6]))
+    throw new Error(`${file}: unexpected format: ${fields.join(' ')}`);
   return fields[6] * SECTOR_BYTES;
 }
 

@@ -21,6 +21,13 @@ export class ResourceTracker {
     this.late = [];
     /** @type {Set<Promise<unknown>>} create calls sent to an engine and not answered yet */
     this.pending = new Set();
+    /**
+     * Volumes removed so far. A container created while cleanup runs (Ctrl-C during a DinD setup) can name
+     * one of them: the engine then creates it again, unlabelled, so the sweep cannot find it. Every cleanup
+     * removes these once more after what was in flight has settled.
+     * @type {{kind: 'volume', id: string, docker: import('dockerode')}[]}
+     */
+    this.volumes = [];
   }
 
   /**
@@ -82,6 +89,7 @@ export class ResourceTracker {
     items.sort((a, b) => order[a.kind] - order[b.kind]);
     /** @type {typeof items} */
     const retry = [];
+    for (const { kind, id, docker } of items) if (kind === 'volume') this.volumes.push({ kind, id, docker });
     for (const item of items) {
       // A failure here can be a race (a volume still used by a container that a step in flight is
       // creating or removing): tried again below, once everything in flight has settled.
@@ -92,8 +100,12 @@ export class ResourceTracker {
     if (this.pending.size) {
       await Promise.race([Promise.allSettled([...this.pending]), new Promise((r) => setTimeout(r, 30_000).unref())]);
     }
-    const sweepFailed = await this.sweep(outer).then(() => false, () => true);
+    const sweepFailed = await this.sweep(outer).then(
+      () => false,
+      () => true,
+    );
     while (this.late.length) await Promise.all(this.late.splice(0));
+    for (const v of this.volumes) await removeOne(v.docker, 'volume', v.id).catch(() => retry.push(v));
     // Second pass, only when something raced, now that nothing is in flight: what still fails is a
     // problem worth reporting.
     if (retry.length || sweepFailed) {
@@ -126,10 +138,22 @@ export class ResourceTracker {
     const each = async (/** @type {'container'|'volume'|'network'|'image'} */ kind, /** @type {string[]} */ ids) => {
       for (const id of ids) await removeOne(outer, kind, id).catch((e) => errors.push(e));
     };
-    await each('container', (await outer.listContainers({ all: true, filters })).map((c) => c.Id));
-    await each('network', (await outer.listNetworks({ filters })).map((n) => n.Id));
-    await each('volume', ((await outer.listVolumes({ filters })).Volumes ?? []).map((v) => v.Name));
-    await each('image', (await outer.listImages({ filters })).map((i) => i.Id));
+    await each(
+      'container',
+      (await outer.listContainers({ all: true, filters })).map((c) => c.Id),
+    );
+    await each(
+      'network',
+      (await outer.listNetworks({ filters })).map((n) => n.Id),
+    );
+    await each(
+      'volume',
+      ((await outer.listVolumes({ filters })).Volumes ?? []).map((v) => v.Name),
+    );
+    await each(
+      'image',
+      (await outer.listImages({ filters })).map((i) => i.Id),
+    );
     if (errors.length) throw errors[0];
   }
 }

@@ -17,12 +17,17 @@ export const SCRATCH_ENV = 'SCRATCH';
  * @returns {Promise<T>}
  */
 export async function withScratchVolume(docker, tracker, mountPoint, fn) {
-  const volume = await tracker.creating(docker.createVolume({ Labels: { ...tracker.labels, 'dind-bench.role': 'scratch' } }));
+  const volume = await tracker.creating(
+    docker.createVolume({ Labels: { ...tracker.labels, 'dind-bench.role': 'scratch' } }),
+  );
   tracker.add('volume', volume.name, docker);
   try {
     return await fn({ binds: [`${volume.name}:${mountPoint}`], env: [`${SCRATCH_ENV}=${mountPoint}`] });
   } finally {
-    await docker.getVolume(volume.name).remove().catch(() => {}); // left to the tracker's cleanup if this fails
+    await docker
+      .getVolume(volume.name)
+      .remove()
+      .catch(() => {}); // left to the tracker's cleanup if this fails
     if (!(await exists(docker, volume.name))) tracker.forget(volume.name);
   }
 }

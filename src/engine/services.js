@@ -55,15 +55,23 @@ export async function freePorts(n) {
  * @param {import('./resources.js').ResourceTracker} tracker
  */
 export async function createBridge(docker, tracker) {
-  const name = `dind-bench-${tracker.runId.slice(-12)}-${Math.random().toString(36).slice(2, 8)}`.replace(/[^a-zA-Z0-9_.-]/g, '-');
-  const net = await tracker.creating(docker.createNetwork({ Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: tracker.labels }));
+  const name = `dind-bench-${tracker.runId.slice(-12)}-${Math.random().toString(36).slice(2, 8)}`.replace(
+    /[^a-zA-Z0-9_.-]/g,
+    '-',
+  );
+  const net = await tracker.creating(
+    docker.createNetwork({ Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: tracker.labels }),
+  );
   tracker.add('network', net.id, docker);
   return {
     name,
     remove: async () => {
-      await docker.getNetwork(net.id).remove().catch((e) => {
-        if (/** @type {{statusCode?: number}} */ (e).statusCode !== 404) throw e;
-      });
+      await docker
+        .getNetwork(net.id)
+        .remove()
+        .catch((e) => {
+          if (/** @type {{statusCode?: number}} */ (e).statusCode !== 404) throw e;
+        });
       tracker.forget(net.id);
     },
   };
@@ -93,7 +101,9 @@ export async function startServiceContainer(docker, spec, { tracker, networkName
   tracker.add('container', container.id, docker);
   const logTail = async (lines = 15) => {
     try {
-      const buf = /** @type {Buffer} */ (/** @type {unknown} */ (await container.logs({ stdout: true, stderr: true, tail: lines })));
+      const buf = /** @type {Buffer} */ (
+        /** @type {unknown} */ (await container.logs({ stdout: true, stderr: true, tail: lines }))
+      );
       return demuxed(buf);
     } catch {
       return '';
@@ -120,7 +130,16 @@ export async function startServiceContainer(docker, spec, { tracker, networkName
       },
       logTail,
     });
-    return { name: spec.name, network: spec.network, host, ports, port: ports[0], ready_ms: round(since(t0)), logTail, stop };
+    return {
+      name: spec.name,
+      network: spec.network,
+      host,
+      ports,
+      port: ports[0],
+      ready_ms: round(since(t0)),
+      logTail,
+      stop,
+    };
   } catch (e) {
     await stop().catch(() => {});
     throw e;

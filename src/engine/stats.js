@@ -47,6 +47,27 @@ export function containerWorkingSet(docker, id) {
  *   engine runs elsewhere, e.g. a remote or rootless socket, or /proc is not readable)
  */
 export async function outerDaemonRss() {
+  const pids = await outerDaemonPids();
+  if (!pids) return null;
+  return async () => {
+    let total = 0;
+    for (const pid of pids) {
+      try {
+        const kb = Number((await readFile(`/proc/${pid}/status`, 'utf8')).match(/^VmRSS:\s*(\d+)\s*kB/m)?.[1] ?? 0);
+        total += kb * 1024;
+      } catch {
+        /* exited */
+      }
+    }
+    return total;
+  };
+}
+
+/**
+ * The outer engine's dockerd processes in our own mount namespace and the containerd each started.
+ * @returns {Promise<string[] | null>} pids, null when no such dockerd is visible from here
+ */
+export async function outerDaemonPids() {
   let ownNs;
   try {
     ownNs = await readlink('/proc/self/ns/mnt');
@@ -68,20 +89,70 @@ export async function outerDaemonRss() {
     }
   }
   const daemons = procs.filter((p) => p.comm === 'dockerd');
-  const pids = [...daemons, ...procs.filter((p) => p.comm === 'containerd' && daemons.some((d) => d.pid === p.ppid))].map((p) => p.pid);
   if (daemons.length === 0) return null;
-  return async () => {
-    let total = 0;
-    for (const pid of pids) {
-      try {
-        const kb = Number((await readFile(`/proc/${pid}/status`, 'utf8')).match(/^VmRSS:\s*(\d+)\s*kB/m)?.[1] ?? 0);
-        total += kb * 1024;
-      } catch {
-        /* exited */
-      }
+  return [...daemons, ...procs.filter((p) => p.comm === 'containerd' && daemons.some((d) => d.pid === p.ppid))].map(
+    (p) => p.pid,
+  );
+}
+
+/**
+ * Proportional set size (PSS) of processes, in bytes: each page shared by n processes counts 1/n, so
+ * the figures of different processes add up to the memory they take together (RSS would count a
+ * shared library once per process). Processes that exited are skipped.
+ * @param {Iterable<string | number>} pids
+ */
+export async function pssBytes(pids) {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const kb = Number((await readFile(`/proc/${pid}/smaps_rollup`, 'utf8')).match(/^Pss:\s*(\d+)\s*kB/m)?.[1] ?? 0);
+      total += kb * 1024;
+    } catch {
+      /* exited */
     }
-    return total;
-  };
+  }
+  return total;
+}
+
+/** The parent of a process, or null when it is gone. @param {string | number} pid */
+export async function parentPid(pid) {
+  try {
+    return (await readFile(`/proc/${pid}/status`, 'utf8')).match(/^PPid:\s*(\d+)/m)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A container's runtime shim (the parent of its first process) as a host pid, or null. @param {import('dockerode')} docker @param {string} id */
+export async function shimPid(docker, id) {
+  try {
+    const pid = (await docker.getContainer(id).inspect()).State.Pid;
+    const shim = pid ? await parentPid(pid) : null;
+    return shim && shim !== '0' ? shim : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A container's processes as host pids, with the runtime shim that holds it (the parent of its first
+ * process): what the container costs the host beyond its own cgroup's accounting of memory. Listed by
+ * the engine's `top` (which runs ps on the engine's host: the pids are host pids when the engine runs
+ * here), so processes that came and went since the last call are seen.
+ * @param {import('dockerode')} docker @param {string} id
+ * @returns {Promise<string[]>} empty when the container is gone
+ */
+export async function containerHostPids(docker, id) {
+  try {
+    const c = docker.getContainer(id);
+    const [top, shim] = await Promise.all([c.top({ ps_args: '-o pid' }), shimPid(docker, id)]);
+    const pids = (top.Processes ?? [])
+      .map((/** @type {string[]} */ row) => String(row[0]))
+      .filter((p) => /^\d+$/.test(p));
+    return shim ? [shim, ...pids] : pids;
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -2,18 +2,25 @@
 //
 // The inner daemon's /var/run is a host folder, so its socket appears on the host and the same API
 // client drives it directly (no `docker exec`). Readiness is the first OK from its /_ping.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { backingFilesystem, engineAt, waitForPing } from '../engine/client.js';
+import { cgroupAccess } from './dind-cgroup.js';
+import { parseDaemonLog, parseEntrypointMarks } from '../engine/startup.js';
 import { since } from '../engine/timing.js';
 
-// Short folder under /tmp: a unix socket path must stay under 108 bytes.
-const SOCKET_PARENT = '/tmp';
+// Where each inner daemon's socket folder is made. The outer engine bind-mounts that folder, so the
+// path must mean the same folder to this process and to the engine: /tmp does when both share a
+// machine; a runner in a container (ARC dind mode, act in container mode) sets DIND_BENCH_SOCKET_DIR to
+// a folder mounted at the same path in the runner and on the engine's host. Short: a unix socket path
+// must stay under 108 bytes.
+const SOCKET_PARENT = process.env.DIND_BENCH_SOCKET_DIR || '/tmp';
 
 /**
  * What an outer container needs when `--privileged` is refused (as on hosts whose capability bounding
  * set lacks CAP_SYS_RESOURCE): every capability but that one, no seccomp/AppArmor confinement, all
- * devices, a writable cgroup tree, and writable /proc/sys for Engine 26's IPv6 setup.
+ * devices, and writable /proc/sys for Engine 26's IPv6 setup. The cgroup tree is the container's own
+ * (./dind-cgroup.js).
  */
 export const CAPABILITY_SET = {
   CapAdd: ['ALL'],
@@ -30,47 +37,91 @@ const startModes = new Map();
 
 /**
  * @typedef {{
- *   docker: import('dockerode'), containerId: string, mode: 'privileged' | 'capabilities',
+ *   docker: import('dockerode'), containerId: string, mode: 'privileged' | 'capabilities' | 'runtime',
  *   start_to_ready_ms: number, version: string, storageDriver: string, backingFilesystem: string | null,
- *   cgroupVersion: string | null, stop: () => Promise<number>,
+ *   cgroupVersion: string | null, cgroup: import('./dind-cgroup.js').CgroupChoice, stop: () => Promise<number>,
+ *   startupMarks: () => Promise<Record<string, number>>,
  * }} InnerDaemon
+ *   startupMarks: the entrypoint's and dockerd's own start-up marks, wall-clock ms (../engine/startup.js)
+ */
+
+/** The daemon configuration file of a variant, in the folder shared with the host (its /var/run). */
+const DAEMON_CONFIG = 'dind-bench-daemon.json';
+export const DAEMON_CONFIG_IN_CONTAINER = `/var/run/${DAEMON_CONFIG}`;
+
+/**
+ * How a DinD variant starts its inner daemon differently (all optional; see the dind-* environments).
+ * @typedef {{
+ *   cmd?: string[], devices?: string[], socket?: string, dataRoot?: string, runtime?: string,
+ *   daemonConfig?: Record<string, unknown>, env?: string[],
+ * }} DaemonVariant
+ *   cmd: the outer container's command (the entrypoint runs it); devices: host devices it needs, e.g.
+ *   /dev/fuse; socket: the inner socket's path inside the shared /var/run (default docker.sock);
+ *   dataRoot: where the volume is mounted (default /var/lib/docker); runtime: an OCI runtime of the
+ *   runner's engine that isolates the outer container (sysbox-runc), instead of privileges;
+ *   daemonConfig: a daemon.json, written to DAEMON_CONFIG_IN_CONTAINER (cmd passes --config-file);
+ *   env: the outer container's environment (a run's own, e.g. TLS, is added to it).
  */
 
 /**
  * Starts an inner daemon and waits until it answers /_ping.
  * @param {import('dockerode')} outer
- * @param {{image: string, volume: boolean, tracker: import('../engine/resources.js').ResourceTracker, readyTimeoutMs?: number}} opts
+ * @param {{image: string, volume: boolean, tracker: import('../engine/resources.js').ResourceTracker, readyTimeoutMs?: number,
+ *   env?: string[], onMark?: (mark: 'begin' | 'outer_created' | 'ping_ok') => void} & DaemonVariant} opts
  *   volume: put the inner /var/lib/docker on a named volume (overlay2 works) or not (the storage fallback).
+ *   env: the outer container's environment, e.g. DOCKER_TLS_CERTDIR=/certs (TLS material made at start).
+ *   onMark: the host's marks of the start-up timeline, called when each step ends.
  * @returns {Promise<InnerDaemon>}
  */
-export async function startInnerDaemon(outer, { image, volume, tracker, readyTimeoutMs = 60_000 }) {
+export async function startInnerDaemon(
+  outer,
+  { image, volume, tracker, readyTimeoutMs = 60_000, env, onMark, ...variant },
+) {
+  await mkdir(SOCKET_PARENT, { recursive: true });
   const socketDir = await mkdtemp(path.join(SOCKET_PARENT, 'dind-bench-'));
   tracker.onCleanup(() => rm(socketDir, { recursive: true, force: true }));
-  const binds = ['/sys/fs/cgroup:/sys/fs/cgroup:rw', `${socketDir}:/var/run`];
+  // Its own cgroup namespace where the engine has them, never more of the host's tree than needed.
+  const cgroup = await cgroupAccess(outer);
+  const binds = [...cgroup.binds, `${socketDir}:/var/run`];
   if (volume) {
     const vol = await tracker.creating(outer.createVolume({ Labels: tracker.labels }));
     tracker.add('volume', vol.name, outer);
-    binds.push(`${vol.name}:/var/lib/docker`);
+    binds.push(`${vol.name}:${variant.dataRoot ?? '/var/lib/docker'}`);
   }
+  if (variant.daemonConfig) await writeFile(path.join(socketDir, DAEMON_CONFIG), JSON.stringify(variant.daemonConfig));
+  const devices = (variant.devices ?? []).map((d) => ({ PathOnHost: d, PathInContainer: d, CgroupPermissions: 'rwm' }));
 
-  const tryModes = startModes.has(outer) ? [startModes.get(outer)] : ['privileged', 'capabilities'];
+  const learned = startModes.get(outer);
+  /** @type {('privileged' | 'capabilities' | 'runtime')[]} */
+  const tryModes = variant.runtime ? ['runtime'] : learned ? [learned] : ['privileged', 'capabilities'];
   /** @type {string[]} */
   const refusals = [];
-  for (const mode of /** @type {('privileged'|'capabilities')[]} */ (tryModes)) {
+  for (const mode of tryModes) {
     /** @type {import('dockerode').Container | null} */
     let container = null;
     let t0 = 0;
     try {
+      onMark?.('begin');
       container = await tracker.creating(
         outer.createContainer({
           Image: image,
+          Env: env,
+          Cmd: variant.cmd,
           Labels: { ...tracker.labels, 'dind-bench.role': 'dind' },
           HostConfig: {
             Binds: binds,
-            ...(mode === 'privileged' ? { Privileged: true } : CAPABILITY_SET),
+            Devices: devices,
+            // A runtime such as sysbox-runc isolates the inner engine (and its cgroups) itself: no privileges asked for.
+            ...(mode === 'runtime' ? {} : cgroup.hostConfig),
+            ...(mode === 'runtime'
+              ? { Runtime: variant.runtime }
+              : mode === 'privileged'
+                ? { Privileged: true }
+                : CAPABILITY_SET),
           },
         }),
       );
+      onMark?.('outer_created');
       tracker.add('container', container.id, outer);
       t0 = performance.now();
       await container.start();
@@ -83,12 +134,13 @@ export async function startInnerDaemon(outer, { image, volume, tracker, readyTim
       }
       continue;
     }
-    startModes.set(outer, mode);
-    const inner = engineAt(path.join(socketDir, 'docker.sock'));
+    if (mode !== 'runtime') startModes.set(outer, mode);
+    const inner = engineAt(path.join(socketDir, variant.socket ?? 'docker.sock'));
     const started = container;
     const isAlive = async () => Boolean((await started.inspect()).State.Running);
     try {
       await waitForPing(inner, { timeoutMs: readyTimeoutMs, isAlive });
+      onMark?.('ping_ok');
       // From the outer start call to the inner daemon's first OK: what a CI job waits for.
       const start_to_ready_ms = since(t0);
       const info = await inner.info();
@@ -101,6 +153,8 @@ export async function startInnerDaemon(outer, { image, volume, tracker, readyTim
         storageDriver: info.Driver,
         backingFilesystem: backingFilesystem(info),
         cgroupVersion: info.CgroupVersion ?? null,
+        cgroup: cgroup.record,
+        startupMarks: () => startupMarks(started, socketDir),
         stop: async () => {
           const s = performance.now();
           await container.stop({ t: 30 }).catch((e) => {
@@ -145,7 +199,9 @@ function drain(stream) {
   return new Promise((resolve, reject) => {
     let text = '';
     stream.on('data', (d) => (text += d));
-    stream.on('end', () => (/"error"/.test(text) ? reject(new Error(`image load failed: ${text.slice(0, 500)}`)) : resolve(text)));
+    stream.on('end', () =>
+      /"error"/.test(text) ? reject(new Error(`image load failed: ${text.slice(0, 500)}`)) : resolve(text),
+    );
     stream.on('error', reject);
   });
 }
@@ -156,11 +212,42 @@ export function engineMessage(e) {
   return (err.json && err.json.message) || err.message || String(e);
 }
 
+/**
+ * The entrypoint's marks (a file in the folder shared with the host) and dockerd's phase lines from its
+ * log, as wall-clock ms. Either may be absent (an image without the marking entrypoint): no marks then.
+ * @param {import('dockerode').Container} container @param {string} socketDir
+ */
+async function startupMarks(container, socketDir) {
+  const file = await readFile(path.join(socketDir, 'dind-bench-marks'), 'utf8').catch(() => '');
+  const buf = /** @type {Buffer} */ (/** @type {unknown} */ (await container.logs({ stdout: true, stderr: true })));
+  return { ...parseEntrypointMarks(file.slice(0, 10_000)), ...parseDaemonLog(demuxLog(buf.subarray(0, 4 << 20))) };
+}
+
+/**
+ * The text of a non-TTY container's log: frames of an 8-byte header (stream, 3 zero bytes, big-endian
+ * length) then the payload. A truncated last frame is cut.
+ * @param {Buffer} buf
+ */
+export function demuxLog(buf) {
+  /** @type {Buffer[]} */
+  const parts = [];
+  let i = 0;
+  while (i + 8 <= buf.length) {
+    const len = buf.readUInt32BE(i + 4);
+    parts.push(buf.subarray(i + 8, Math.min(buf.length, i + 8 + len)));
+    i += 8 + len;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
 /** @param {import('dockerode').Container} container */
 async function logTail(container) {
   try {
-    const buf = /** @type {Buffer} */ (/** @type {unknown} */ (await container.logs({ stdout: true, stderr: true, tail: 15 })));
+    const buf = /** @type {Buffer} */ (
+      /** @type {unknown} */ (await container.logs({ stdout: true, stderr: true, tail: 15 }))
+    );
     // Multiplexed frames: strip the 8-byte headers by keeping printable text only.
+    // eslint-disable-next-line no-control-regex -- the frame headers are control bytes
     return 'inner daemon log (last lines):\n' + buf.toString('utf8').replace(/[\x00-\x08\x0e-\x1f]/g, '');
   } catch {
     return '';

@@ -1,85 +1,76 @@
 // `dind`: the command runs in a container on an inner Docker engine that itself runs in a container on
 // the runner's engine, with the inner /var/lib/docker on a volume (so the inner engine can use overlay2).
-// `dind-vfs` (./dind-vfs.js) is the same without the volume.
-import { lifecycleProbe, runContainer } from '../engine/containers.js';
-import { withScratchVolume } from '../engine/scratch.js';
-import { createBridge, startServiceContainer } from '../engine/services.js';
-import { containerWorkingSet } from '../engine/stats.js';
+// `dind-vfs` (./dind-vfs.js) is the same without the volume. Everything that runs on the inner engine
+// (commands, services, the bridge, the lifecycle probe) is ContainerEnvironment's; this module adds the
+// inner daemon: starting it, its facts, its memory, its data root and its own start/stop cycle.
+import { runContainer } from '../engine/containers.js';
+import { DIND_TIMELINE, buildTimeline, hostClock } from '../engine/startup.js';
+import { containerHostPids, containerWorkingSet, pssBytes } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
+import { ContainerEnvironment } from './container.js';
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
 
-export class DindEnvironment {
+export class DindEnvironment extends ContainerEnvironment {
   name = 'dind';
+  /** Put the inner /var/lib/docker on a volume of the outer engine. */
   volume = true;
-  /** @type {import('../engine/services.js').NetworkMode[]} bridge: the INNER engine's; host: the outer DinD container's namespace */
-  networkModes = ['bridge', 'host'];
-  /** @type {{name: string, remove: () => Promise<void>} | null} the run's bridge network on the inner engine, made on first use */
-  bridge = null;
-  /** @type {import('./environment.js').EnvironmentFacts | null} */
-  facts = null;
+  /** @type {import('./dind-daemon.js').DaemonVariant} how a variant starts its daemon differently */
+  variant = {};
   /** @type {import('./dind-daemon.js').InnerDaemon | null} */
   daemon = null;
-  /** @type {import('../engine/resources.js').ResourceTracker | null} */
-  tracker = null;
-
   /** @param {import('dockerode')} outer @param {string} engine inner Engine version, e.g. "20.10" */
   constructor(outer, engine) {
-    this.outer = outer;
+    super(outer);
+    /** @type {string} */
     this.engine = engine;
     this.outerImage = dindImage(engine);
   }
 
-  /** @param {{images: string[], tracker: import('../engine/resources.js').ResourceTracker}} ctx */
-  async setup({ images, tracker }) {
-    this.tracker = tracker;
-    this.daemon = await startInnerDaemon(this.outer, { image: this.outerImage, volume: this.volume, tracker });
-    const imageLoadMs = await loadImages(this.outer, this.daemon.docker, images);
-    this.facts = {
-      name: this.name,
-      engineVersion: this.daemon.version,
-      storageDriver: this.daemon.storageDriver,
-      backingFilesystem: this.daemon.backingFilesystem,
-      dind: {
-        mode: this.daemon.mode,
-        outerImage: this.outerImage,
-        start_to_ready_ms: this.daemon.start_to_ready_ms,
-        imageLoadMs,
-      },
-    };
-    return this.facts;
-  }
-
   /**
-   * @param {{image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>, volume?: string, network?: import('../engine/services.js').NetworkMode, onStarted?: import('../engine/containers.js').RunSpec['onStarted']}} spec
-   *   network: 'bridge' (the run's own network on the INNER engine) or 'host' (the outer container's namespace)
+   * Starts one inner daemon of this environment's kind. A variant that starts its daemon differently
+   * overrides this (setup and daemonCycle both come through here).
+   * @param {import('../engine/resources.js').ResourceTracker} tracker
+   * @param {{env?: string[], onMark?: (mark: 'begin' | 'outer_created' | 'ping_ok') => void}} [opts]
+   *   env: the outer container's environment; onMark: the host's start-up marks (see startInnerDaemon)
    */
-  async run({ image, cmd, timeoutMs, labels = {}, volume, network, onStarted }) {
-    const { daemon, tracker } = this.need();
-    const networkMode = network === 'bridge' ? (await this.bridgeNetwork()).name : network;
-    const spec = { image, cmd, timeoutMs, labels, workingDir: '/bench', networkMode, onStarted };
-    if (!volume) return runContainer(daemon.docker, spec, tracker);
-    // The volume lives on the inner engine: inside the outer container (on the outer volume for `dind`,
-    // on the outer container's own layer for `dind-vfs`).
-    return withScratchVolume(daemon.docker, tracker, volume, (mount) => runContainer(daemon.docker, { ...spec, ...mount }, tracker));
+  startDaemon(tracker, opts = {}) {
+    const env = [...(this.variant.env ?? []), ...(opts.env ?? [])];
+    return startInnerDaemon(this.outer, {
+      image: this.outerImage,
+      volume: this.volume,
+      tracker,
+      ...this.variant,
+      ...opts,
+      env,
+    });
   }
 
-  /** A long-running server on the inner engine. @param {import('../engine/services.js').ServiceSpec} spec */
-  async startService(spec) {
-    const { daemon, tracker } = this.need();
-    const networkName = spec.network === 'bridge' ? (await this.bridgeNetwork()).name : '';
-    return startServiceContainer(daemon.docker, spec, { tracker, networkName, where: this.name });
+  /** @param {import('./environment.js').SetupContext} ctx */
+  async setup({ images = [], tracker }) {
+    const daemon = (this.daemon = await this.startDaemon(tracker));
+    const imageLoadMs = await loadImages(this.outer, daemon.docker, images);
+    return this.ready(
+      { docker: daemon.docker, tracker },
+      {
+        name: this.name,
+        engineVersion: daemon.version,
+        storageDriver: daemon.storageDriver,
+        backingFilesystem: daemon.backingFilesystem,
+        dind: {
+          mode: daemon.mode,
+          cgroup: daemon.cgroup,
+          outerImage: this.outerImage,
+          start_to_ready_ms: daemon.start_to_ready_ms,
+          imageLoadMs,
+        },
+      },
+    );
   }
 
-  async bridgeNetwork() {
-    const { daemon, tracker } = this.need();
-    this.bridge ??= await createBridge(daemon.docker, tracker);
-    return this.bridge;
-  }
-
-  /** The engine workloads run on (here the inner one, through its socket), for build and image load. */
-  engineApi() {
-    const { daemon, tracker } = this.need();
-    return { docker: daemon.docker, tracker };
+  /** The inner daemon; fails before setup() has completed. */
+  needDaemon() {
+    this.need();
+    return /** @type {import('./dind-daemon.js').InnerDaemon} */ (this.daemon);
   }
 
   /**
@@ -87,9 +78,8 @@ export class DindEnvironment {
    * writable layer (`dind-vfs`, overlay2 outer engine); else the outer data-root, which holds both.
    */
   async dataRootOnHost() {
-    const { daemon } = this.need();
-    const c = await this.outer.getContainer(daemon.containerId).inspect();
-    const mount = c.Mounts?.find((m) => m.Destination === '/var/lib/docker');
+    const c = await this.outer.getContainer(this.needDaemon().containerId).inspect();
+    const mount = c.Mounts?.find((m) => m.Destination === (this.variant.dataRoot ?? '/var/lib/docker'));
     if (mount?.Source) return mount.Source;
     const upper = /** @type {{UpperDir?: string}} */ (c.GraphDriver?.Data ?? {}).UpperDir;
     return /** @type {string} */ (upper ?? (await this.outer.info()).DockerRootDir);
@@ -101,52 +91,85 @@ export class DindEnvironment {
    * not in it (their cgroups are siblings of it, created by the inner daemon on the shared cgroup tree).
    */
   async environmentMemory() {
-    const { daemon } = this.need();
-    return { probe: containerWorkingSet(this.outer, daemon.containerId), what: 'outer DinD container working set (usage - inactive_file)' };
-  }
-
-  /** @param {{image: string, timeoutMs: number}} spec */
-  probeLifecycle({ image, timeoutMs }) {
-    const { daemon, tracker } = this.need();
-    return lifecycleProbe(daemon.docker, { image, timeoutMs, labels: {} }, tracker);
+    const probe = containerWorkingSet(this.outer, this.needDaemon().containerId);
+    return { probe, what: 'outer DinD container working set (usage - inactive_file)' };
   }
 
   /**
-   * A fresh inner daemon of the same kind, started and stopped: the cost a CI job pays per DinD service.
-   * With `firstContainer`, the fresh daemon also runs its very first container before it stops: the
-   * image is loaded first (timed apart, since here it comes from the outer engine, not a registry), then
-   * the container is created and started until its first output.
-   * @param {{firstContainer?: {image: string, timeoutMs: number}}} [opts]
+   * What one more job costs the runner's memory, in the same scope as Docker's (PSS): every process of
+   * the outer container (the inner dockerd, containerd and the shims of the inner containers; the
+   * workload's own processes sit in cgroups of their own and are left out, as in Docker) plus the
+   * outer container's shim on the runner's engine. The outer engine's own growth for one more
+   * container is Docker's figure and is not added here.
+   * @returns {Promise<import('./environment.js').JobMemory>}
    */
-  async daemonCycle({ firstContainer } = {}) {
+  async jobMemory() {
+    const id = this.needDaemon().containerId;
+    const cost = async () => pssBytes(await containerHostPids(this.outer, id));
+    return {
+      what: "PSS of the outer DinD container's processes (inner engine, inner shims) + its shim",
+      idle: cost,
+      during: cost,
+    };
+  }
+
+  /**
+   * A fresh inner daemon of the same kind, started and stopped: the cost a CI job pays per DinD service,
+   * with its start-up timeline (../engine/startup.js). With `firstContainer`, the fresh daemon also runs
+   * its very first container before it stops: the image is loaded first (timed apart, since here it
+   * comes from the outer engine, not a registry), then the container is created and started until its
+   * first output. With `tls`, the entrypoint makes TLS material at start as the official image does.
+   * @param {{firstContainer?: {image: string, timeoutMs: number}, tls?: boolean}} [opts]
+   * @returns {Promise<import('./environment.js').DaemonCycle>}
+   */
+  async daemonCycle({ firstContainer, tls = false } = {}) {
     const { tracker } = this.need();
-    const d = await startInnerDaemon(this.outer, { image: this.outerImage, volume: this.volume, tracker });
+    const clock = hostClock();
+    const env = tls ? ['DOCKER_TLS_CERTDIR=/certs'] : undefined;
+    const d = await this.startDaemon(tracker, { env, onMark: clock.mark });
     /** @type {{image_load_ms: number, first_output_ms: number} | null} */
     let first = null;
     let stop_ms = 0;
+    /** @type {import('../engine/startup.js').Timeline} */
+    let timeline;
     try {
       if (firstContainer) {
         const { image, timeoutMs } = firstContainer;
+        clock.mark('image_load_begin');
         const image_load_ms = (await loadImages(this.outer, d.docker, [image]))[image];
-        const r = await runContainer(d.docker, { image, cmd: ['echo', 'first'], timeoutMs, labels: {} }, tracker);
-        if (r.exitCode !== 0 || r.timings.first_output_ms === null) throw new Error(`the first container on a fresh inner daemon failed (exit ${r.exitCode}): ${(r.stdout + r.stderr).trim().split('\n')[0]}`);
+        clock.mark('image_loaded');
+        const onMark = (/** @type {string} */ m, /** @type {number} */ at) => clock.mark(`first_${m}`, at);
+        const r = await runContainer(
+          d.docker,
+          { image, cmd: ['echo', 'first'], timeoutMs, labels: {}, onMark },
+          tracker,
+        );
+        if (r.exitCode !== 0 || r.timings.first_output_ms === null)
+          throw new Error(
+            `the first container on a fresh inner daemon failed (exit ${r.exitCode}): ${(r.stdout + r.stderr).trim().split('\n')[0]}`,
+          );
         // The create call, then from the start call to the first byte of output.
         first = { image_load_ms, first_output_ms: r.timings.create_ms + r.timings.first_output_ms };
+      }
+      const last = firstContainer ? 'first_output' : 'ping_ok';
+      const spec = DIND_TIMELINE.slice(0, DIND_TIMELINE.findIndex(([m]) => m === last) + 1);
+      const optional = tls ? [] : ['tls_begin', 'tls_done'];
+      // dockerd may write its last start-up lines just after it first answers (its log is read right after
+      // /_ping when no container follows): read again, briefly, until every mark is there.
+      for (let tries = 0; ; tries++) {
+        const marks = { ...(await d.startupMarks()), ...clock.marks };
+        timeline = buildTimeline(spec, marks, clock.between('begin', last), optional);
+        if (!timeline.missing.length || tries >= 10) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
       }
     } finally {
       stop_ms = await d.stop();
     }
-    return { start_to_ready_ms: d.start_to_ready_ms, stop_ms, ...(first ?? {}) };
-  }
-
-  need() {
-    if (!this.daemon || !this.tracker) throw new Error(`${this.name}: setup() did not complete`);
-    return { daemon: this.daemon, tracker: this.tracker };
+    return { start_to_ready_ms: d.start_to_ready_ms, stop_ms, ...(first ?? {}), timeline };
   }
 
   async teardown() {
-    if (this.bridge) await this.bridge.remove().catch(() => {});
-    this.bridge = null;
+    await super.teardown();
     if (this.daemon) await this.daemon.stop().catch(() => {});
     this.daemon = null;
   }

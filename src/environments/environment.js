@@ -1,39 +1,134 @@
-// The one interface every environment implements. Benchmarks only see this; they never branch on
-// where they run.
+// The one contract every environment implements. Benchmarks and the runner see only this; they never
+// branch on where they run. Container environments share their code in ./container.js; an environment
+// that runs on an engine (docker, each DinD variant) adds only what differs.
 //
-// An environment:
-//   name                       'native' | 'docker' | 'dind' | 'dind-vfs'
-//   engine                     the inner Engine version for DinD environments, else null
-//   setup({images, tracker})   makes it ready; `images` are the benchmark images it will run
-//   facts                      EnvironmentFacts, after setup
-//   run({image, cmd, timeoutMs, labels, volume}) -> RunResult (see ../engine/containers.js)
-//                              volume (optional), e.g. '/scratch': a fresh scratch volume for this run,
-//                              its path in the environment variable SCRATCH. native: a temporary folder;
-//                              docker: a volume on the runner's engine; dind, dind-vfs: a volume on the
-//                              inner engine. Tracked by the ResourceTracker and removed after the run.
-//   probeLifecycle({image, timeoutMs})   one create/start/first-output/stop/remove cycle
-//   daemonCycle?()             DinD only: start a fresh inner daemon and stop it, timed
-//   networkModes               the networks a client can reach a server over here: 'bridge' (docker: a
-//                              user-defined network the run creates on the runner's engine; dind: one on
-//                              the INNER engine, so traffic crosses the inner bridge) and 'host' (docker:
-//                              the runner's namespace; dind: the outer DinD container's namespace).
-//                              native offers only 'host': processes on 127.0.0.1.
-//   startService({name, image, network, ports?, user?, cmd, readiness, readyTimeoutMs}) -> Service
-//                              a long-running server (../engine/services.js has the types): `cmd({bind,
-//                              ports})` is its command, `readiness({ports})` a probe run where the server
-//                              runs, polled until it exits 0 (else ServiceNotReadyError naming the server
-//                              with its last log lines). The handle has `host`, `port(s)` for clients and
-//                              `stop()`; the ResourceTracker removes it on failure and Ctrl-C too.
-//   run({..., network})        with network 'bridge' | 'host': the client joins that network
-//   dataRootOnHost()           docker, dind, dind-vfs: the host path where the engine workloads run on keeps
-//                              its data (for the disk counters of ../engine/disk.js)
-//   teardown()                 removes everything it created
+// Adding an environment: one module here that implements `Environment` (usually a subclass of
+// ContainerEnvironment or DindEnvironment), a line in ./index.js, and its test.
 
-export const ENVIRONMENT_NAMES = ['native', 'docker', 'dind', 'dind-vfs'];
+export const ENVIRONMENT_NAMES = [
+  'native',
+  'docker',
+  'dind',
+  'dind-vfs',
+  'dood',
+  'dind-rootless',
+  'dind-fuse-overlayfs',
+  'dind-containerd-store',
+  'sysbox',
+];
+/** What a run measures unless told: the study's comparison and the storage trap. The alternatives are asked for by name. */
+export const DEFAULT_ENVIRONMENTS = ['native', 'docker', 'dind', 'dind-vfs'];
 
 /**
+ * What a run records about an environment once it is set up.
  * @typedef {{
  *   name: string, engineVersion: string | null, storageDriver: string | null, backingFilesystem: string | null,
- *   dind?: { mode: 'privileged' | 'capabilities', outerImage: string, start_to_ready_ms: number, imageLoadMs: Record<string, number> },
+ *   isolation?: string,
+ *   dind?: {
+ *     mode: 'privileged' | 'capabilities' | 'runtime', cgroup?: import('./dind-cgroup.js').CgroupChoice, outerImage: string, start_to_ready_ms: number,
+ *     imageLoadMs: Record<string, number>,
+ *   },
  * }} EnvironmentFacts
  */
+
+/**
+ * What setup() is given: the benchmark images it will run (DinD loads them into its inner engine) and
+ * the run's ResourceTracker, which removes whatever the environment creates, also on failure and Ctrl-C.
+ * @typedef {{tracker: import('../engine/resources.js').ResourceTracker, images?: string[]}} SetupContext
+ */
+
+/**
+ * One command to run in an environment.
+ * @typedef {{
+ *   image: string, cmd: string[], timeoutMs: number, labels?: Record<string, string>,
+ *   volume?: string, network?: import('../engine/services.js').NetworkMode,
+ *   onStarted?: import('../engine/containers.js').RunSpec['onStarted'],
+ * }} RunSpec
+ *   image: the benchmark image (native ignores it: the host's own tools run).
+ *   volume: e.g. '/scratch': a fresh scratch volume for this run, its path also in $SCRATCH. native: a
+ *   temporary folder; docker: a volume on the runner's engine; DinD: a volume on the inner engine.
+ *   Removed after the run.
+ *   network: 'bridge' (docker: a user-defined network the run creates on the runner's engine; DinD: one on
+ *   the INNER engine, so traffic crosses the inner bridge) or 'host' (docker: the runner's namespace;
+ *   DinD: the outer DinD container's namespace). A client of a service joins the service's network.
+ *   onStarted: called once the container runs (e.g. to sample its stats); native runs have no container.
+ */
+
+/**
+ * One create/start/first-output/stop/remove cycle, in milliseconds. native has no create or remove.
+ * @typedef {{
+ *   create_ms?: number, start_ms: number, first_output_ms: number | null, stop_ms: number,
+ *   remove_ms?: number, engine_start_ms?: number | null, engine_stop_ms?: number | null,
+ * }} LifecycleTimings
+ */
+
+/**
+ * A fresh inner daemon started and stopped (DinD only); with a first container, its image load and the
+ * time from the create call to that container's first output. `timeline`: its start-up, phase by
+ * phase, to the first container's output or, without one, to the first OK /_ping (../engine/startup.js).
+ * @typedef {{start_to_ready_ms: number, stop_ms: number, image_load_ms?: number, first_output_ms?: number,
+ *   timeline: import('../engine/startup.js').Timeline}} DaemonCycle
+ */
+
+/**
+ * What one more job costs the runner's memory, the same scope in every environment (see the memory
+ * benchmark): `idle()` is read before the workload starts (bytes; Docker keeps it as its baseline),
+ * `during(workloadId)` while it runs (bytes, null when nothing could be read).
+ * @typedef {{what: string, idle: () => Promise<number>, during: (workloadId: string) => Promise<number | null>}} JobMemory
+ */
+
+/**
+ * The engine the workloads run on (docker: the runner's; DinD: the inner one, through its socket), for
+ * benchmarks that drive an engine themselves (build, image load).
+ * @typedef {{docker: import('dockerode'), tracker: import('../engine/resources.js').ResourceTracker}} EngineApi
+ */
+
+/**
+ * What an environment itself costs in memory: a probe sampled by ../engine/stats.js, and what it counts.
+ * @typedef {{probe: () => Promise<number | null>, what: string}} EnvironmentMemory
+ */
+
+/**
+ * The interface. Optional members are capabilities: a benchmark that needs one declares the environments
+ * without it in its `unavailableIn` (see ../benchmarks/benchmark.js) and reaches it through
+ * `capability()` below, which fails with a clear message instead of a TypeError.
+ * @typedef {{
+ *   name: string,
+ *   engine: string | null,
+ *   facts: EnvironmentFacts | null,
+ *   networkModes: import('../engine/services.js').NetworkMode[],
+ *   setup: (ctx: SetupContext) => Promise<EnvironmentFacts>,
+ *   run: (spec: RunSpec) => Promise<import('../engine/containers.js').RunResult>,
+ *   startService: (spec: import('../engine/services.js').ServiceSpec) => Promise<import('../engine/services.js').Service>,
+ *   probeLifecycle: (spec: {image: string, timeoutMs: number}) => Promise<LifecycleTimings>,
+ *   teardown: () => Promise<void>,
+ *   engineApi?: () => EngineApi,
+ *   dataRootOnHost?: () => Promise<string>,
+ *   environmentMemory?: () => Promise<EnvironmentMemory | null>,
+ *   daemonCycle?: (opts?: {firstContainer?: {image: string, timeoutMs: number}, tls?: boolean}) => Promise<DaemonCycle>,
+ *   startupTimeline?: (spec: {image: string, timeoutMs: number}) => Promise<import('../engine/startup.js').Timeline>,
+ *   jobMemory?: () => Promise<JobMemory | null>,
+ * }} Environment
+ *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.
+ *   networkModes: the networks a client can reach a server over here (native offers only 'host').
+ *   startService: a long-running server (../engine/services.js has the types), polled until its readiness
+ *   probe exits 0; the ResourceTracker removes it on failure and Ctrl-C too.
+ *   dataRootOnHost: the host path where the engine workloads run on keeps its data (../engine/disk.js).
+ *   daemonCycle: with `tls`, the entrypoint makes TLS material at start, as the official docker:dind does.
+ *   startupTimeline: the first container on the ready engine, phase by phase (Docker's whole start-up).
+ *   jobMemory: what one more job costs the runner's memory, the same scope in every environment.
+ *   teardown: removes everything it created.
+ */
+
+/**
+ * An optional capability of an environment, or a clear error when it lacks one (a benchmark that forgot
+ * to list the environment in `unavailableIn`).
+ * @template {'engineApi' | 'dataRootOnHost' | 'environmentMemory' | 'daemonCycle' | 'startupTimeline' | 'jobMemory'} K
+ * @param {Environment} env @param {K} name
+ * @returns {NonNullable<Environment[K]>}
+ */
+export function capability(env, name) {
+  const fn = env[name];
+  if (!fn) throw new Error(`${env.name} has no ${name}(): list it in the benchmark's unavailableIn`);
+  return /** @type {NonNullable<Environment[K]>} */ (fn.bind(env));
+}

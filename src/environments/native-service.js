@@ -44,7 +44,13 @@ export async function startNativeService(spec, tracker) {
   const exited = new Promise((resolve) => child.on('close', (c) => resolve((exitCode = c ?? -1))));
   const spawned = new Promise((resolve, reject) => {
     child.on('spawn', resolve);
-    child.on('error', (e) => reject(new Error(`server ${spec.name}: cannot start \`${cmd[0]}\` on this host: ${e.message} (the native environment runs the host's own tools: install them, see .ci/install.sh)`)));
+    child.on('error', (e) =>
+      reject(
+        new Error(
+          `server ${spec.name}: cannot start \`${cmd[0]}\` on this host: ${e.message} (the native environment runs the host's own tools: install them, see .ci/install.sh)`,
+        ),
+      ),
+    );
   });
   const group = (/** @type {NodeJS.Signals} */ sig) => {
     try {
@@ -69,7 +75,11 @@ export async function startNativeService(spec, tracker) {
     await rm(scratch, { recursive: true, force: true });
   };
   tracker?.onCleanup(stop);
-  const logTail = async (lines = 15) => log.filter((l) => l.trim()).slice(-lines).join('\n');
+  const logTail = async (lines = 15) =>
+    log
+      .filter((l) => l.trim())
+      .slice(-lines)
+      .join('\n');
   try {
     await spawned;
     await pollReady(spec, ports, 'native', {
@@ -77,7 +87,16 @@ export async function startNativeService(spec, tracker) {
       exited: async () => exitCode,
       logTail,
     });
-    return { name: spec.name, network: spec.network, host: '127.0.0.1', ports, port: ports[0], ready_ms: round(since(t0)), logTail, stop };
+    return {
+      name: spec.name,
+      network: spec.network,
+      host: '127.0.0.1',
+      ports,
+      port: ports[0],
+      ready_ms: round(since(t0)),
+      logTail,
+      stop,
+    };
   } catch (e) {
     await stop();
     throw e;
@@ -101,7 +120,14 @@ function idsOf(user) {
       const p = spawn('id', [flag, user], { stdio: ['ignore', 'pipe', 'ignore'] });
       let out = '';
       p.stdout.on('data', (d) => (out += d));
-      p.on('close', (c) => (c === 0 ? resolve(Number(out.trim())) : reject(new Error(`user ${user} does not exist on this host: install the server package that creates it`))));
+      p.on('close', (c) =>
+        c === 0
+          ? resolve(Number(out.trim()))
+          : reject(new Error(`user ${user} does not exist on this host: install the server package that creates it`)),
+      );
     });
-  return Promise.all([id('-u'), id('-g')]).then(([uid, gid]) => ({ uid: /** @type {number} */ (uid), gid: /** @type {number} */ (gid) }));
+  return Promise.all([id('-u'), id('-g')]).then(([uid, gid]) => ({
+    uid: /** @type {number} */ (uid),
+    gid: /** @type {number} */ (gid),
+  }));
 }

@@ -9,9 +9,12 @@ import { SCRATCH_ENV } from '../engine/scratch.js';
 import { roundMs as round, since } from '../engine/timing.js';
 import { startNativeService } from './native-service.js';
 
+/** @typedef {import('./environment.js').Environment} Environment */
 
+/** @implements {Environment} */
 export class NativeEnvironment {
   name = 'native';
+  /** @type {string | null} */
   engine = null;
   /** @type {import('./environment.js').EnvironmentFacts | null} */
   facts = null;
@@ -22,7 +25,7 @@ export class NativeEnvironment {
   /** @type {import('../engine/resources.js').ResourceTracker | null} */
   tracker = null;
 
-  /** @param {{tracker?: import('../engine/resources.js').ResourceTracker}} [ctx] */
+  /** @param {Partial<import('./environment.js').SetupContext>} [ctx] images are ignored: the host's tools run */
   async setup({ tracker } = {}) {
     this.tracker = tracker ?? null;
     this.workDir = await mkdtemp(path.join(tmpdir(), 'dind-bench-native-'));
@@ -31,7 +34,7 @@ export class NativeEnvironment {
   }
 
   /**
-   * @param {{cmd: string[], timeoutMs: number, volume?: string}} spec
+   * @param {Pick<import('./environment.js').RunSpec, 'cmd' | 'timeoutMs' | 'volume'>} spec
    *   volume: a fresh temporary folder stands in for the scratch volume, named in $SCRATCH.
    * @returns {Promise<import('../engine/containers.js').RunResult>}
    */
@@ -61,12 +64,13 @@ export class NativeEnvironment {
 
   /** A long-running server process on 127.0.0.1. @param {import('../engine/services.js').ServiceSpec} spec */
   startService(spec) {
-    if (spec.network !== 'host') throw new Error(`native: no ${spec.network} network here, only loopback (see networkModes)`);
+    if (spec.network !== 'host')
+      throw new Error(`native: no ${spec.network} network here, only loopback (see networkModes)`);
     return startNativeService(spec, this.tracker);
   }
 
   /** A process that prints a line and waits for SIGTERM: the native counterpart of a container's lifecycle. */
-  async probeLifecycle(/** @type {{timeoutMs: number}} */ { timeoutMs }) {
+  async probeLifecycle(/** @type {{image?: string, timeoutMs: number}} */ { timeoutMs }) {
     const p = await this.spawnTimed(['sh', '-c', 'trap "exit 0" TERM; echo ready; sleep 600 & wait'], timeoutMs);
     await p.firstOutput;
     const first_output_ms = p.firstOutputMs();
@@ -81,7 +85,12 @@ export class NativeEnvironment {
     const t0 = performance.now();
     // Its own process group, so a stop or a timeout reaches every process the command started (a
     // leftover child would hold the pipes open and the run would never end).
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: this.workDir ?? undefined, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd[0], cmd.slice(1), {
+      cwd: this.workDir ?? undefined,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const signal = (/** @type {NodeJS.Signals} */ sig) => {
       try {
         if (child.pid) process.kill(-child.pid, sig);
@@ -119,7 +128,9 @@ export class NativeEnvironment {
       child.on('error', (e) =>
         reject(
           /** @type {NodeJS.ErrnoException} */ (e).code === 'ENOENT'
-            ? new Error(`${cmd[0]} is not installed on this host (the native environment runs the host's own tools): install it, e.g. apt-get install ${cmd[0]}`)
+            ? new Error(
+                `${cmd[0]} is not installed on this host (the native environment runs the host's own tools): install it, e.g. apt-get install ${cmd[0]}`,
+              )
             : e,
         ),
       );

@@ -10,7 +10,11 @@ async function setup() {
   await env.setup();
   /** @type {Record<string, string>} */
   const raw = {};
-  const ctx = { image: 'unused', timeoutMs: 10_000, saveRaw: async (/** @type {string} */ n, /** @type {string} */ t) => void (raw[n] = t) };
+  const ctx = {
+    image: 'unused',
+    timeoutMs: 10_000,
+    saveRaw: async (/** @type {string} */ n, /** @type {string} */ t) => void (raw[n] = t),
+  };
   return { env, ctx, raw };
 }
 
@@ -34,7 +38,8 @@ test('the first failing step fails the call with its name, exit code and first l
       { step: 'broken', sh: 'echo "iperf3: error - unable to connect to server"; exit 3' },
       { step: 'later', sh: 'echo never read' },
     ]),
-    (/** @type {any} */ e) => e.step === 'broken' && /^step broken: .* exited 3: iperf3: error - unable to connect to server/.test(e.message),
+    (/** @type {any} */ e) =>
+      e.step === 'broken' && /^step broken: .* exited 3: iperf3: error - unable to connect to server/.test(e.message),
   );
   assert.equal(raw.broken, 'iperf3: error - unable to connect to server\n');
 });
@@ -47,6 +52,8 @@ test('a script cut short (killed, timed out) names the step that never finished'
       { step: 'dies', sh: 'echo partial; kill -9 $$' },
       { step: 'after', sh: 'echo x' },
     ]),
-    (/** @type {any} */ e) => e.step === 'dies' && /^step dies: cut short \(the script exited -?\d+ before this step finished\): partial/.test(e.message),
+    (/** @type {any} */ e) =>
+      e.step === 'dies' &&
+      /^step dies: cut short \(the script exited -?\d+ before this step finished\): partial/.test(e.message),
   );
 });

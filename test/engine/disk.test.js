@@ -24,12 +24,18 @@ test('watchDisk counts what a workload writes and the peak space it took', async
   });
   assert.equal(r.result, 'done');
   assert.ok(r.peak_growth_bytes >= 24 * MIB, `peak growth ${r.peak_growth_bytes} bytes`);
-  if (await blockDeviceStatFile(dir)) assert.ok(r.written_bytes !== null && r.written_bytes >= 32 * MIB, `written ${r.written_bytes} bytes`);
+  if (await blockDeviceStatFile(dir))
+    assert.ok(r.written_bytes !== null && r.written_bytes >= 32 * MIB, `written ${r.written_bytes} bytes`);
   else assert.equal(r.written_bytes, null);
 });
 
 test('watchDisk stops sampling and rethrows when the workload fails', async () => {
-  await assert.rejects(watchDisk(parent, async () => { throw new Error('workload broke'); }), /workload broke/);
+  await assert.rejects(
+    watchDisk(parent, async () => {
+      throw new Error('workload broke');
+    }),
+    /workload broke/,
+  );
 });
 
 test('a device stat file in an unexpected format is an error naming the file', async (t) => {
@@ -39,5 +45,8 @@ test('a device stat file in an unexpected format is an error naming the file', a
   const fh = await open(bad, 'w');
   await fh.write('1 2 3\n');
   await fh.close();
-  await assert.rejects(deviceWrittenBytes(bad), (e) => e instanceof Error && e.message.startsWith(`${bad}: unexpected format`));
+  await assert.rejects(
+    deviceWrittenBytes(bad),
+    (e) => e instanceof Error && e.message.startsWith(`${bad}: unexpected format`),
+  );
 });

@@ -19,7 +19,8 @@ const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-engineload-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 /** Images the build benchmark makes carry this name; none may outlive a run. @param {import('dockerode')} outer */
-const builtImages = async (outer) => (await outer.listImages()).filter((i) => (i.RepoTags ?? []).some((t) => t.startsWith('dind-bench-work/')));
+const builtImages = async (outer) =>
+  (await outer.listImages()).filter((i) => (i.RepoTags ?? []).some((t) => t.startsWith('dind-bench-work/')));
 
 test('memory and build in docker and dind: metrics, time series per scope, schema-valid, native unavailable, engine as found', async (t) => {
   const outer = await engineOrSkip(t);
@@ -27,7 +28,26 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
   await ensureImages(outer);
   const before = await snapshot(outer);
   const out = path.join(work, 'run');
-  const r = spawnSync(process.execPath, [BIN, 'run', '--profile', 'quick', '--iterations', '1', '--bench', 'memory,build', '--env', 'native,docker,dind', '--distro', 'debian', '--out', out], { encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      BIN,
+      'run',
+      '--profile',
+      'quick',
+      '--iterations',
+      '1',
+      '--bench',
+      'memory,build',
+      '--env',
+      'native,docker,dind',
+      '--distro',
+      'debian',
+      '--out',
+      out,
+    ],
+    { encoding: 'utf8', timeout: 300_000 },
+  );
   assert.equal(r.status, 0, r.stderr.slice(-3000));
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
 
@@ -42,19 +62,26 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
         assert.ok(m.unit && ['higher', 'lower'].includes(m.better), `${bench}/${env} ${m.metric}`);
         assert.equal(m.samples.length, 1, `${bench}/${env} ${m.metric} samples`);
         // What a build left on the disk is a difference of host-wide figures: another writer can make it negative.
-        if (m.metric !== 'cold_disk_left_mib') assert.ok(m.samples[0] > 0, `${bench}/${env} ${m.metric} = ${m.samples[0]}`);
+        if (m.metric !== 'cold_disk_left_mib')
+          assert.ok(m.samples[0] > 0, `${bench}/${env} ${m.metric} = ${m.samples[0]}`);
       }
     }
   }
   const metric = (/** @type {string} */ bench, /** @type {string} */ env, /** @type {string} */ name) =>
-    results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env).metrics.find((/** @type {any} */ m) => m.metric === name);
+    results.cells
+      .find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env)
+      .metrics.find((/** @type {any} */ m) => m.metric === name);
   for (const env of ['docker', 'dind@20.10']) {
     // The workload allocates 4 x 32 MiB: its peak working set must show it, whichever engine reports it.
     assert.ok(metric('memory', env, 'workload.peak_mib').samples[0] >= 128, `${env} workload peak`);
     assert.ok(metric('memory', env, 'environment.idle_mib').samples[0] > 0, `${env} environment idle`);
-    assert.ok(metric('build', env, 'warm_ms').samples[0] < metric('build', env, 'cold_ms').samples[0], `${env}: a warm build beats a cold one`);
+    assert.ok(
+      metric('build', env, 'warm_ms').samples[0] < metric('build', env, 'cold_ms').samples[0],
+      `${env}: a warm build beats a cold one`,
+    );
     // The disk under the data-root is visible here (the engine is local): the cold build wrote to it.
-    for (const name of ['cold_disk_written_mib', 'cold_disk_peak_mib', 'cold_disk_left_mib']) assert.ok(metric('build', env, name), `${env}: ${name}`);
+    for (const name of ['cold_disk_written_mib', 'cold_disk_peak_mib', 'cold_disk_left_mib'])
+      assert.ok(metric('build', env, name), `${env}: ${name}`);
     const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === 'memory' && c.environmentKey === env);
     const scopes = cell.timeseries.map((/** @type {any} */ s) => s.scope).sort();
     assert.deepEqual(scopes, ['environment', 'workload']);
@@ -63,7 +90,10 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
       assert.ok(s.t.length >= 2 && s.unit === 'MiB' && s.iteration === 0 && s.intervalMs === 1000);
     }
   }
-  assert.match(readFileSync(path.join(out, 'report.md'), 'utf8'), /Time series: 4 sampled series .*memory\/dind@20\.10 \(workload \+ environment\)/);
+  assert.match(
+    readFileSync(path.join(out, 'report.md'), 'utf8'),
+    /Time series: 4 sampled series .*memory\/dind@\u2060?20\.10 \(workload \+ environment\)/,
+  );
   assert.deepEqual(await builtImages(outer), []);
   assert.deepEqual(await snapshot(outer), before);
 });
@@ -81,29 +111,54 @@ test('a build that fails: the cell says benchmark, environment, step and the off
     path.join(broken, 'Dockerfile'),
     'ARG BASE\nFROM ${BASE}\nCOPY generate.pl /src/generate.pl\nRUN perl /src/generate.pl /src/gen 3\nRUN echo "no-such-compiler: command not found" >&2 && exit 3\n',
   );
-  BENCHMARKS['build-broken'] = { ...BENCHMARKS.build, name: 'build-broken', params: { quick: { context: broken } } };
-  try {
-    const plan = makePlan({ benchmarks: ['build-broken', 'build'], environments: ['docker'], distros: ['debian'], engines: ['20.10'], iterations: 1, warmup: 0 });
-    const out = path.join(work, 'broken-run');
-    const res = await executePlan({ outer, plan, profile: { name: 'quick', stepTimeoutMs: 120_000 }, outDir: out, unavailableImages: {}, log: () => {} });
-    const failed = res.cells.find((c) => c.benchmark === 'build-broken');
-    assert.equal(failed?.status, 'failed');
-    assert.equal(failed?.step, 'cold');
-    assert.match(String(failed?.reason), /^build-broken in docker \(debian\), #1, step cold: the reference build failed: .*returned a non-zero code: 3/);
-    assert.match(String(failed?.logTail), /no-such-compiler: command not found/);
-    const raw = readFileSync(path.join(out, /** @type {string} */ (failed?.raw[0])), 'utf8');
-    assert.match(raw, /no-such-compiler/);
-    // The run went on: the real build after it ran.
-    assert.equal(res.cells.find((c) => c.benchmark === 'build')?.status, 'ok');
-  } finally {
-    delete BENCHMARKS['build-broken'];
-  }
+  const benchmarks = {
+    ...BENCHMARKS,
+    'build-broken': { ...BENCHMARKS.build, name: 'build-broken', params: { quick: { context: broken } } },
+  };
+  const plan = makePlan({
+    benchmarks: ['build-broken', 'build'],
+    environments: ['docker'],
+    distros: ['debian'],
+    engines: ['20.10'],
+    iterations: 1,
+    warmup: 0,
+  });
+  const out = path.join(work, 'broken-run');
+  const res = await executePlan({
+    outer,
+    plan,
+    profile: { name: 'quick', stepTimeoutMs: 120_000 },
+    outDir: out,
+    unavailableImages: {},
+    log: () => {},
+    benchmarks,
+  });
+  const failed = res.cells.find((c) => c.benchmark === 'build-broken');
+  assert.equal(failed?.status, 'failed');
+  assert.equal(failed?.step, 'cold');
+  assert.match(
+    String(failed?.reason),
+    /^build-broken in docker \(debian\), #1, step cold: the reference build failed: .*returned a non-zero code: 3/,
+  );
+  assert.match(String(failed?.logTail), /no-such-compiler: command not found/);
+  const raw = readFileSync(path.join(out, /** @type {string} */ (failed?.raw[0])), 'utf8');
+  assert.match(raw, /no-such-compiler/);
+  // The run went on: the real build after it ran.
+  assert.equal(res.cells.find((c) => c.benchmark === 'build')?.status, 'ok');
   assert.deepEqual(await builtImages(outer), []);
   // Every image the failed build made (one per step that succeeded) is gone: none is new.
-  const mine = (await outer.listImages({ all: true })).filter((i) => !imagesBefore.includes(i.Id) && (i.RepoTags ?? ['<none>:<none>']).every((x) => x === '<none>:<none>') && !i.Labels?.['dind-bench.kind']);
+  const mine = (await outer.listImages({ all: true })).filter(
+    (i) =>
+      !imagesBefore.includes(i.Id) &&
+      (i.RepoTags ?? ['<none>:<none>']).every((x) => x === '<none>:<none>') &&
+      !i.Labels?.['dind-bench.kind'],
+  );
   const leftovers = [];
   for (const i of mine) {
-    const h = await outer.getImage(i.Id).history().catch(() => []);
+    const h = await outer
+      .getImage(i.Id)
+      .history()
+      .catch(() => []);
     if (h.some((/** @type {any} */ x) => /generate\.pl|no-such-compiler/.test(x.CreatedBy))) leftovers.push(i.Id);
   }
   assert.deepEqual(leftovers, []);

@@ -1,10 +1,14 @@
 // Every container environment against the real engine: it starts, runs a command, times a lifecycle,
 // records its storage driver, and leaves the engine exactly as it found it.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { ResourceTracker } from '../../src/engine/resources.js';
+import { capability } from '../../src/environments/environment.js';
 import { createEnvironment } from '../../src/environments/index.js';
+import { dindImage } from '../../src/images/catalog.js';
 import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
 
 const IMAGE = 'dind-bench/lifecycle:debian';
@@ -24,13 +28,13 @@ for (const c of cases) {
     await ensureImages(outer, c.engine ? [c.engine] : []);
     const before = await snapshot(outer);
     const tracker = new ResourceTracker(`test-env-${process.pid}-${c.name}`);
-    const env = /** @type {any} */ (createEnvironment(c.name, outer, c.engine));
+    const env = createEnvironment(c.name, outer, c.engine);
     try {
       const facts = await env.setup({ tracker, images: [IMAGE] });
       if (c.storage) assert.equal(facts.storageDriver, c.storage);
       if (c.engine) {
-        assert.ok(facts.engineVersion.startsWith(`${c.engine}.`), `inner engine ${facts.engineVersion}`);
-        assert.ok(['privileged', 'capabilities'].includes(facts.dind.mode));
+        assert.ok(facts.engineVersion?.startsWith(`${c.engine}.`), `inner engine ${facts.engineVersion}`);
+        assert.ok(facts.dind && ['privileged', 'capabilities'].includes(facts.dind.mode));
         assert.ok(facts.dind.start_to_ready_ms > 0);
         assert.ok(facts.dind.imageLoadMs[IMAGE] > 0);
       }
@@ -41,8 +45,12 @@ for (const c of cases) {
       assert.ok(r.timings.create_ms > 0 && r.timings.start_ms > 0 && r.timings.run_ms >= r.timings.start_ms);
       // A non-root user reaches /bin/sh (servers such as postgres refuse root). vfs applies the image's
       // own mode of `/`, which overlay2 hides: a base with a 0700 root failed here, in dind-vfs only.
-      const { docker } = env.engineApi();
-      const asNobody = await docker.run(IMAGE, ['sh', '-c', 'stat -c %a /'], new PassThrough(), { User: 'nobody', HostConfig: { AutoRemove: false }, Labels: tracker.labels });
+      const { docker } = capability(env, 'engineApi')();
+      const asNobody = await docker.run(IMAGE, ['sh', '-c', 'stat -c %a /'], new PassThrough(), {
+        User: 'nobody',
+        HostConfig: { AutoRemove: false },
+        Labels: tracker.labels,
+      });
       const [nobodyRun, container] = /** @type {[any, any]} */ (asNobody);
       tracker.add('container', container.id, docker);
       assert.equal(nobodyRun.StatusCode, 0, 'user nobody ran sh');
@@ -50,13 +58,15 @@ for (const c of cases) {
       tracker.forget(container.id);
 
       const p = await env.probeLifecycle({ image: IMAGE, timeoutMs: 30_000 });
-      for (const k of ['create_ms', 'start_ms', 'first_output_ms', 'stop_ms', 'remove_ms']) assert.ok(p[k] > 0, `${k} = ${p[k]}`);
+      for (const k of /** @type {const} */ (['create_ms', 'start_ms', 'first_output_ms', 'stop_ms', 'remove_ms']))
+        assert.ok(Number(p[k]) > 0, `${k} = ${p[k]}`);
       // The probe traps SIGTERM: a stop that waited for the 10 s kill would mean the probe is broken.
       assert.ok(p.stop_ms < 5000, `stop took ${p.stop_ms} ms`);
-      assert.ok(p.engine_start_ms > 0, 'engine events seen');
+      assert.ok(Number(p.engine_start_ms) > 0, 'engine events seen');
 
+      if (c.engine) await assertOwnCgroups(outer, env, tracker, facts);
       if (c.engine) {
-        const cycle = await env.daemonCycle();
+        const cycle = await capability(env, 'daemonCycle')();
         assert.ok(cycle.start_to_ready_ms > 0 && cycle.stop_ms > 0);
       }
     } finally {
@@ -67,14 +77,57 @@ for (const c of cases) {
   });
 }
 
-test('a DinD image that does not exist: setup fails with the engine\'s own message, nothing left behind', async (t) => {
+test("a DinD image that does not exist: setup fails with the engine's own message, nothing left behind", async (t) => {
   const outer = await engineOrSkip(t);
   if (!outer) return;
   const before = await snapshot(outer);
   const tracker = new ResourceTracker(`test-env-missing-${process.pid}`);
-  const env = /** @type {any} */ (createEnvironment('dind', outer, '0.0'));
-  await assert.rejects(env.setup({ tracker, images: [] }), /refused to start a DinD container in every mode:[\s\S]*No such image: dind-bench\/dind:0\.0/);
+  const env = createEnvironment('dind', outer, '0.0');
+  await assert.rejects(
+    env.setup({ tracker, images: [] }),
+    new RegExp(
+      `refused to start a DinD container in every mode:[\\s\\S]*No such image: ${dindImage('0.0').replace(/[./]/g, '\\$&')}`,
+    ),
+  );
   await env.teardown();
   await tracker.cleanup(outer);
   assert.deepEqual(await snapshot(outer), before);
 });
+
+/**
+ * DinD gets its own cgroup namespace (src/environments/dind-cgroup.js), recorded in the facts: an inner
+ * container's cgroup is created inside the DinD container's own cgroup, never at the host's root.
+ * @param {any} outer @param {any} env @param {ResourceTracker} tracker @param {any} facts
+ */
+async function assertOwnCgroups(outer, env, tracker, facts) {
+  assert.equal(facts.dind.cgroup.namespace, 'private', facts.dind.cgroup.reason);
+  const outerPid = (await outer.getContainer(env.daemon.containerId).inspect()).State.Pid;
+  // The DinD container's cgroup as the host sees it (v1: the memory hierarchy; v2: the unified one).
+  const lines = readFileSync(`/proc/${outerPid}/cgroup`, 'utf8').trim().split('\n');
+  const line = lines.find((l) => /:memory:/.test(l)) ?? lines.find((l) => l.startsWith('0::'));
+  const [, controller, own] = /** @type {string[]} */ (/^\d+:([^:]*):(.*)$/.exec(/** @type {string} */ (line)));
+  const root = controller ? `/sys/fs/cgroup/${controller}` : '/sys/fs/cgroup';
+  const { docker } = env.engineApi();
+  const inner = await docker.createContainer({ Image: IMAGE, Cmd: ['sleep', '30'], Labels: tracker.labels });
+  tracker.add('container', inner.id, docker);
+  try {
+    await inner.start();
+    /** @param {string} dir @param {number} depth @returns {string | null} */
+    const find = (dir, depth) => {
+      if (depth < 0) return null;
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (!e.isDirectory()) continue;
+        if (e.name.includes(inner.id)) return path.join(dir, e.name);
+        const hit = find(path.join(dir, e.name), depth - 1);
+        if (hit) return hit;
+      }
+      return null;
+    };
+    const where = find(path.join(root, own), 4);
+    assert.ok(where, `the inner container's cgroup is under the DinD container's own ${path.join(root, own)}`);
+    assert.ok(!existsSync(path.join(root, 'docker', inner.id)), 'not beside the outer containers at the host level');
+  } finally {
+    await inner.remove({ force: true });
+    tracker.forget(inner.id);
+  }
+}

@@ -13,7 +13,8 @@ process.env.DIND_BENCH_OWNER ??= `test-${process.pid}-${Date.now()}`;
 export async function engineOrSkip(t) {
   const outer = outerEngine();
   if (await pingOnce(outer)) return outer;
-  if (process.env.CI) throw new Error('CI=true but no Docker engine answers: .ci/run should have started one (see .ci/start-engine.sh)');
+  if (process.env.CI)
+    throw new Error('CI=true but no Docker engine answers: .ci/run should have started one (see .ci/start-engine.sh)');
   t.skip('no Docker engine: start one with `bash .ci/start-engine.sh` (as root) to run this test');
   return null;
 }
@@ -45,8 +46,17 @@ export async function snapshot(outer) {
     if (!owner && labels?.[RUN_LABEL]) return false;
     return !owner || owner === process.env.DIND_BENCH_OWNER;
   };
-  const containers = (await outer.listContainers({ all: true })).filter((c) => ours(c.Labels)).map((c) => c.Id).sort();
-  const volumes = ((await outer.listVolumes()).Volumes || []).filter((v) => ours(v.Labels)).map((v) => v.Name).sort();
-  const networks = (await outer.listNetworks()).filter((n) => ours(n.Labels)).map((n) => n.Id).sort();
+  const containers = (await outer.listContainers({ all: true }))
+    .filter((c) => ours(c.Labels))
+    .map((c) => c.Id)
+    .sort();
+  const volumes = ((await outer.listVolumes()).Volumes || [])
+    .filter((v) => ours(v.Labels))
+    .map((v) => v.Name)
+    .sort();
+  const networks = (await outer.listNetworks())
+    .filter((n) => ours(n.Labels))
+    .map((n) => n.Id)
+    .sort();
   return { containers, volumes, networks };
 }

@@ -10,7 +10,11 @@ test('the images the tests use carry the recipe of the current images/', async (
   const outer = await engineOrSkip(t);
   if (!outer) return;
   await ensureImages(outer);
-  const targets = await bakeTargets({ distros: ['debian'], engines: ['20.10'], benchImages: ['lifecycle', 'sysbench', 'pgbench'] });
+  const targets = await bakeTargets({
+    distros: ['debian'],
+    engines: ['20.10'],
+    benchImages: ['lifecycle', 'sysbench', 'pgbench'],
+  });
   assert.equal(targets.length, 4);
   for (const target of targets) {
     const labels = await imageLabels(outer, target.ref);

@@ -22,7 +22,11 @@ test('after cleanup began, newly recorded volumes are removed and new hooks run'
   assert.equal(hookRan, true);
   const exists = async () => ((await outer.listVolumes()).Volumes ?? []).some((v) => v.Name === vol.name);
   for (let i = 0; i < 100 && (await exists()); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.equal(await exists(), false, `volume ${vol.name} was recorded after cleanup began and should have been removed`);
+  assert.equal(
+    await exists(),
+    false,
+    `volume ${vol.name} was recorded after cleanup began and should have been removed`,
+  );
 });
 
 test('a create still in flight when cleanup starts is waited for, and what it made is removed', async (t) => {
@@ -31,7 +35,9 @@ test('a create still in flight when cleanup starts is waited for, and what it ma
   const tracker = new ResourceTracker(`inflight-${process.pid}-${Date.now()}`);
   // The engine answers this create only after cleanup has begun (as when Ctrl-C lands mid-create), and
   // the caller never gets to record it: only waiting for the call, then the label sweep, can catch it.
-  const created = tracker.creating(new Promise((r) => setTimeout(r, 300)).then(() => outer.createVolume({ Labels: tracker.labels })));
+  const created = tracker.creating(
+    new Promise((r) => setTimeout(r, 300)).then(() => outer.createVolume({ Labels: tracker.labels })),
+  );
   const problems = await tracker.cleanup(outer);
   assert.deepEqual(problems, []);
   const { name } = await created;

@@ -19,9 +19,21 @@ const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-tools-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const EXPECT = {
-  'stress-ng': ['cpu.bogo_ops_per_s', 'vm.bogo_ops_per_cpu_s', 'io.bogo_ops_per_s', 'hdd.bogo_ops_per_s', 'start_to_work_ms'],
+  'stress-ng': [
+    'cpu.bogo_ops_per_s',
+    'vm.bogo_ops_per_cpu_s',
+    'io.bogo_ops_per_s',
+    'hdd.bogo_ops_per_s',
+    'start_to_work_ms',
+  ],
   iozone: ['write_mib_per_s', 'rewrite_mib_per_s', 'read_mib_per_s', 'reread_mib_per_s'],
-  fio: ['layer.seqwrite.mib_per_s', 'volume.seqread.mib_per_s', 'layer.randread.iops', 'volume.randwrite.iops', 'volume.randrw.clat_p99_ms'],
+  fio: [
+    'layer.seqwrite.mib_per_s',
+    'volume.seqread.mib_per_s',
+    'layer.randread.iops',
+    'volume.randwrite.iops',
+    'volume.randrw.clat_p99_ms',
+  ],
   storage: ['copy_up.layer_ms', 'copy_up.volume_ms', 'metadata.layer.create_per_s', 'metadata.volume.delete_per_s'],
 };
 
@@ -31,11 +43,33 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
   await ensureImages(outer);
   const before = await snapshot(outer);
   const config = path.join(work, 'small.json');
-  writeFileSync(config, JSON.stringify({ 'stress-ng': { seconds: 1, vmBytes: '16M', hddBytes: '4M' }, fio: { size: '8M', seconds: 0.2 }, storage: { files: 300 } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      'stress-ng': { seconds: 1, vmBytes: '16M', hddBytes: '4M' },
+      fio: { size: '8M', seconds: 0.2 },
+      storage: { files: 300 },
+    }),
+  );
   const out = path.join(work, 'run');
   const r = spawnSync(
     process.execPath,
-    [BIN, 'run', '--bench', Object.keys(EXPECT).join(','), '--env', 'docker,dind', '--distro', 'debian', '--iterations', '1', '--config', config, '--out', out],
+    [
+      BIN,
+      'run',
+      '--bench',
+      Object.keys(EXPECT).join(','),
+      '--env',
+      'docker,dind',
+      '--distro',
+      'debian',
+      '--iterations',
+      '1',
+      '--config',
+      config,
+      '--out',
+      out,
+    ],
     { encoding: 'utf8', timeout: 900_000 },
   );
   assert.equal(r.status, 0, r.stderr.slice(-3000));
@@ -54,13 +88,18 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
       }
     }
   }
-  const copyUp = results.cells.find((/** @type {any} */ c) => c.benchmark === 'storage' && c.environmentKey === 'docker');
+  const copyUp = results.cells.find(
+    (/** @type {any} */ c) => c.benchmark === 'storage' && c.environmentKey === 'docker',
+  );
   const ms = (/** @type {string} */ n) => copyUp.metrics.find((/** @type {any} */ m) => m.metric === n).samples[0];
-  assert.ok(ms('copy_up.layer_ms') > ms('copy_up.volume_ms'), 'on overlay2 the first write to a lower-layer file pays the copy-up');
+  assert.ok(
+    ms('copy_up.layer_ms') > ms('copy_up.volume_ms'),
+    'on overlay2 the first write to a lower-layer file pays the copy-up',
+  );
   assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
 });
 
-test('a tool missing from the image: the step fails with the tool\'s own words, nothing left behind', async (t) => {
+test("a tool missing from the image: the step fails with the tool's own words, nothing left behind", async (t) => {
   const outer = await engineOrSkip(t);
   if (!outer) return;
   await ensureImages(outer);
@@ -70,7 +109,12 @@ test('a tool missing from the image: the step fails with the tool\'s own words, 
   await env.setup({ tracker });
   try {
     // The lifecycle image has no iozone.
-    const ctx = { image: 'dind-bench/lifecycle:debian', params: iozone.params.quick, timeoutMs: 60_000, saveRaw: async () => {} };
+    const ctx = {
+      image: 'dind-bench/lifecycle:debian',
+      params: iozone.params.quick,
+      timeoutMs: 60_000,
+      saveRaw: async () => {},
+    };
     await assert.rejects(iozone.measure(env, ctx), (e) => {
       const err = /** @type {Error & {step?: string}} */ (e);
       return err.step === 'iozone' && /exited 127/.test(err.message) && /iozone: not found/.test(err.message);

@@ -1,0 +1,38 @@
+// DIND_BENCH_SOCKET_DIR: where the inner daemons' socket folders are made, for runners in a container
+// next to their engine (the folder must be mounted at the same path in both). On the real engine: the
+// socket appears under the configured folder (created when missing), the inner daemon answers there, and
+// cleanup removes the folder it made. The full runner-in-a-container path is .ci/fresh-runner-e2e.sh.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { ResourceTracker } from '../../src/engine/resources.js';
+import { dindImage } from '../../src/images/catalog.js';
+import { engineOrSkip, ensureImages } from './helpers.js';
+
+const base = mkdtempSync(path.join(tmpdir(), 'dind-bench-sockets-'));
+after(() => rmSync(base, { recursive: true, force: true }));
+const socketParent = path.join(base, 'not-yet-there');
+// Read once, when the module loads: set before the import, as a runner's environment would.
+process.env.DIND_BENCH_SOCKET_DIR = socketParent;
+const { startInnerDaemon } = await import('../../src/environments/dind-daemon.js');
+
+test('the inner daemon socket lives under DIND_BENCH_SOCKET_DIR, and the folder goes with cleanup', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, ['20.10']);
+  const tracker = new ResourceTracker(`test-socket-dir-${process.pid}`);
+  try {
+    const inner = await startInnerDaemon(outer, { image: dindImage('20.10'), volume: false, tracker });
+    const folders = readdirSync(socketParent);
+    assert.equal(folders.length, 1);
+    assert.match(folders[0], /^dind-bench-/);
+    assert.ok(existsSync(path.join(socketParent, folders[0], 'docker.sock')), 'docker.sock in the configured folder');
+    assert.equal(String(await inner.docker.ping()), 'OK');
+    await inner.stop();
+  } finally {
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
+  assert.deepEqual(readdirSync(socketParent), [], 'cleanup removed the socket folder');
+});

@@ -1,0 +1,163 @@
+// The start-up timeline: parsing dockerd's own log (real logs of Engine 20.10 and 26.1 as fixtures) and
+// the entrypoint's marks, laying marks on one axis, and, on the real engine, phases that add up to the
+// stopwatch total within 5% for Docker and for DinD, with TLS material made at start when asked.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { ResourceTracker } from '../../src/engine/resources.js';
+import {
+  CONTAINER_TIMELINE,
+  DAEMON_LOG_MARKS,
+  DIND_TIMELINE,
+  buildTimeline,
+  parseDaemonLog,
+  parseEntrypointMarks,
+} from '../../src/engine/startup.js';
+import { demuxLog } from '../../src/environments/dind-daemon.js';
+import { createEnvironment } from '../../src/environments/index.js';
+import { benchImage } from '../../src/images/catalog.js';
+import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+
+const fixture = (/** @type {string} */ name) =>
+  readFile(new URL(`../fixtures/dockerd/${name}`, import.meta.url), 'utf8');
+
+for (const engine of ['20.10', '26.1']) {
+  test(`dockerd ${engine}'s log gives every phase mark, in order, to the nanosecond`, async () => {
+    const marks = parseDaemonLog(await fixture(`engine-${engine}.log`));
+    assert.deepEqual(
+      Object.keys(marks),
+      DAEMON_LOG_MARKS.map(([m]) => m),
+    );
+    const times = Object.values(marks);
+    for (let i = 1; i < times.length; i++) assert.ok(times[i] >= times[i - 1], `${Object.keys(marks)[i]} out of order`);
+    // Sub-millisecond digits survive (Date.parse alone would drop them).
+    assert.ok(times.some((t) => t % 1 !== 0));
+  });
+}
+
+test('a dockerd log: seconds-only stamps, foreign and repeated lines do not place a mark', () => {
+  const log = [
+    'time="2026-11-23T10:45:02Z" level=info msg="Starting up"',
+    'garbage msg="Loading containers: start."',
+    'time="2026-11-23T10:45:02.500000000Z" level=info msg="Starting up"',
+    'time="2026-11-23T10:45:02.750Z" level=info msg="Loading containers: start."',
+    'time="2026-11-23T10:45:03.000Z" level=info msg="Loading containers: start."',
+  ].join('\n');
+  assert.deepEqual(parseDaemonLog(log), {
+    daemon_logging: Date.parse('2026-11-23T10:45:02.500Z'),
+    containers_loading: Date.parse('2026-11-23T10:45:02.750Z'),
+  });
+});
+
+test('entrypoint marks: nanoseconds to milliseconds exactly, unknown names and malformed lines ignored', () => {
+  const marks = parseEntrypointMarks(
+    'entrypoint_begin 1795430702035307800\nbogus 1795430702035307800\ntls_done 12\nexec_daemon 1795430702036414447\n',
+  );
+  assert.deepEqual(marks, { entrypoint_begin: 1795430702035.307, exec_daemon: 1795430702036.414 });
+});
+
+test('buildTimeline: phases between consecutive marks, repeated phases added, missing and clamped marks named', () => {
+  const spec = /** @type {[string, string | null][]} */ ([
+    ['begin', null],
+    ['a', 'one'],
+    ['b', 'two'],
+    ['c', 'one'],
+    ['d', 'three'],
+  ]);
+  const t = buildTimeline(spec, { begin: 100, a: 110, b: 105, c: 130, d: 131 }, 31);
+  assert.deepEqual(t.phases, [
+    { phase: 'one', ms: 30 },
+    { phase: 'two', ms: 0 },
+    { phase: 'three', ms: 1 },
+  ]);
+  assert.deepEqual(t.clamped, ['b']);
+  assert.equal(t.sum_ms, 31);
+  const gap = buildTimeline(spec, { begin: 0, a: 10, d: 40 }, 40, ['b']);
+  assert.deepEqual(gap.missing, ['c']);
+  assert.deepEqual(gap.phases, [
+    { phase: 'one', ms: 10 },
+    { phase: 'three', ms: 30 },
+  ]);
+  assert.throws(() => buildTimeline(spec, { a: 1 }, 1), /no "begin" mark/);
+});
+
+test('demuxLog: the text of multiplexed log frames, a truncated last frame cut', () => {
+  const frame = (/** @type {number} */ stream, /** @type {string} */ text) => {
+    const head = Buffer.alloc(8);
+    head[0] = stream;
+    head.writeUInt32BE(Buffer.byteLength(text), 4);
+    return Buffer.concat([head, Buffer.from(text)]);
+  };
+  const buf = Buffer.concat([frame(2, 'one\n'), frame(1, 'two\n'), frame(2, 'three\n').subarray(0, 11)]);
+  assert.equal(demuxLog(buf), 'one\ntwo\nthr');
+});
+
+/** @param {import('../../src/engine/startup.js').Timeline} t @param {string} what */
+function assertAddsUp(t, what) {
+  assert.deepEqual(t.missing, [], `${what}: missing marks`);
+  assert.deepEqual(t.clamped, [], `${what}: marks out of order`);
+  for (const p of t.phases) assert.ok(p.ms >= 0, `${what}: ${p.phase} = ${p.ms}`);
+  const sum = t.phases.reduce((a, p) => a + p.ms, 0);
+  assert.ok(
+    Math.abs(sum - t.total_ms) <= 0.05 * t.total_ms,
+    `${what}: phases add up to ${sum} ms, the stopwatch says ${t.total_ms} ms`,
+  );
+}
+
+const IMAGE = benchImage('lifecycle', 'debian');
+
+test("docker: the first container's phases add up to the measured total within 5%", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, []);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`test-startup-docker-${process.pid}`);
+  const env = /** @type {any} */ (createEnvironment('docker', outer, null));
+  try {
+    await env.setup({ tracker, images: [IMAGE] });
+    const timeline = await env.startupTimeline({ image: IMAGE, timeoutMs: 60_000 });
+    assert.deepEqual(
+      timeline.phases.map((/** @type {any} */ p) => p.phase),
+      CONTAINER_TIMELINE.slice(1).map(([, p]) => p),
+    );
+    assertAddsUp(timeline, 'docker');
+  } finally {
+    await env.teardown();
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
+  assert.deepEqual(await snapshot(outer), before);
+});
+
+test('dind@20.10: every phase from outer create to first output, adding up within 5%; TLS on adds the key material', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, ['20.10']);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`test-startup-dind-${process.pid}`);
+  const env = /** @type {any} */ (createEnvironment('dind', outer, '20.10'));
+  try {
+    await env.setup({ tracker, images: [] });
+    const cycle = await env.daemonCycle({ firstContainer: { image: IMAGE, timeoutMs: 120_000 } });
+    const phases = cycle.timeline.phases.map((/** @type {any} */ p) => p.phase);
+    const expected = [...new Set(DIND_TIMELINE.slice(1).map(([, p]) => p))].filter((p) => p !== 'tls_material');
+    assert.deepEqual(phases, expected);
+    assertAddsUp(cycle.timeline, 'dind');
+    // The image load is timed on its own as well: the phase between its marks agrees with it.
+    const load = cycle.timeline.phases.find((/** @type {any} */ p) => p.phase === 'image_load').ms;
+    assert.ok(
+      Math.abs(load - cycle.image_load_ms) < 5,
+      `image_load phase ${load} ms vs timer ${cycle.image_load_ms} ms`,
+    );
+
+    const tls = await env.daemonCycle({ tls: true });
+    assertAddsUp(tls.timeline, 'dind with TLS');
+    const material = tls.timeline.phases.find((/** @type {any} */ p) => p.phase === 'tls_material');
+    // Three 4096-bit RSA keys: never a matter of milliseconds.
+    assert.ok(material && material.ms > 100, `tls_material = ${material?.ms} ms`);
+    assert.equal(tls.timeline.phases.at(-1).phase, 'ping_ready');
+  } finally {
+    await env.teardown();
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
+  assert.deepEqual(await snapshot(outer), before);
+});
