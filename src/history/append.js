@@ -2,19 +2,32 @@
 // github-action-benchmark import uses it too). Append-only and idempotent:
 //   1. everything that will change is read and checked first; a corrupt file stops the append before
 //      anything is written, naming the file;
-//   2. each file is rewritten whole through a temp file + rename, under a lock, so concurrent publishes
-//      queue instead of losing each other's points;
-//   3. the run's own file is written last: it marks the run as published. A publish killed half-way is
-//      completed by publishing the same run again (points already in a shard are not added twice).
+//   2. every name and value is checked (./names.js) before anything is written;
+//   3. every changed file is staged whole and committed at once through a journal (./journal.js),
+//      under a lock, so concurrent publishes queue instead of losing each other's points, and a
+//      publish killed at any point leaves the history as before it or as after it (completed by the
+//      next publish); the run's own file says the run is published.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { RESULTS_ADVICE } from '../compare/load-results.js';
-import { readJsonFile } from '../results/read-json.js';
+import { RESULTS_ADVICE, readJsonFile } from '../results/read-json.js';
 import { validateResults } from '../results/schema.js';
-import { HistoryError, copyOnce, exists, readJson, withLock, writeJsonAtomic } from './files.js';
+import { HistoryError, readJsonIn, refuseLinks, withLock } from './files.js';
+import { Transaction, recoverHistory } from './journal.js';
 import {
-  FORMAT, FORMAT_VERSION, INDEX_FILE, LATEST_FILE, LOCK_FILE, MARKER_FILE, latestPath, runCatalogPath, runPath, seriesDir, shardPath,
+  ARCHIVE_DIR,
+  FORMAT,
+  FORMAT_VERSION,
+  INDEX_FILE,
+  LATEST_FILE,
+  LOCK_FILE,
+  MARKER_FILE,
+  latestPath,
+  runCatalogPath,
+  runPath,
+  seriesDir,
+  shardPath,
 } from './layout.js';
+import { checkName, checkRunTime, getOwn, setOwn } from './names.js';
 import { TREND_WINDOW, overviewOf } from './overview.js';
 import { pointsOf, runInfo } from './points.js';
 import { SHARD_FORMAT, checkMarker, emptyIndex, readIndex, readShard } from './store.js';
@@ -30,35 +43,91 @@ export const CATALOG_FORMAT = 'dind-bench-runs';
 export async function publishRun(dir, resultsFile) {
   const doc = await readJsonFile(resultsFile, { what: 'results file', advice: RESULTS_ADVICE });
   const results = validateResults(doc, resultsFile);
+  // A partial run published now would make its finished version a duplicate (same run id), never added.
+  const state = results.run.state ?? 'finished';
+  if (state !== 'finished') {
+    const resume = `dind-bench run --resume ${path.dirname(resultsFile)}`;
+    const problem = `is a partial run (state ${state}): finish it with \`${resume}\` first; nothing was published`;
+    throw new HistoryError(resultsFile, problem);
+  }
   const run = runInfo(results);
   return appendRun(dir, {
+    where: resultsFile,
     run,
     points: pointsOf(results),
     overview: (/** @type {any} */ points, /** @type {any} */ prev) => overviewOf(results, points, prev),
-    writeProvenance: (/** @type {string} */ to) => copyOnce(resultsFile, to),
+    provenance: doc,
   });
 }
 
 /**
  * @typedef {ReturnType<typeof runInfo>} RunInfo
- * @typedef {{ run: RunInfo, points: import('./points.js').SeriesPoint[],
- *   overview?: (points: import('./points.js').SeriesPoint[], prev: (key: string) => number[][]) => any,
- *   writeProvenance: (to: string) => Promise<void> }} Append
+ * @typedef {{ where: string, run: RunInfo, points: import('./points.js').SeriesPoint[],
+ *   overview?: (points: import('./points.js').SeriesPoint[], prev: (key: string) => import('./points.js').StoredPoint[]) => any,
+ *   provenance: unknown }} Append
+ *   where: the file the run came from (named in errors); provenance: what runs/<month>/<id>.json keeps.
  */
+
+// Bounds on one run: far above a real run (a standard run has about 1,500 points of 10-60 samples).
+export const MAX_POINTS = 100_000;
+export const MAX_SAMPLES = 10_000;
+
+/**
+ * Checks every name and value of a run before anything is written (see ./names.js): a bad one is
+ * refused with what, where and what to do, and the history stays as it was.
+ * @param {Append} append
+ */
+export function checkAppend({ where, run, points }) {
+  checkName(where, 'the run id', run.runId);
+  checkName(where, 'the runner name', run.runner);
+  checkName(where, 'the host fingerprint', run.fingerprint);
+  if (run.commit !== null) checkName(where, 'the commit', run.commit);
+  run.time = checkRunTime(where, 'the run start time', run.time);
+  if (points.length > MAX_POINTS)
+    throw new HistoryError(where, `${points.length} points in one run; at most ${MAX_POINTS}; nothing was written`);
+  for (const { series, point } of points) {
+    const what = `${JSON.stringify(series.benchmark).slice(0, 60)}/${JSON.stringify(series.metric).slice(0, 60)}:`;
+    for (const f of /** @type {const} */ (['benchmark', 'metric', 'environmentKey', 'distro']))
+      checkName(where, `the ${f} of a series`, series[f]);
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+    if (typeof series.unit !== 'string' || series.unit.length > 64 || /[\u0000-\u001f]/.test(series.unit)) {
+      throw new HistoryError(where, `${what} the unit is not a short line of text; nothing was written`);
+    }
+    const n = point.samples.length;
+    if (n === 0 || n > MAX_SAMPLES)
+      throw new HistoryError(where, `${what} ${n} samples; 1 to ${MAX_SAMPLES} are accepted; nothing was written`);
+    if (!point.samples.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      throw new HistoryError(where, `${what} a sample is not a finite number; nothing was written`);
+    }
+  }
+}
 
 /** @param {string} dir @param {Append} append */
 export async function appendRun(dir, append) {
+  checkAppend(append);
   await fs.mkdir(dir, { recursive: true });
   return withLock(path.join(dir, LOCK_FILE), () => appendLocked(dir, append));
 }
 
+/** @param {string} rel @param {string} dir */
+const present = async (dir, rel) => {
+  await refuseLinks(dir, rel);
+  return fs.lstat(path.join(dir, rel)).then(
+    () => true,
+    () => false,
+  );
+};
+
 /** @param {string} dir @param {Append} append */
-async function appendLocked(dir, { run, points, overview, writeProvenance }) {
+async function appendLocked(dir, { run, points, overview, provenance }) {
+  // A publish killed after its commit point is completed first (see ./journal.js).
+  await recoverHistory(dir);
   const isNew = await startsEmpty(dir);
   if (!isNew) await checkMarker(dir);
   const runFile = runPath(run.period, run.runId);
   const done = { runId: run.runId, points: 0, series: new Set(points.map((p) => p.series.key)).size };
-  if (await exists(path.join(dir, runFile)) || (await exists(path.join(dir, 'archive', runFile)))) return { ...done, duplicate: true };
+  if ((await present(dir, runFile)) || (await present(dir, `${ARCHIVE_DIR}/${runFile}`)))
+    return { ...done, duplicate: true };
 
   // Each point's summary is computed once, here, and shared by its shard and the overview.
   for (const p of points) p.point.summary ??= summarizePoint(p.point.samples);
@@ -67,74 +136,128 @@ async function appendLocked(dir, { run, points, overview, writeProvenance }) {
   const index = isNew ? emptyIndex() : await readIndex(dir);
   /** @type {Map<string, {key: string, points: import('./points.js').StoredPoint[], changed: boolean}>} */
   const shards = new Map();
-  /** @type {Map<string, number[][]>} samples of each series' runs before this one, for the trend */
+  /** @type {Map<string, import('./points.js').StoredPoint[]>} each series' runs before this one, for the trend */
   const previous = new Map();
   for (const { series, point } of points) {
-    const dirOf = index.series[series.key]?.dir ?? seriesDir(series);
+    // The folder is derived from the series' names, never read from the index.
+    const dirOf = seriesDir(series);
+    const known = getOwn(index.series, series.key);
     const rel = shardPath(dirOf, run.period);
-    if (!shards.has(rel)) shards.set(rel, { key: series.key, points: await readShard(dir, rel, series.key, { missingOk: true }), changed: false });
+    if (!shards.has(rel))
+      shards.set(rel, {
+        key: series.key,
+        points: await readShard(dir, rel, series.key, { missingOk: true }),
+        changed: false,
+      });
     const shard = /** @type {any} */ (shards.get(rel));
-    let before = shard.points.filter((/** @type {any} */ p) => p.time < point.time || (p.time === point.time && p.runId < point.runId));
-    // Early in a month the previous month's shard holds the runs to compare with.
-    const older = (index.series[series.key]?.periods ?? []).filter((p) => p < run.period).sort();
-    if (before.length < TREND_WINDOW && older.length) {
-      before = [...(await readShard(dir, shardPath(dirOf, older[older.length - 1]), series.key)), ...before];
+    /** @type {import('./points.js').StoredPoint[]} */
+    let before = shard.points.filter(
+      (/** @type {any} */ p) => p.time < point.time || (p.time === point.time && p.runId < point.runId),
+    );
+    // Early in a month (or with a long window) earlier months' shards hold the runs to compare with.
+    const older = (known?.periods ?? []).filter((/** @type {string} */ p) => p < run.period).sort();
+    while (before.length < TREND_WINDOW && older.length) {
+      before = [
+        ...(await readShard(dir, shardPath(dirOf, /** @type {string} */ (older.pop())), series.key)),
+        ...before,
+      ];
     }
-    previous.set(series.key, before.slice(-TREND_WINDOW).map((/** @type {any} */ p) => p.samples));
+    previous.set(series.key, before.slice(-TREND_WINDOW));
     if (!shard.points.some((/** @type {any} */ p) => p.runId === point.runId)) {
       shard.points.push(point);
-      shard.points.sort((/** @type {any} */ a, /** @type {any} */ b) => a.time.localeCompare(b.time) || a.runId.localeCompare(b.runId));
+      shard.points.sort(
+        (/** @type {any} */ a, /** @type {any} */ b) => a.time.localeCompare(b.time) || a.runId.localeCompare(b.runId),
+      );
       shard.changed = true;
       done.points++;
     }
   }
   const catalogFile = runCatalogPath(run.period);
-  const catalog = await readJson(path.join(dir, catalogFile), 'run catalog', { fallback: { format: CATALOG_FORMAT, period: run.period, runs: [] } });
-  if (catalog?.format !== CATALOG_FORMAT || !Array.isArray(catalog.runs)) throw new HistoryError(path.join(dir, catalogFile), 'not a run catalog');
-  const latest = await readJson(path.join(dir, LATEST_FILE), 'latest-runs file', { fallback: { format: 'dind-bench-latest', runners: {} } });
-  if (typeof latest?.runners !== 'object') throw new HistoryError(path.join(dir, LATEST_FILE), 'not a latest-runs file');
+  const catalog = await readJsonIn(dir, catalogFile, 'run catalog', {
+    fallback: { format: CATALOG_FORMAT, period: run.period, runs: [] },
+  });
+  if (catalog?.format !== CATALOG_FORMAT || !Array.isArray(catalog.runs))
+    throw new HistoryError(path.join(dir, catalogFile), 'not a run catalog');
+  const latest = await readJsonIn(dir, LATEST_FILE, 'latest-runs file', {
+    fallback: { format: 'dind-bench-latest', runners: {} },
+  });
+  if (typeof latest?.runners !== 'object' || latest.runners === null)
+    throw new HistoryError(path.join(dir, LATEST_FILE), 'not a latest-runs file');
 
-  // -- write: marker, shards, catalog, overview, index, and the run itself last --
-  if (isNew) await writeJsonAtomic(path.join(dir, MARKER_FILE), { format: FORMAT, version: FORMAT_VERSION, created: new Date().toISOString() }, { pretty: true });
+  // -- stage every change, then commit them at once: marker, shards, run, catalog, overview, index --
+  const tx = new Transaction(dir);
+  if (isNew)
+    await tx.put(
+      MARKER_FILE,
+      { format: FORMAT, version: FORMAT_VERSION, created: new Date().toISOString() },
+      { pretty: true },
+    );
   for (const [rel, shard] of shards) {
-    if (shard.changed) await writeJsonAtomic(path.join(dir, rel), { format: SHARD_FORMAT, key: shard.key, period: run.period, points: shard.points });
+    if (shard.changed)
+      await tx.put(rel, { format: SHARD_FORMAT, key: shard.key, period: run.period, points: shard.points });
   }
+  await tx.put(runFile, provenance);
   if (!catalog.runs.some((/** @type {any} */ r) => r.runId === run.runId)) {
     catalog.runs.push({ ...run, file: runFile });
     catalog.runs.sort((/** @type {any} */ a, /** @type {any} */ b) => a.time.localeCompare(b.time));
-    await writeJsonAtomic(path.join(dir, catalogFile), catalog);
+    await tx.put(catalogFile, catalog);
   }
-  const current = latest.runners[run.fingerprint];
+  const current = getOwn(latest.runners, run.fingerprint);
   if (overview && (!current || current.time <= run.time)) {
     const file = latestPath(run.fingerprint);
-    await writeJsonAtomic(path.join(dir, file), overview(points, (key) => previous.get(key) ?? []));
-    latest.runners[run.fingerprint] = { runner: run.runner, fingerprint: run.fingerprint, runId: run.runId, time: run.time, commit: run.commit, file, run: runFile };
-    await writeJsonAtomic(path.join(dir, LATEST_FILE), latest, { pretty: true });
+    await tx.put(
+      file,
+      overview(points, (key) => previous.get(key) ?? []),
+    );
+    setOwn(latest.runners, run.fingerprint, {
+      runner: run.runner,
+      fingerprint: run.fingerprint,
+      runId: run.runId,
+      time: run.time,
+      commit: run.commit,
+      file,
+      run: runFile,
+    });
+    await tx.put(LATEST_FILE, latest, { pretty: true });
   }
   for (const { series } of points) {
-    const s = (index.series[series.key] ??= { ...series, dir: seriesDir(series), periods: [], archived: [], points: 0, last: run.time });
+    const s =
+      getOwn(index.series, series.key) ??
+      setOwn(index.series, series.key, {
+        ...series,
+        dir: seriesDir(series),
+        periods: [],
+        archived: [],
+        points: 0,
+        last: run.time,
+      });
     s.runner = series.runner;
     if (!s.periods.includes(run.period)) s.periods = [...s.periods, run.period].sort();
     if (run.time > s.last) s.last = run.time;
   }
-  for (const [rel, shard] of shards) {
+  for (const shard of shards.values()) {
     if (!shard.changed) continue;
-    // Counted from the shard, so re-running a half-done publish does not count a point twice.
-    const s = index.series[shard.key];
-    s.points = s.points + shard.points.filter((p) => p.runId === run.runId).length;
-    void rel;
+    const s = getOwn(index.series, shard.key);
+    s.points += shard.points.filter((p) => p.runId === run.runId).length;
   }
   if (!index.periods.includes(run.period)) index.periods = [...index.periods, run.period].sort();
   index.runs += 1;
   index.updatedAt = new Date().toISOString();
-  await writeJsonAtomic(path.join(dir, INDEX_FILE), index);
-  await writeProvenance(path.join(dir, runFile));
+  await tx.put(INDEX_FILE, index);
+  await tx.commit();
   return { ...done, duplicate: false };
 }
 
 /** True when `dir` holds nothing but hidden entries (a fresh gh-pages checkout has `.git`). @param {string} dir */
 async function startsEmpty(dir) {
-  if (await exists(path.join(dir, MARKER_FILE))) return false;
+  // lstat, not exists: a marker that is a (dangling) link is not a new history; checkMarker refuses it.
+  if (
+    await fs.lstat(path.join(dir, MARKER_FILE)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return false;
   const entries = (await fs.readdir(dir)).filter((e) => !e.startsWith('.'));
   if (entries.length) {
     throw new HistoryError(

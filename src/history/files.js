@@ -25,23 +25,111 @@ export class HistoryError extends Error {
  */
 export async function readJson(file, what, options = {}) {
   try {
-    return await readJsonFile(file, { what });
+    return await readJsonFile(file, { what, noFollow: true });
   } catch (e) {
     const err = /** @type {any} */ (e);
     if (err.cause?.code === 'ENOENT' && 'fallback' in options) return options.fallback;
-    throw new HistoryError(file, `${err.problem}; ${LEFT_UNTOUCHED}`);
+    throw Object.assign(new HistoryError(file, `${err.problem}; ${LEFT_UNTOUCHED}`), { cause: err.cause });
   }
 }
 
 // Said of every history file that cannot be read: nothing was changed, and how to get it back.
-const LEFT_UNTOUCHED = 'nothing was changed; restore the file from the branch or copy the history lives in (e.g. gh-pages)';
+const LEFT_UNTOUCHED =
+  'nothing was changed; restore the file from the branch or copy the history lives in (e.g. gh-pages)';
+
+// -- paths inside a history: never outside its folder, never through a link --
+
+// What a relative path in a history may contain: the segments ./names.js makes, months, fixed names.
+const SEGMENT = /^[A-Za-z0-9_@~-][A-Za-z0-9._@~-]*$/;
+
+/**
+ * The absolute path of `rel` inside the history `root`. `rel` comes from code or from a (checked)
+ * history file; anything that could leave the folder (absolute, `..`, empty or odd segments) is refused.
+ * @param {string} root @param {string} rel
+ */
+export function inStore(root, rel) {
+  const parts = typeof rel === 'string' ? rel.split('/') : [];
+  if (!parts.length || parts.some((p) => !SEGMENT.test(p) && p !== '.publish')) {
+    throw new HistoryError(
+      path.join(root, String(rel).slice(0, 300)),
+      'not a path this history can hold (outside its folder, or a name it never writes); the history was edited by hand or tampered with. Nothing was changed',
+    );
+  }
+  return path.join(root, ...parts);
+}
+
+/**
+ * Refuses when any existing component of `rel` under `root` is a symbolic link: a history holds only
+ * plain files and folders, and following a link would read or write outside it.
+ * @param {string} root @param {string} rel
+ */
+export async function refuseLinks(root, rel) {
+  let p = root;
+  for (const part of rel.split('/')) {
+    p = path.join(p, part);
+    const st = await fs.lstat(p).catch((e) => {
+      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
+      throw e;
+    });
+    if (!st) return;
+    if (st.isSymbolicLink()) throw new HistoryError(p, LINK_PROBLEM);
+  }
+}
+
+export const LINK_PROBLEM =
+  'is a symbolic link; a history holds only plain files and folders, so it was tampered with. Nothing was changed; remove the link (and check what it pointed to)';
+
+/**
+ * `readJson` of a file inside a history, through `inStore` and `refuseLinks` (the file itself is opened
+ * with O_NOFOLLOW).
+ * @template T @param {string} root @param {string} rel @param {string} what @param {{ fallback?: T }} [options]
+ */
+export async function readJsonIn(root, rel, what, options = {}) {
+  const file = inStore(root, rel);
+  await refuseLinks(root, rel);
+  return readJson(file, what, options);
+}
+
+/** Creates the folders of `rel` under `root` one by one, refusing links. @param {string} root @param {string} rel */
+export async function mkdirIn(root, rel) {
+  let p = root;
+  for (const part of rel.split('/')) {
+    p = path.join(p, part);
+    const st = await fs.lstat(p).catch((e) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+    if (st?.isSymbolicLink()) throw new HistoryError(p, LINK_PROBLEM);
+    if (st && !st.isDirectory())
+      throw new HistoryError(p, 'is a file where the history needs a folder; nothing was changed. Move it aside');
+    if (!st) {
+      faultPoint(`mkdir ${path.relative(root, p)}`);
+      await fs.mkdir(p);
+    }
+  }
+}
+
+// -- fault injection, for the test that kills a publish at every write point --
+
+let writePoints = 0;
+
+/**
+ * Called before every change a publish makes on disk. DIND_BENCH_FAULT_AT=N kills this process
+ * (SIGKILL, as a power cut or `kill -9` would) just before the Nth change; DIND_BENCH_FAULT_TRACE=1 lists
+ * the changes on stderr. Unset (always, outside tests), it only counts.
+ * @param {string} what
+ */
+export function faultPoint(what) {
+  writePoints++;
+  if (process.env.DIND_BENCH_FAULT_TRACE) process.stderr.write(`write point ${writePoints}: ${what}\n`);
+  if (writePoints === Number(process.env.DIND_BENCH_FAULT_AT)) process.kill(process.pid, 'SIGKILL');
+}
 
 /** Writes `data` as JSON to `file` through a temporary sibling and a rename. @param {string} file @param {unknown} data */
 export async function writeJsonAtomic(file, data, { pretty = false } = {}) {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await fs.writeFile(tmp, JSON.stringify(data, null, pretty ? 2 : undefined) + '\n');
+    faultPoint(`write ${path.basename(tmp)}`);
+    await fs.writeFile(tmp, JSON.stringify(data, null, pretty ? 2 : undefined) + '\n', { flag: 'wx' });
+    faultPoint(`rename to ${path.basename(file)}`);
     await fs.rename(tmp, file);
   } catch (e) {
     await fs.rm(tmp, { force: true });
@@ -64,7 +152,11 @@ export async function copyOnce(from, to) {
   }
 }
 
-export const exists = (/** @type {string} */ p) => fs.access(p, constants.F_OK).then(() => true, () => false);
+export const exists = (/** @type {string} */ p) =>
+  fs.access(p, constants.F_OK).then(
+    () => true,
+    () => false,
+  );
 
 const STALE_AFTER_MS = 10 * 60 * 1000;
 
@@ -89,6 +181,7 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
     try {
+      faultPoint('take the lock');
       await fs.writeFile(lockFile, me, { flag: 'wx' });
       break;
     } catch (e) {
@@ -101,7 +194,12 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
       // Move the stale lock aside (atomic: only one waiter wins), then check that what moved is the
       // stale one and not a fresh lock taken meanwhile; a fresh one is put back.
       const aside = `${lockFile}.stale.${process.pid}`;
-      if (await fs.rename(lockFile, aside).then(() => true, () => false)) {
+      if (
+        await fs.rename(lockFile, aside).then(
+          () => true,
+          () => false,
+        )
+      ) {
         const moved = await fs.readFile(aside, 'utf8').catch(() => '');
         if (moved !== holder) await fs.link(aside, lockFile).catch(() => {});
         await fs.rm(aside, { force: true });
@@ -109,19 +207,27 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
       continue;
     }
     if (Date.now() > deadline) {
-      throw new HistoryError(lockFile, `another publish holds the lock (${holder || 'unknown holder'}); try again when it ends, or remove the file if no publish is running`);
+      throw new HistoryError(
+        lockFile,
+        `another publish holds the lock (${holder || 'unknown holder'}); try again when it ends, or remove the file if no publish is running`,
+      );
     }
     await new Promise((r) => setTimeout(r, wait));
   }
   try {
     return await fn();
   } finally {
+    faultPoint('release the lock');
     await fs.rm(lockFile, { force: true });
   }
 }
 
 /** @param {string} file @param {number} ms */
-const olderThan = (file, ms) => fs.stat(file).then((st) => Date.now() - st.mtimeMs > ms, () => false);
+const olderThan = (file, ms) =>
+  fs.stat(file).then(
+    (st) => Date.now() - st.mtimeMs > ms,
+    () => false,
+  );
 
 /** @param {string} holder the lock file's content */
 function isStale(holder) {

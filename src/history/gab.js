@@ -6,9 +6,13 @@
 // does), and read back into the same series; other names become series of environment `imported`.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { appendRun } from './append.js';
-import { HistoryError, writeJsonAtomic } from './files.js';
-import { periodOf } from './layout.js';
+import path from 'node:path';
+import { MAX_JSON_BYTES, MAX_JSON_DEPTH, nestingDepth } from '../results/read-json.js';
+import { halfWidth, roundToInterval } from '../stats/display.js';
+import { appendRun, checkAppend } from './append.js';
+import { HistoryError, readJson } from './files.js';
+import { periodOf, runCatalogPath } from './layout.js';
+import { checkRunTime } from './names.js';
 import { overviewOf } from './overview.js';
 import { seriesKey } from './points.js';
 import { openHistory } from './store.js';
@@ -20,14 +24,25 @@ const NAME = /^(\S+) (\S+) \[([^/\]]+)\/([^\]]+)\]$/;
 
 /** @param {string} text @param {string} file @returns {any} */
 export function parseDataJs(text, file) {
-  if (!PREFIX.test(text)) throw new HistoryError(file, 'does not start with `window.BENCHMARK_DATA =`: not a github-action-benchmark data.js');
+  if (!PREFIX.test(text))
+    throw new HistoryError(
+      file,
+      'does not start with `window.BENCHMARK_DATA =`: not a github-action-benchmark data.js',
+    );
   let data;
+  const json = text.replace(PREFIX, '').trim().replace(/;$/, '');
+  if (nestingDepth(json, MAX_JSON_DEPTH) !== null)
+    throw new HistoryError(
+      file,
+      `its BENCHMARK_DATA nests more than ${MAX_JSON_DEPTH} deep: not a data.js that action writes`,
+    );
   try {
-    data = JSON.parse(text.replace(PREFIX, '').trim().replace(/;$/, ''));
+    data = JSON.parse(json);
   } catch (e) {
     throw new HistoryError(file, `its BENCHMARK_DATA is not valid JSON: ${/** @type {Error} */ (e).message}`);
   }
-  if (typeof data?.entries !== 'object' || data.entries === null) throw new HistoryError(file, 'BENCHMARK_DATA has no `entries` object');
+  if (typeof data?.entries !== 'object' || data.entries === null)
+    throw new HistoryError(file, 'BENCHMARK_DATA has no `entries` object');
   for (const [suite, list] of Object.entries(data.entries)) {
     if (!Array.isArray(list)) throw new HistoryError(file, `entries[${JSON.stringify(suite)}] is not an array`);
     for (const [i, e] of list.entries()) {
@@ -40,6 +55,8 @@ export function parseDataJs(text, file) {
           throw new HistoryError(file, `${where}.benches[${j}] lacks a name or a numeric value`);
         }
       }
+      // A date of 1e20 would otherwise fail later as just "Invalid time value".
+      checkRunTime(file, `${where}.date`, e.date);
     }
   }
   return data;
@@ -50,9 +67,12 @@ export function parseDataJs(text, file) {
  * @param {string} dir @param {string} file
  */
 export async function importGab(dir, file) {
+  const size = (await fs.stat(file)).size;
+  if (size > MAX_JSON_BYTES)
+    throw new HistoryError(file, `${size} bytes; at most ${MAX_JSON_BYTES} are read. Nothing was imported`);
   const data = parseDataJs(await fs.readFile(file, 'utf8'), file);
-  let added = 0;
-  let skipped = 0;
+  /** @type {import('./append.js').Append[]} */
+  const appends = [];
   for (const [suite, list] of Object.entries(data.entries)) {
     // One suite of that action is one machine and job as far as anyone can tell: it gets a fingerprint of its own.
     const fingerprint = `gab-${createHash('sha256').update(suite).digest('hex').slice(0, 10)}`;
@@ -60,47 +80,94 @@ export async function importGab(dir, file) {
       const time = new Date(e.date).toISOString();
       const runId = `gab-${createHash('sha256').update(`${suite}|${e.commit.id}|${e.date}`).digest('hex').slice(0, 16)}`;
       const better = HIGHER_TOOLS.has(e.tool) ? 'higher' : 'lower';
-      const run = { runId, time, period: periodOf(time), commit: e.commit.id, runner: suite, fingerprint, profile: 'imported', complete: true, outerEngine: 'unknown' };
+      // The commit's people travel with the run, so an export gives that action's page its tooltips back.
+      const people = { author: gabPerson(e.commit.author), committer: gabPerson(e.commit.committer) };
+      const caller = { repository: null, commit: e.commit.id, ref: null, ...people };
+      const run = {
+        runId,
+        time,
+        period: periodOf(time),
+        commit: e.commit.id,
+        caller,
+        runner: suite,
+        fingerprint,
+        profile: 'imported',
+        complete: true,
+        outerEngine: 'unknown',
+      };
       const points = e.benches.map((/** @type {any} */ b) => {
         const m = NAME.exec(b.name);
         const s = m
           ? { benchmark: m[1], metric: m[2], environmentKey: m[3], distro: m[4] }
           : { benchmark: suite, metric: b.name, environmentKey: 'imported', distro: 'n/a' };
-        const series = { fingerprint, runner: suite, ...s, unit: b.unit ?? '', better: /** @type {'higher'|'lower'} */ (better) };
+        const series = {
+          fingerprint,
+          runner: suite,
+          ...s,
+          unit: b.unit ?? '',
+          better: /** @type {'higher'|'lower'} */ (better),
+        };
         return {
           series: { key: seriesKey(series), ...series },
-          point: { runId, time, commit: e.commit.id, samples: [b.value], engines: { outer: 'unknown', inner: null }, storageDriver: null, runner: suite },
+          point: {
+            runId,
+            time,
+            commit: e.commit.id,
+            samples: [b.value],
+            engines: { outer: 'unknown', inner: null },
+            storageDriver: null,
+            runner: suite,
+          },
         };
       });
       const asResults = {
         run: { id: runId, startedAt: time, endedAt: time, profile: 'imported', iterations: 1, complete: true },
         suite: { commit: e.commit.id },
         runner: { name: suite, labels: ['imported from github-action-benchmark'], machineType: null },
-        host: { cpuModel: 'unknown (imported from github-action-benchmark)', cores: 0, memoryBytes: 0, distribution: 'unknown', cgroupVersion: '?', fingerprint },
+        host: {
+          cpuModel: 'unknown (imported from github-action-benchmark)',
+          cores: 0,
+          memoryBytes: 0,
+          distribution: 'unknown',
+          cgroupVersion: '?',
+          fingerprint,
+        },
         engines: { outer: { version: 'unknown', storageDriver: 'unknown' } },
         environments: [],
         cells: [],
       };
-      const r = await appendRun(dir, {
+      appends.push({
+        where: file,
         run,
         points,
         overview: (pts, prev) => overviewOf(asResults, pts, prev),
-        writeProvenance: (to) => writeJsonAtomic(to, { source: 'github-action-benchmark', file, suite, entry: e }),
+        provenance: { source: 'github-action-benchmark', file, suite, entry: e },
       });
-      if (r.duplicate) skipped++;
-      else added++;
     }
+  }
+  // Every entry is checked before the first is imported: a bad one leaves the history as it was.
+  for (const a of appends) checkAppend(a);
+  let added = 0;
+  let skipped = 0;
+  for (const a of appends) {
+    const r = await appendRun(dir, a);
+    if (r.duplicate) skipped++;
+    else added++;
   }
   return { added, skipped };
 }
 
 /**
  * The history as github-action-benchmark data: one suite per runner hardware and direction, one entry
- * per run, each bench the median of the run's samples with its interval as `range`.
+ * per run, each bench the median of the run's samples rounded to what its interval supports, with
+ * the interval as `range` in the `± x` form that action's own tools write, and exactly in `extra`.
+ * Every commit has `author` and `committer` with name, email and username: that action's page reads
+ * `commit.committer.username` in every tooltip and throws without it.
  * @param {string} dir
  */
 export async function exportGab(dir, { repoUrl = '' } = {}) {
   const h = await openHistory(dir);
+  const callers = await runCallers(dir, h.index.periods ?? []);
   /** @type {Record<string, Map<string, any>>} */
   const suites = {};
   for (const s of h.listSeries()) {
@@ -108,30 +175,75 @@ export async function exportGab(dir, { repoUrl = '' } = {}) {
     const runs = (suites[suite] ??= new Map());
     for (const p of await h.readSeries(s.key)) {
       if (!runs.has(p.runId)) {
+        const caller = callers.get(p.runId);
         runs.set(p.runId, {
-          commit: { id: p.commit ?? 'unknown', message: `dind-bench run ${p.runId}`, timestamp: p.time, url: repoUrl && p.commit ? `${repoUrl}/commit/${p.commit}` : '' },
+          commit: {
+            id: p.commit ?? 'unknown',
+            message: `dind-bench run ${p.runId}`,
+            timestamp: p.time,
+            url: repoUrl && p.commit ? `${repoUrl}/commit/${p.commit}` : '',
+            author: gabUser(caller?.author ?? caller?.committer),
+            committer: gabUser(caller?.committer ?? caller?.author),
+          },
           date: Date.parse(p.time),
           tool: s.better === 'higher' ? 'customBiggerIsBetter' : 'customSmallerIsBetter',
           benches: [],
         });
       }
       const sum = p.summary;
+      const half = sum ? halfWidth(sum.median, sum.low, sum.high) : 0;
+      const interval = sum ? `95% CI ${round(sum.low)} .. ${round(sum.high)}; ` : '';
+      const inner = p.engines.inner ? `, inner ${p.engines.inner}` : '';
       runs.get(p.runId).benches.push({
         name: `${s.benchmark} ${s.metric} [${s.environmentKey}/${s.distro}]`,
-        value: sum?.median ?? p.samples[0],
+        value: roundToInterval(sum?.median ?? p.samples[0], half),
         unit: s.unit,
-        ...(sum ? { range: `${round(sum.low)} .. ${round(sum.high)} (95% CI)` } : {}),
-        extra: `median of ${p.samples.length} samples; Engine ${p.engines.outer}${p.engines.inner ? `, inner ${p.engines.inner}` : ''}`,
+        ...(half > 0 ? { range: `± ${half}` } : {}),
+        extra: `${interval}median of ${p.samples.length} samples; Engine ${p.engines.outer}${inner}`,
       });
     }
   }
   /** @type {Record<string, any[]>} */
   const entries = {};
-  for (const [suite, runs] of Object.entries(suites)) entries[suite] = [...runs.values()].sort((a, b) => a.date - b.date);
+  for (const [suite, runs] of Object.entries(suites))
+    entries[suite] = [...runs.values()].sort((a, b) => a.date - b.date);
   return { lastUpdate: Date.now(), repoUrl, entries };
+}
+
+/**
+ * runId -> the caller recorded in the run catalogs (absent for runs published before it was recorded).
+ * @param {string} dir @param {string[]} periods
+ */
+async function runCallers(dir, periods) {
+  /** @type {Map<string, any>} */
+  const out = new Map();
+  for (const period of periods.filter((p) => /^\d{4}-\d{2}$/.test(p))) {
+    const file = path.join(dir, runCatalogPath(period));
+    const catalog = await readJson(file, 'run catalog', { fallback: { runs: [] } });
+    for (const r of Array.isArray(catalog?.runs) ? catalog.runs : []) if (r?.caller) out.set(r.runId, r.caller);
+  }
+  return out;
+}
+
+/** A person as that action writes one: three strings; "unknown" where nothing was recorded. @param {any} p */
+function gabUser(p) {
+  const s = (/** @type {unknown} */ v) => (typeof v === 'string' ? v : '');
+  const username = s(p?.username) || s(p?.name) || 'unknown';
+  return { name: s(p?.name) || username, email: s(p?.email), username };
+}
+
+/** A person read from a data.js: bounded strings or null. @param {any} p */
+function gabPerson(p) {
+  if (!p || typeof p !== 'object') return null;
+  const s = (/** @type {unknown} */ v) => (typeof v === 'string' && v ? v.replace(CONTROL, ' ').slice(0, 100) : null);
+  const out = { name: s(p.name), email: s(p.email), username: s(p.username) };
+  return out.name || out.username ? out : null;
 }
 
 /** @param {any} data */
 export const formatDataJs = (data) => `window.BENCHMARK_DATA = ${JSON.stringify(data, null, 2)}\n`;
 
 const round = (/** @type {number} */ x) => Number(x.toPrecision(6));
+
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
+const CONTROL = /[\u0000-\u001f\u007f]/g;

@@ -12,8 +12,13 @@
 //   runs/<YYYY-MM>/<runId>.json       each run's full results.json, kept for provenance
 //   archive/...                       shards moved out by retention, same relative paths, never deleted
 //
+// Every name from data in a path goes through `safeSegment` (./names.js): injective, at most 41
+// characters, lower-case ASCII, never a name Windows reserves; checked names only (see append.js).
+//
 // Shards are per month so that appending a run rewrites a handful of small files whatever the history's
 // age, and a chart of the last months reads a handful of small files too.
+
+import { nameSegment } from './names.js';
 
 export const FORMAT = 'dind-bench-history';
 export const FORMAT_VERSION = 1;
@@ -24,17 +29,10 @@ export const LOCK_FILE = '.publish.lock';
 export const ARCHIVE_DIR = 'archive';
 
 /**
- * A path segment safe on every filesystem and in a URL without escaping: keeps letters, digits and
- * `. _ @ -` (environment keys such as `dind@20.10` stay readable) and writes anything else as `~hh`.
+ * A path segment for a name from data, the same on every filesystem: see ./names.js (`nameSegment`).
  * @param {string} s
  */
-export function safeSegment(s) {
-  const out = String(s).replace(/[^A-Za-z0-9._@-]/g, (c) =>
-    [...Buffer.from(c, 'utf8')].map((b) => `~${b.toString(16).padStart(2, '0')}`).join(''),
-  );
-  // "." and ".." would climb folders; an empty name would vanish.
-  return out === '' || out === '.' || out === '..' ? `~${out.length}${out.replace(/\./g, '~2e')}` : out;
-}
+export const safeSegment = (s) => nameSegment(String(s));
 
 /** The month a run belongs to, from its ISO start time, in UTC: "2026-11". @param {string} iso */
 export function periodOf(iso) {
@@ -45,7 +43,7 @@ export function periodOf(iso) {
 
 /** @param {{fingerprint: string, benchmark: string, distro: string, environmentKey: string, metric: string}} s */
 export const seriesDir = (s) =>
-  ['series', s.fingerprint, s.benchmark, s.distro, s.environmentKey, s.metric].map((x, i) => (i ? safeSegment(x) : x)).join('/');
+  ['series', ...[s.fingerprint, s.benchmark, s.distro, s.environmentKey, s.metric].map(safeSegment)].join('/');
 
 /** @param {string} dir a series folder @param {string} period */
 export const shardPath = (dir, period) => `${dir}/${period}.json`;

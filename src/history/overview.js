@@ -1,14 +1,15 @@
 // The overview of one run, precomputed at publish time so the site's first screen loads one small file:
 // per benchmark, metric and distro, each environment's median with its interval, each environment
 // against plain Docker (ratio of medians with interval, Cliff's delta), and each series against its own
-// previous runs on the same hardware (regression / improvement / unchanged).
-import { cliffsDelta, median, ratioOfMedians } from './stats.js';
+// previous runs on the same hardware: the verdict `compare --history` gives (../stats/verdicts.js).
+import { smallestMannWhitneyP } from '../results/within-run.js';
+import { detectableWithinRun } from '../stats/detectable.js';
+import { DEFAULT_RULE, judge } from '../stats/verdicts.js';
+import { cliffsDelta, ratioOfMedians } from './stats.js';
 import { summarizePoint } from './summary.js';
 
-/** Runs before this one that a series' trend compares against (their medians). */
-export const TREND_WINDOW = 5;
-/** A change smaller than this fraction is "unchanged" even when its interval excludes zero. */
-export const TREND_THRESHOLD = 0.03;
+/** Earlier runs of a series the trend reads: as many as `compare --history` judges against. */
+export const TREND_WINDOW = DEFAULT_RULE.window;
 
 /**
  * Worse, better or neither, from an interval on a ratio (candidate / baseline) and the metric's direction.
@@ -24,24 +25,31 @@ export function direction(ci, better, threshold = 0) {
 /**
  * @param {any} results a valid results document
  * @param {import('./points.js').SeriesPoint[]} points the run's points (from pointsOf)
- * @param {(key: string) => number[][]} previousSamples samples of the series' previous runs, newest last
+ * @param {(key: string) => import('./points.js').StoredPoint[]} previousPoints the series' earlier runs, oldest first
  */
-export function overviewOf(results, points, previousSamples) {
+export function overviewOf(results, points, previousPoints) {
   /** @type {Map<string, any>} */
   const rows = new Map();
   for (const { series, point } of points) {
     const id = `${series.benchmark}|${series.metric}|${series.distro}`;
     if (!rows.has(id)) {
-      rows.set(id, { benchmark: series.benchmark, metric: series.metric, distro: series.distro, unit: series.unit, better: series.better, envs: {} });
+      rows.set(id, {
+        benchmark: series.benchmark,
+        metric: series.metric,
+        distro: series.distro,
+        unit: series.unit,
+        better: series.better,
+        envs: {},
+      });
     }
-    const prev = previousSamples(series.key).slice(-TREND_WINDOW);
+    const prev = previousPoints(series.key).slice(-TREND_WINDOW);
     rows.get(id).envs[series.environmentKey] = {
       key: series.key,
       ...(point.summary ?? summarizePoint(point.samples)),
       samples: point.samples,
       engines: point.engines,
       storageDriver: point.storageDriver,
-      trend: trendOf(point.samples, prev, series.better),
+      trend: trendOf(point, prev, series.better),
     };
   }
   // Native cells run on the host, not an image: compare them against Docker on each distro.
@@ -52,7 +60,9 @@ export function overviewOf(results, points, previousSamples) {
     if (native) Object.assign(row.envs, native.envs);
   }
   const out = [...rows.values()].filter(
-    (r) => r.distro !== 'host' || ![...rows.values()].some((o) => o.distro !== 'host' && o.benchmark === r.benchmark && o.metric === r.metric),
+    (r) =>
+      r.distro !== 'host' ||
+      ![...rows.values()].some((o) => o.distro !== 'host' && o.benchmark === r.benchmark && o.metric === r.metric),
   );
   for (const row of out) {
     const docker = row.envs.docker;
@@ -62,7 +72,16 @@ export function overviewOf(results, points, previousSamples) {
       if (envKey === 'docker') continue;
       const r = ratioOfMedians(docker.samples, e.samples, { seed: 7 });
       const d = cliffsDelta(e.samples, docker.samples);
-      row.vsDocker[envKey] = { ...r, delta: d.delta, magnitude: d.magnitude, verdict: direction(r, row.better) };
+      // What this run could detect against Docker (the site's overview shows it per metric).
+      const det = detectableWithinRun(docker.samples, e.samples, { smallestP: smallestMannWhitneyP });
+      const detectable = { change: det.change, iterationsFor5Pct: det.iterationsFor5Pct };
+      row.vsDocker[envKey] = {
+        ...r,
+        delta: d.delta,
+        magnitude: d.magnitude,
+        verdict: direction(r, row.better),
+        detectable,
+      };
     }
   }
   // Samples were needed for the comparisons only; the overview file keeps the summaries.
@@ -70,7 +89,8 @@ export function overviewOf(results, points, previousSamples) {
   const run = results.run;
   return {
     format: 'dind-bench-overview',
-    version: 1,
+    // 2: `trend` is the verdict of ../stats/verdicts.js (status, change, p, pastRuns, reason).
+    version: 2,
     run: {
       id: run.id,
       time: run.startedAt,
@@ -78,32 +98,49 @@ export function overviewOf(results, points, previousSamples) {
       profile: run.profile,
       iterations: run.iterations,
       complete: run.complete,
-      commit: results.suite.commit ?? null,
+      commit: results.caller?.commit ?? results.suite.commit ?? null,
     },
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },
     host: results.host,
     engines: results.engines,
-    environments: results.environments.map((/** @type {any} */ e) => ({ key: e.key, name: e.name, engine: e.engine, status: e.status, reason: e.reason, facts: e.facts })),
-    unavailable: results.cells.filter((/** @type {any} */ c) => c.status !== 'ok').map((/** @type {any} */ c) => ({
-      benchmark: c.benchmark, environmentKey: c.environmentKey, distro: c.distro, status: c.status, reason: c.reason,
+    environments: results.environments.map((/** @type {any} */ e) => ({
+      key: e.key,
+      name: e.name,
+      engine: e.engine,
+      status: e.status,
+      reason: e.reason,
+      facts: e.facts,
     })),
-    rows: out.sort((a, b) => `${a.benchmark}|${a.metric}|${a.distro}`.localeCompare(`${b.benchmark}|${b.metric}|${b.distro}`)),
+    unavailable: results.cells
+      .filter((/** @type {any} */ c) => c.status !== 'ok')
+      .map((/** @type {any} */ c) => ({
+        benchmark: c.benchmark,
+        environmentKey: c.environmentKey,
+        distro: c.distro,
+        status: c.status,
+        reason: c.reason,
+      })),
+    rows: out.sort((a, b) =>
+      `${a.benchmark}|${a.metric}|${a.distro}`.localeCompare(`${b.benchmark}|${b.metric}|${b.distro}`),
+    ),
   };
 }
 
 /**
- * This run's samples against the medians of the series' previous runs: night-to-night variation is
- * the noise a regression must stand out from, and five medians keep the bootstrap cheap.
- * @param {number[]} samples @param {number[][]} previous @param {'higher'|'lower'} better
+ * This run against the series' earlier runs, decided by the one verdict rule (the library defaults, as
+ * `compare --history` without --config), so the site shows the word compare would.
+ * @param {import('./points.js').StoredPoint} point @param {import('./points.js').StoredPoint[]} previous oldest first
+ * @param {'higher'|'lower'} better
  */
-function trendOf(samples, previous, better) {
-  if (!previous.length) return { verdict: 'first', runs: 0 };
-  const medians = previous.map((p) => median(p));
-  const d = cliffsDelta(samples, medians);
-  // A negligible effect size is "unchanged" whatever the interval says: skip the bootstrap.
-  if (d.magnitude === 'negligible') return { verdict: 'unchanged', runs: previous.length, ratio: median(samples) / median(medians), delta: d.delta, magnitude: d.magnitude };
-  const r = ratioOfMedians(medians, samples, { seed: 11 });
-  const dir = direction(r, better, TREND_THRESHOLD);
-  const verdict = dir === 'same' ? 'unchanged' : dir === 'worse' ? 'regression' : 'improvement';
-  return { verdict, runs: previous.length, ratio: r.ratio, low: r.low, high: r.high, delta: d.delta, magnitude: d.magnitude };
+export function trendOf(point, previous, better) {
+  const v = judge(previous, { samples: point.samples, engines: point.engines }, better, DEFAULT_RULE);
+  return {
+    status: v.status,
+    change: v.change,
+    p: v.p,
+    pastRuns: v.pastRuns,
+    pastMedian: v.pastMedian,
+    reason: v.reason,
+    engineChange: v.engineChange,
+  };
 }

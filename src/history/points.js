@@ -4,11 +4,17 @@ import { periodOf } from './layout.js';
 
 /**
  * The stable id of a series. Same hardware fingerprint, benchmark, metric, environment key (such as
- * `dind@20.10`) and distribution: the same series, whichever runner name it ran under.
+ * `dind@20.10`) and distribution: the same series, whichever runner name it ran under. The series'
+ * identity is those five fields (stored beside the key in the index, which checks the key against them);
+ * the key is their injective text form: joined by `|`, with `\` and `|` inside a field escaped by `\`,
+ * so `a|b` + `c` and `a` + `b|c` never share a key. Names without those characters keep the key they
+ * always had.
  * @param {{fingerprint: string, benchmark: string, metric: string, environmentKey: string, distro: string}} s
  */
 export function seriesKey({ fingerprint, benchmark, metric, environmentKey, distro }) {
-  return [fingerprint, benchmark, environmentKey, distro, metric].join('|');
+  return [fingerprint, benchmark, environmentKey, distro, metric]
+    .map((x) => String(x).replace(/[\\|]/g, '\\$&'))
+    .join('|');
 }
 
 /**
@@ -30,7 +36,10 @@ export function runInfo(results) {
     runId: String(results.run.id),
     time: results.run.startedAt,
     period: periodOf(results.run.startedAt),
-    commit: results.suite.commit ?? null,
+    // The commit being measured is the caller's (its repository ran the workflow); files from before
+    // the caller was recorded kept that in suite.commit.
+    commit: results.caller?.commit ?? results.suite.commit ?? null,
+    caller: results.caller ?? null,
     runner: results.runner.name,
     fingerprint: results.host.fingerprint,
     profile: results.run.profile,
@@ -76,7 +85,10 @@ export function pointsOf(results) {
           engines: { outer: run.outerEngine, inner: isDind ? (facts?.engineVersion ?? cell.engine ?? null) : null },
           // The storage driver the cell's containers actually used: the inner one for DinD (vfs when the
           // inner daemon fell back), the outer one for docker, none for native.
-          storageDriver: cell.environment === 'native' ? null : (facts?.storageDriver ?? (isDind ? null : results.engines.outer.storageDriver)),
+          storageDriver:
+            cell.environment === 'native'
+              ? null
+              : (facts?.storageDriver ?? (isDind ? null : results.engines.outer.storageDriver)),
           runner: run.runner,
         },
       });

@@ -2,8 +2,9 @@
 // Nothing is deleted: the site and `readSeries` stop loading them, and moving them back restores them.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { HistoryError, exists, withLock, writeJsonAtomic } from './files.js';
-import { ARCHIVE_DIR, INDEX_FILE, LOCK_FILE, shardPath } from './layout.js';
+import { HistoryError, refuseLinks, withLock } from './files.js';
+import { Transaction, recoverHistory } from './journal.js';
+import { ARCHIVE_DIR, INDEX_FILE, LOCK_FILE, seriesDir, shardPath } from './layout.js';
 import { checkMarker, readIndex } from './store.js';
 
 /** The first month kept: `keepMonths` months back from `now`, this month included. @param {number} keepMonths */
@@ -14,19 +15,25 @@ export function cutoffPeriod(keepMonths, now = new Date()) {
 
 /**
  * Moves shards and run folders of months before the cutoff into archive/. Returns how many shards moved.
+ * Only paths this code derives from the (checked) index move, never a folder named in a file, and the
+ * moves and the new index are one transaction (./journal.js).
  * @param {string} dir @param {{ keepMonths: number, now?: Date }} opts
  */
 export async function archiveOldShards(dir, { keepMonths, now = new Date() }) {
   return withLock(path.join(dir, LOCK_FILE), async () => {
+    await recoverHistory(dir);
     await checkMarker(dir);
     const index = await readIndex(dir);
     const cutoff = cutoffPeriod(keepMonths, now);
+    const tx = new Transaction(dir);
     let moved = 0;
     for (const s of Object.values(index.series)) {
       const old = s.periods.filter((p) => p < cutoff);
       for (const period of old) {
-        await moveToArchive(dir, shardPath(s.dir, period));
-        moved++;
+        if (await movable(dir, shardPath(seriesDir(s), period))) {
+          tx.move(shardPath(seriesDir(s), period));
+          moved++;
+        }
       }
       if (old.length) {
         s.periods = s.periods.filter((p) => p >= cutoff);
@@ -34,21 +41,30 @@ export async function archiveOldShards(dir, { keepMonths, now = new Date() }) {
       }
     }
     for (const period of index.periods.filter((p) => p < cutoff)) {
-      if (await exists(path.join(dir, 'runs', period))) await moveToArchive(dir, `runs/${period}`);
+      if (await movable(dir, `runs/${period}`)) tx.move(`runs/${period}`);
     }
-    // The index is written after the moves: if a move fails, the index still lists the shard where a
-    // later retention run finds and moves it.
-    if (moved) await writeJsonAtomic(path.join(dir, INDEX_FILE), { ...index, updatedAt: new Date().toISOString() });
+    if (moved) await tx.put(INDEX_FILE, { ...index, updatedAt: new Date().toISOString() });
+    await tx.commit();
     return moved;
   });
 }
 
-/** @param {string} dir @param {string} rel */
-async function moveToArchive(dir, rel) {
+/** True when `rel` is there to move and its archive place is free. @param {string} dir @param {string} rel */
+async function movable(dir, rel) {
+  await refuseLinks(dir, rel);
+  await refuseLinks(dir, `${ARCHIVE_DIR}/${rel}`);
   const from = path.join(dir, rel);
   const to = path.join(dir, ARCHIVE_DIR, rel);
-  if (!(await exists(from))) return;
-  if (await exists(to)) throw new HistoryError(to, `already archived, and ${from} exists too; move one aside by hand (nothing was overwritten)`);
-  await fs.mkdir(path.dirname(to), { recursive: true });
-  await fs.rename(from, to);
+  const there = (/** @type {string} */ p) =>
+    fs.lstat(p).then(
+      () => true,
+      () => false,
+    );
+  if (!(await there(from))) return false;
+  if (await there(to))
+    throw new HistoryError(
+      to,
+      `already archived, and ${from} exists too; move one aside by hand (nothing was overwritten)`,
+    );
+  return true;
 }

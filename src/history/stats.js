@@ -9,7 +9,8 @@ export const HISTORY_RESAMPLES = 500;
 export { cliffsDelta, median };
 
 /** @param {number[]} baseline @param {number[]} candidate @param {{ seed?: number }} [opts] */
-export const ratioOfMedians = (baseline, candidate, { seed } = {}) => ratio(baseline, candidate, { seed, resamples: HISTORY_RESAMPLES });
+export const ratioOfMedians = (baseline, candidate, { seed } = {}) =>
+  ratio(baseline, candidate, { seed, resamples: HISTORY_RESAMPLES });
 
 /** @param {number[]} samples */
 export const summarizeSamples = (samples) => summarize(samples, { resamples: HISTORY_RESAMPLES });

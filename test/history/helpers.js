@@ -23,7 +23,8 @@ export function variant(dir, { id, startedAt, scale = 1, fingerprint, innerEngin
   r.run.endedAt = new Date(Date.parse(startedAt) + 180_000).toISOString();
   if (fingerprint) r.host.fingerprint = fingerprint;
   for (const c of r.cells) for (const m of c.metrics) m.samples = m.samples.map((/** @type {number} */ x) => x * scale);
-  if (innerEngine) for (const e of r.environments) if (e.facts && e.name.startsWith('dind')) e.facts.engineVersion = innerEngine;
+  if (innerEngine)
+    for (const e of r.environments) if (e.facts && e.name.startsWith('dind')) e.facts.engineVersion = innerEngine;
   const file = path.join(dir, `${id}.json`);
   writeFileSync(file, JSON.stringify(r));
   return file;

@@ -8,6 +8,7 @@ import { promises as fs, readdirSync, readFileSync, statSync, writeFileSync } fr
 import path from 'node:path';
 import { test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
+import { runPath } from '../../src/history/layout.js';
 import { archiveOldShards } from '../../src/history/retention.js';
 import { HistoryError, openHistory, seriesKey } from '../../src/history/store.js';
 import { BIN, FIXTURE, fixture, tmpDir, variant } from './helpers.js';
@@ -32,26 +33,42 @@ test('publish a real run, then read every series back with its samples and prove
   const run = fixture();
   const r = await publishRun(dir, FIXTURE);
   assert.equal(r.duplicate, false);
-  const okMetrics = run.cells.filter((/** @type {any} */ c) => c.status === 'ok').reduce((n, /** @type {any} */ c) => n + c.metrics.length, 0);
+  const okMetrics = run.cells
+    .filter((/** @type {any} */ c) => c.status === 'ok')
+    .reduce((n, /** @type {any} */ c) => n + c.metrics.length, 0);
   assert.equal(r.points, okMetrics);
 
   const h = await openHistory(dir);
   const series = h.listSeries();
   assert.equal(series.length, okMetrics);
-  const key = seriesKey({ fingerprint: run.host.fingerprint, benchmark: 'lifecycle', metric: 'daemon.start_to_ready_ms', environmentKey: 'dind@20.10', distro: 'debian' });
+  const key = seriesKey({
+    fingerprint: run.host.fingerprint,
+    benchmark: 'lifecycle',
+    metric: 'daemon.start_to_ready_ms',
+    environmentKey: 'dind@20.10',
+    distro: 'debian',
+  });
   const info = series.find((s) => s.key === key);
   assert.ok(info, 'the DinD daemon start series is listed');
-  assert.deepEqual({ unit: info.unit, better: info.better, runner: info.runner }, { unit: 'ms', better: 'lower', runner: run.runner.name });
+  assert.deepEqual(
+    { unit: info.unit, better: info.better, runner: info.runner },
+    { unit: 'ms', better: 'lower', runner: run.runner.name },
+  );
   const points = await h.readSeries(key);
-  const cell = run.cells.find((/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.environmentKey === 'dind@20.10');
-  assert.deepEqual(points[0].samples, cell.metrics.find((/** @type {any} */ m) => m.metric === 'daemon.start_to_ready_ms').samples);
+  const cell = run.cells.find(
+    (/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.environmentKey === 'dind@20.10',
+  );
+  assert.deepEqual(
+    points[0].samples,
+    cell.metrics.find((/** @type {any} */ m) => m.metric === 'daemon.start_to_ready_ms').samples,
+  );
   assert.equal(points[0].runId, run.run.id);
   assert.equal(points[0].commit, run.suite.commit);
   assert.equal(points[0].engines.outer, run.engines.outer.version);
   assert.equal(points[0].engines.inner, '20.10.24+dfsg1');
   assert.equal(points[0].storageDriver, 'overlay2');
   // The full results.json is kept for provenance.
-  const kept = JSON.parse(readFileSync(path.join(dir, 'runs', run.run.startedAt.slice(0, 7), `${run.run.id}.json`), 'utf8'));
+  const kept = JSON.parse(readFileSync(path.join(dir, runPath(run.run.startedAt.slice(0, 7), run.run.id)), 'utf8'));
   assert.deepEqual(kept, run);
 });
 
@@ -67,13 +84,26 @@ test('the same run published twice is stored once', async () => {
 test('readSeries returns the latest points oldest first, across monthly shards, and honours limit', async () => {
   const dir = tmpDir('hist');
   const runs = tmpDir('runs');
-  const times = ['2026-09-28T02:00:00.000Z', '2026-10-02T02:00:00.000Z', '2026-10-30T02:00:00.000Z', '2026-11-01T02:00:00.000Z'];
+  const times = [
+    '2026-09-28T02:00:00.000Z',
+    '2026-10-02T02:00:00.000Z',
+    '2026-10-30T02:00:00.000Z',
+    '2026-11-01T02:00:00.000Z',
+  ];
   // Published out of order: the store keeps time order anyway.
-  for (const i of [2, 0, 3, 1]) await publishRun(dir, variant(runs, { id: `night-${i}`, startedAt: times[i], scale: 1 + i / 10 }));
+  for (const i of [2, 0, 3, 1])
+    await publishRun(dir, variant(runs, { id: `night-${i}`, startedAt: times[i], scale: 1 + i / 10 }));
   const h = await openHistory(dir);
-  const key = h.listSeries().find((s) => s.metric === 'cpu.events_per_second' && s.environmentKey === 'docker')?.key ?? '';
-  assert.deepEqual((await h.readSeries(key)).map((p) => p.runId), ['night-0', 'night-1', 'night-2', 'night-3']);
-  assert.deepEqual((await h.readSeries(key, { limit: 2 })).map((p) => p.runId), ['night-2', 'night-3']);
+  const key =
+    h.listSeries().find((s) => s.metric === 'cpu.events_per_second' && s.environmentKey === 'docker')?.key ?? '';
+  assert.deepEqual(
+    (await h.readSeries(key)).map((p) => p.runId),
+    ['night-0', 'night-1', 'night-2', 'night-3'],
+  );
+  assert.deepEqual(
+    (await h.readSeries(key, { limit: 2 })).map((p) => p.runId),
+    ['night-2', 'night-3'],
+  );
   const shards = h.index.series[key].periods;
   assert.deepEqual(shards, ['2026-09', '2026-10', '2026-11']);
 });
@@ -90,15 +120,25 @@ test('a corrupt shard is refused with its name, and nothing is written', async (
   await assert.rejects(publishRun(dir, variant(runs, { id: 'b', startedAt: '2026-11-02T02:00:00.000Z' })), (e) => {
     assert.ok(e instanceof HistoryError);
     assert.equal(/** @type {HistoryError} */ (e).file, shard);
-    assert.ok(/** @type {Error} */ (e).message.startsWith(`${shard}: the series shard is not valid JSON at line 1, column 44 (`), /** @type {Error} */ (e).message);
-    assert.match(/** @type {Error} */ (e).message, /; nothing was changed; restore the file from the branch or copy the history lives in/);
+    assert.ok(
+      /** @type {Error} */ (e).message.startsWith(
+        `${shard}: the series shard is not valid JSON at line 1, column 44 (`,
+      ),
+      /** @type {Error} */ (e).message,
+    );
+    assert.match(
+      /** @type {Error} */ (e).message,
+      /; nothing was changed; restore the file from the branch or copy the history lives in/,
+    );
     return true;
   });
   assert.deepEqual(snapshotFiles(dir), before);
   await assert.rejects(h.readSeries(h.listSeries()[0].key), /series shard is not valid JSON/);
   // An emptied index (e.g. a disk that filled up) is named as such.
   writeFileSync(path.join(dir, 'index.json'), '');
-  await assert.rejects(openHistory(dir), { message: `${path.join(dir, 'index.json')}: the history index is empty; nothing was changed; restore the file from the branch or copy the history lives in (e.g. gh-pages)` });
+  await assert.rejects(openHistory(dir), {
+    message: `${path.join(dir, 'index.json')}: the history index is empty; nothing was changed; restore the file from the branch or copy the history lives in (e.g. gh-pages)`,
+  });
 });
 
 test('a foreign folder, a missing history and a newer format are refused with what to do', async () => {
@@ -106,12 +146,18 @@ test('a foreign folder, a missing history and a newer format are refused with wh
   writeFileSync(path.join(foreign, 'index.html'), '<p>someone else</p>');
   await assert.rejects(publishRun(foreign, FIXTURE), /not a dind-bench history; nothing was written/);
   assert.deepEqual(readdirSync(foreign), ['index.html']);
-  await assert.rejects(openHistory(path.join(foreign, 'nope')), /no history here; `dind-bench publish RESULTS --history/);
+  await assert.rejects(
+    openHistory(path.join(foreign, 'nope')),
+    /no history here; `dind-bench publish RESULTS --history/,
+  );
   await assert.rejects(openHistory(foreign), /dind-bench-history.json: missing/);
 
   const newer = tmpDir('hist');
   await publishRun(newer, FIXTURE);
-  writeFileSync(path.join(newer, 'dind-bench-history.json'), JSON.stringify({ format: 'dind-bench-history', version: 99 }));
+  writeFileSync(
+    path.join(newer, 'dind-bench-history.json'),
+    JSON.stringify({ format: 'dind-bench-history', version: 99 }),
+  );
   await assert.rejects(openHistory(newer), /history format version 99; this dind-bench reads version 1/);
 });
 
@@ -124,18 +170,25 @@ test('results that fail the schema are refused before the history is touched', a
   await assert.rejects(publishRun(dir, bad), /not a valid results document:[\s\S]*host/);
   writeFileSync(bad, '{"schemaVersion": 1,');
   await assert.rejects(publishRun(dir, bad), (e) => {
-    assert.ok(/** @type {Error} */ (e).message.startsWith(`${bad}: the results file is not valid JSON at line 1, column 21 (`), /** @type {Error} */ (e).message);
+    assert.ok(
+      /** @type {Error} */ (e).message.startsWith(`${bad}: the results file is not valid JSON at line 1, column 21 (`),
+      /** @type {Error} */ (e).message,
+    );
     return true;
   });
   const missing = path.join(path.dirname(bad), 'nope.json');
-  await assert.rejects(publishRun(dir, missing), { message: `${missing}: cannot read the results file: no such file; pass the results.json that \`dind-bench run --out DIR\` wrote` });
+  await assert.rejects(publishRun(dir, missing), {
+    message: `${missing}: cannot read the results file: no such file; pass the results.json that \`dind-bench run --out DIR\` wrote`,
+  });
   assert.deepEqual(readdirSync(dir), []);
 });
 
 test('two publishes at once (separate processes) both land', async () => {
   const dir = tmpDir('hist');
   const runs = tmpDir('runs');
-  const files = [0, 1, 2, 3].map((i) => variant(runs, { id: `concurrent-${i}`, startedAt: `2026-11-0${i + 1}T02:00:00.000Z` }));
+  const files = [0, 1, 2, 3].map((i) =>
+    variant(runs, { id: `concurrent-${i}`, startedAt: `2026-11-0${i + 1}T02:00:00.000Z` }),
+  );
   const publish = (/** @type {string} */ f) =>
     new Promise((resolve, reject) => {
       const p = spawn(process.execPath, [BIN, 'publish', f, '--history', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -147,7 +200,11 @@ test('two publishes at once (separate processes) both land', async () => {
   const h = await openHistory(dir);
   assert.equal(h.index.runs, 4);
   for (const s of h.listSeries()) {
-    assert.deepEqual((await h.readSeries(s.key)).map((p) => p.runId), ['concurrent-0', 'concurrent-1', 'concurrent-2', 'concurrent-3'], s.key);
+    assert.deepEqual(
+      (await h.readSeries(s.key)).map((p) => p.runId),
+      ['concurrent-0', 'concurrent-1', 'concurrent-2', 'concurrent-3'],
+      s.key,
+    );
   }
   assert.ok(!readdirSync(dir).some((e) => e.startsWith('.publish.lock')), 'the lock is released');
 });
@@ -155,8 +212,14 @@ test('two publishes at once (separate processes) both land', async () => {
 test('a stale lock (its process is gone) does not block publishing', async () => {
   const dir = tmpDir('hist');
   await publishRun(dir, FIXTURE);
-  writeFileSync(path.join(dir, '.publish.lock'), JSON.stringify({ pid: 2 ** 22 + 7, host: (await import('node:os')).hostname(), since: new Date().toISOString() }));
-  const r = await publishRun(dir, variant(tmpDir('runs'), { id: 'after-crash', startedAt: '2026-11-22T02:00:00.000Z' }));
+  writeFileSync(
+    path.join(dir, '.publish.lock'),
+    JSON.stringify({ pid: 2 ** 22 + 7, host: (await import('node:os')).hostname(), since: new Date().toISOString() }),
+  );
+  const r = await publishRun(
+    dir,
+    variant(tmpDir('runs'), { id: 'after-crash', startedAt: '2026-11-22T02:00:00.000Z' }),
+  );
   assert.equal(r.duplicate, false);
 });
 
@@ -167,7 +230,10 @@ test('an empty lock left by a killed publish is taken over once it is old', asyn
   writeFileSync(lock, '');
   const old = new Date(Date.now() - 60_000);
   await fs.utimes(lock, old, old);
-  const r = await publishRun(dir, variant(tmpDir('runs'), { id: 'after-empty-lock', startedAt: '2026-11-23T02:00:00.000Z' }));
+  const r = await publishRun(
+    dir,
+    variant(tmpDir('runs'), { id: 'after-empty-lock', startedAt: '2026-11-23T02:00:00.000Z' }),
+  );
   assert.equal(r.duplicate, false);
 });
 
@@ -183,7 +249,10 @@ test('retention moves old shards to archive/ and deletes nothing', async () => {
   for (const f of files) assert.ok(after.includes(f) || after.includes(`archive/${f}`), `${f} kept or archived`);
   const h = await openHistory(dir);
   const key = h.listSeries()[0].key;
-  assert.deepEqual((await h.readSeries(key)).map((p) => p.runId), ['new']);
+  assert.deepEqual(
+    (await h.readSeries(key)).map((p) => p.runId),
+    ['new'],
+  );
   assert.deepEqual(h.index.series[key].archived, ['2026-01']);
   await fs.access(path.join(dir, 'archive', h.index.series[key].dir, '2026-01.json'));
 });

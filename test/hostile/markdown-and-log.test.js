@@ -1,0 +1,153 @@
+// Markdown and workflow-command injection: a results file whose names carry images, links, raw HTML,
+// @mentions, </details>, table pipes and newlines. report.md, the job summary (compare's Markdown) and
+// the PR comment are rendered with a real GFM renderer (marked) and must show the names as plain text;
+// nothing printed to a log may start an Actions workflow command.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { marked } from 'marked';
+import { markdownReport as compareMarkdown, prComment } from '../../src/compare/render.js';
+import { compareWithinRun } from '../../src/results/within-run.js';
+import { logSafe, logText, mdCode, mdText } from '../../src/text/escape.js';
+import { markdownReport } from '../../src/results/report.js';
+import { cli, fixture, tmpDir } from './helpers.js';
+
+// One line of everything GitHub's Markdown would turn into something else (no control characters:
+// the schema refuses those in names; reasons, which may have them, get a newline-split row below).
+const EVIL =
+  'x</details><img src=x onerror=alert(1)>![p](http://evil.example/p.png)[l](http://evil.example) @octocat www.evil.example https://evil.example | row | #1 *em* _u_ `c` $m$ <!-- \\';
+const WJ = /\u2060/g;
+
+/** A results document with EVIL in every name a report prints. */
+function hostileResults() {
+  const r = fixture();
+  r.run.id = `run ${EVIL}`.slice(0, 200);
+  r.runner.name = `runner ${EVIL}`.slice(0, 200);
+  r.host.cpuModel = `cpu ${EVIL}`;
+  r.engines.outer.version = `engine ${EVIL}`;
+  r.environments[0].reason = `why\n| injected | row |\n::warning::pwned\n</details>`;
+  for (const c of r.cells) if (c.benchmark === 'lifecycle') c.benchmark = `bench ${EVIL}`.slice(0, 200);
+  for (const c of r.cells)
+    for (const m of c.metrics) if (m.metric === 'container.create_ms') m.metric = `metric ${EVIL}`.slice(0, 200);
+  return r;
+}
+
+/**
+ * Checks rendered HTML: only the tags our templates make, no link, image or raw HTML from data, every
+ * table row as wide as its header, no @mention or #reference GitHub would link, and the data's text
+ * shown as it is.
+ * @param {string} md @param {{ details?: number }} [o]
+ */
+function assertInert(md, { details = 0 } = {}) {
+  const html = marked.parse(md, { gfm: true, async: false });
+  const tags = [...html.matchAll(/<\/?([a-zA-Z0-9]+)/g)].map((m) => m[1].toLowerCase());
+  const allowed = new Set([
+    'h1',
+    'h2',
+    'h3',
+    'p',
+    'strong',
+    'ul',
+    'li',
+    'code',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'details',
+    'summary',
+    'br',
+  ]);
+  for (const t of tags) assert.ok(allowed.has(t), `<${t}> in the rendered report:\n${html.slice(0, 3000)}`);
+  assert.equal(tags.filter((t) => t === 'details').length, details * 2, 'only our own <details>');
+  for (const table of html.split('<table>').slice(1)) {
+    const rows = table.split('</table>')[0].split('<tr>').slice(1);
+    const widths = rows.map((row) => (row.match(/<t[hd][ >]/g) ?? []).length);
+    assert.ok(
+      widths.every((w) => w === widths[0]),
+      `a row split or merged: ${widths}`,
+    );
+  }
+  const text = html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+  // GitHub links neither inside code spans.
+  const linkable = html.replace(/<code>.*?<\/code>/gs, '').replace(/<[^>]*>/g, '');
+  assert.doesNotMatch(linkable, /(^|[^A-Za-z0-9])@[A-Za-z0-9]/m, 'an @mention GitHub would notify');
+  assert.doesNotMatch(linkable, /(^|\s)#\d/m, 'an issue reference GitHub would link');
+  return text.replace(WJ, '');
+}
+
+test("the run's report.md renders every hostile name as plain text", () => {
+  const text = assertInert(markdownReport(hostileResults()));
+  for (const s of [`run ${EVIL}`.slice(0, 200), `cpu ${EVIL}`, `engine ${EVIL}`])
+    assert.ok(text.includes(s), `shown as written: ${s}`);
+});
+
+test("compare's job summary and PR comment render hostile names and reasons as plain text", () => {
+  const results = hostileResults();
+  const comparisons = compareWithinRun(results);
+  assert.ok(
+    comparisons.some((c) => c.metric.startsWith('metric ')),
+    'the hostile metric is compared',
+  );
+  const v = {
+    status: /** @type {const} */ ('regression'),
+    benchmark: `bench ${EVIL}`,
+    metric: `metric ${EVIL}`,
+    unit: 'ms',
+    environmentKey: `env ${EVIL}`,
+    distro: 'debian',
+    median: 2,
+    pastMedian: 1,
+    change: 1,
+    p: 0.01,
+    reason: `median doubled ${EVIL}`,
+  };
+  const outcome = { results, comparisons, verdicts: /** @type {any[]} */ ([v]) };
+  const summary = assertInert(compareMarkdown(outcome));
+  // Tables fit 120 columns, so a long name is cut (ending in …): its start is there, as plain text.
+  assert.ok(summary.includes(`metric ${EVIL}`.slice(0, 20)));
+  const comment = assertInert(prComment(outcome), { details: 1 });
+  assert.ok(comment.includes(`median doubled ${EVIL}`));
+});
+
+test('escapers: one line, every character kept', () => {
+  assert.equal(mdText('a\nb\r\u2028c'), 'a b  c');
+  assert.equal(marked.parseInline(mdCode('a``b|c')), '<code>a``b¦c</code>');
+  assert.equal(logText('id\n::warning::x'), 'id\\n::warning::x');
+  for (const line of logSafe('ok\n::add-mask::x\n  ::stop-commands::t\r\n##[error]y').split('\n')) {
+    assert.doesNotMatch(line, /^\s*::|##\[/);
+  }
+});
+
+test('nothing the CLI prints starts a workflow command: a hostile file path and a hostile metric name', async () => {
+  const dir = tmpDir('log');
+  // A folder name that is itself a workflow command after a newline; the error names the file.
+  const evilDir = path.join(dir, 'x\n::warning title=pwned::pwned\n##[error]legacy');
+  mkdirSync(evilDir);
+  writeFileSync(path.join(evilDir, 'results.json'), '{"schemaVersion": 1,');
+  const r = await cli(['publish', path.join(evilDir, 'results.json'), '--history', path.join(dir, 'h')]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /not valid JSON/);
+  // A metric named like a command starts a row of compare's terminal table.
+  const doc = fixture();
+  for (const c of doc.cells)
+    for (const m of c.metrics) if (m.metric === 'container.create_ms') m.metric = '::stop-commands::token';
+  writeFileSync(path.join(dir, 'run.json'), JSON.stringify(doc));
+  const c = await cli(['compare', path.join(dir, 'run.json')], { GITHUB_ACTIONS: '' });
+  assert.equal(c.code, 0, c.stderr);
+  assert.match(c.stdout, /stop-commands::token/, 'the metric is printed');
+  for (const out of [r.stderr, c.stdout, c.stderr]) {
+    for (const line of out.split(/\r\n|\r|\n/))
+      assert.doesNotMatch(line, /^\s*::|##\[/, `a workflow command in: ${JSON.stringify(line)}`);
+  }
+  assert.ok(readFileSync(path.join(evilDir, 'results.json'), 'utf8'));
+});
