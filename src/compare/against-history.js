@@ -1,8 +1,9 @@
 // This run's metrics against their own past: one verdict per series (runner fingerprint x benchmark x metric
 // x environment x distribution). The history is read through the store's interface
-// (src/history/store.js: listSeries, readSeries); the statistics are the pure functions in verdicts.js.
+// (src/history/store.js: listSeries, readSeries); the statistics are the pure functions in ../stats/verdicts.js.
+import { detectableAgainstHistory, median } from '../stats/index.js';
 import { ruleFor, defaultConfig } from './config.js';
-import { judge } from './verdicts.js';
+import { judge } from '../stats/verdicts.js';
 
 export class SeriesMismatchError extends Error {}
 
@@ -13,7 +14,12 @@ export class SeriesMismatchError extends Error {}
  *   readSeries(key: string, opts: { limit: number }): Promise<Array<{ runId: string, time: string, samples: number[], unit: string, better: string, engines: { outer: string, inner: string | null } }>>,
  * }} HistoryReader
  * @typedef {(parts: { fingerprint: string, benchmark: string, metric: string, environmentKey: string, distro: string }) => string} SeriesKeyFn
- * @typedef {import('./verdicts.js').Verdict & { key: string, benchmark: string, metric: string, environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower' }} SeriesVerdict
+ * @typedef {import('../stats/verdicts.js').Verdict & {
+ *   key: string, benchmark: string, metric: string, environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower',
+ *   detectable: import('../stats/detectable.js').Detectable,
+ * }} SeriesVerdict
+ * `detectable`: the smallest change a run like this one could be flagged for against this history (the
+ * rule's alpha, power 0.8, never below minChange) and the iterations per run that would make 5% detectable.
  */
 
 /**
@@ -29,7 +35,13 @@ export async function compareWithHistory(results, history, { seriesKey, config =
   const out = [];
   for (const cell of results.cells.filter((/** @type {any} */ c) => c.status === 'ok')) {
     for (const m of cell.metrics) {
-      const id = { fingerprint: results.host.fingerprint, benchmark: cell.benchmark, metric: m.metric, environmentKey: cell.environmentKey, distro: cell.distro };
+      const id = {
+        fingerprint: results.host.fingerprint,
+        benchmark: cell.benchmark,
+        metric: m.metric,
+        environmentKey: cell.environmentKey,
+        distro: cell.distro,
+      };
       const key = seriesKey(id);
       const rule = ruleFor(config, cell.benchmark, m.metric);
       const series = known.get(key);
@@ -40,9 +52,18 @@ export async function compareWithHistory(results, history, { seriesKey, config =
         );
       }
       // One more than the window, in case the history already holds this very run (published before compare).
-      const past = series ? (await history.readSeries(key, { limit: rule.window + 1 })).filter((p) => p.runId !== results.run.id) : [];
+      const past = series
+        ? (await history.readSeries(key, { limit: rule.window + 1 })).filter((p) => p.runId !== results.run.id)
+        : [];
       const verdict = judge(past, { samples: m.samples, engines: engineOf(cell) }, m.better, rule);
-      out.push({ key, ...id, unit: m.unit, better: m.better, ...verdict });
+      out.push({
+        key,
+        ...id,
+        unit: m.unit,
+        better: m.better,
+        ...verdict,
+        detectable: detectable(past, m.samples, rule),
+      });
     }
   }
   return out;
@@ -55,6 +76,28 @@ export async function compareWithHistory(results, history, { seriesKey, config =
  */
 function engineVersions(results) {
   const outer = results.engines.outer.version;
-  const inner = new Map(results.environments.map((/** @type {any} */ e) => [e.key, e.name.startsWith('dind') ? (e.facts?.engineVersion ?? e.engine ?? null) : null]));
+  const inner = new Map(
+    results.environments.map((/** @type {any} */ e) => [
+      e.key,
+      e.name.startsWith('dind') ? (e.facts?.engineVersion ?? e.engine ?? null) : null,
+    ]),
+  );
   return (/** @type {any} */ cell) => ({ outer, inner: inner.get(cell.environmentKey) ?? null });
+}
+
+/**
+ * What this history lets a run detect, from the same past runs the verdict uses.
+ * @param {Array<{ samples: number[] }>} past @param {number[]} samples @param {import('../stats/verdicts.js').Rule} rule
+ */
+function detectable(past, samples, rule) {
+  const usable = past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
+  return detectableAgainstHistory(
+    usable.map((p) => median(p.samples)),
+    samples,
+    {
+      alpha: rule.alpha,
+      minChange: rule.minChange,
+      pastSamples: usable.length ? median(usable.map((p) => p.samples.length)) : samples.length,
+    },
+  );
 }

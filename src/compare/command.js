@@ -2,14 +2,14 @@
 // for. In GitHub Actions the Markdown becomes the job summary and each regression an annotation.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as core from '@actions/core';
 import { openHistory, seriesKey } from '../history/store.js';
 import { compareWithHistory } from './against-history.js';
 import { defaultConfig, loadConfig } from './config.js';
 import { writeGabExport } from './gab-export.js';
 import { loadResults } from './load-results.js';
+import { logSafe } from '../text/escape.js';
 import { markdownReport, prComment, terminalReport, verdictsDocument } from './render.js';
-import { compareWithinRun } from './within-run.js';
+import { compareWithinRun } from '../results/within-run.js';
 
 /** A regression was found and --fail-on-regression was given (run uses 3 for failed cells, 1 for usage). */
 export const EXIT_REGRESSION = 4;
@@ -28,7 +28,8 @@ export const EXIT_REGRESSION = 4;
  * @returns {Promise<{ exitCode: number, outcome: import('./render.js').CompareOutcome }>}
  */
 export async function compareCommand(opts) {
-  const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(t));
+  // The terminal report quotes data; in an Actions log no line of it may start a workflow command.
+  const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
   const config = opts.config ? await loadConfig(opts.config) : defaultConfig();
   const comparisons = compareWithinRun(results);
@@ -47,10 +48,14 @@ export async function compareCommand(opts) {
 
   const regressions = (verdicts ?? []).filter((v) => v.status === 'regression');
   if (opts.githubActions ?? process.env.GITHUB_ACTIONS === 'true') {
+    // Loaded only in GitHub Actions: elsewhere the command starts faster without it.
+    const core = await import('@actions/core');
     await core.summary.addRaw(markdown).write();
     for (const v of regressions) {
       const annotate = opts.failOnRegression ? core.error : core.warning;
-      annotate(v.reason, { title: `dind-bench regression: ${v.benchmark} ${v.metric} on ${v.environmentKey}/${v.distro}` });
+      annotate(v.reason, {
+        title: `dind-bench regression: ${v.benchmark} ${v.metric} on ${v.environmentKey}/${v.distro}`,
+      });
     }
     print(`dind-bench compare: job summary written; ${regressions.length} regression(s)\n`);
   } else {

@@ -7,7 +7,7 @@
 // in file order, over the defaults (so put general patterns first, specific ones after).
 import Ajv from 'ajv';
 import { readJsonFile } from '../results/read-json.js';
-import { DEFAULT_RULE } from './verdicts.js';
+import { DEFAULT_RULE } from '../stats/verdicts.js';
 
 const ruleSchema = {
   type: 'object',
@@ -27,7 +27,7 @@ const configSchema = {
 };
 const validate = new /** @type {any} */ (Ajv)({ allErrors: true }).compile(configSchema);
 
-/** @typedef {{ defaults: import('./verdicts.js').Rule, metrics: Array<[RegExp, Partial<import('./verdicts.js').Rule>]> }} CompareConfig */
+/** @typedef {{ defaults: import('../stats/verdicts.js').Rule, metrics: Array<[RegExp, Partial<import('../stats/verdicts.js').Rule>]> }} CompareConfig */
 
 /** @returns {CompareConfig} */
 export function defaultConfig() {
@@ -50,13 +50,17 @@ export async function loadConfig(file) {
 export function parseConfig(doc, where) {
   if (!validate(doc)) {
     const problems = (validate.errors || []).map(
-      (/** @type {any} */ e) => `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty}; allowed: ${Object.keys(ruleSchema.properties).join(', ')})` : ''}`,
+      (/** @type {any} */ e) =>
+        `${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty}; allowed: ${Object.keys(ruleSchema.properties).join(', ')})` : ''}`,
     );
     throw new Error(`${where}: not a valid compare config:\n  ${problems.join('\n  ')}`);
   }
   const d = /** @type {any} */ (doc);
   const defaults = { ...DEFAULT_RULE, ...(d.defaults ?? {}) };
-  if (defaults.minRuns > defaults.window) throw new Error(`${where}: defaults.minRuns (${defaults.minRuns}) is larger than window (${defaults.window}): no verdict could ever be given`);
+  if (defaults.minRuns > defaults.window)
+    throw new Error(
+      `${where}: defaults.minRuns (${defaults.minRuns}) is larger than window (${defaults.window}): no verdict could ever be given`,
+    );
   return {
     defaults,
     metrics: Object.entries(d.metrics ?? {}).map(([pattern, rule]) => [patternToRegExp(pattern), rule]),
@@ -66,7 +70,7 @@ export function parseConfig(doc, where) {
 /**
  * The rule for one metric: defaults, then every matching pattern in order.
  * @param {CompareConfig} config @param {string} benchmark @param {string} metric
- * @returns {import('./verdicts.js').Rule}
+ * @returns {import('../stats/verdicts.js').Rule}
  */
 export function ruleFor(config, benchmark, metric) {
   let rule = { ...config.defaults };
@@ -76,5 +80,10 @@ export function ruleFor(config, benchmark, metric) {
 
 /** @param {string} pattern */
 function patternToRegExp(pattern) {
-  return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }

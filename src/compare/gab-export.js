@@ -1,8 +1,11 @@
 // Export for github-action-benchmark's "customBiggerIsBetter" / "customSmallerIsBetter" tools: a JSON array
 // of { name, unit, value, range?, extra? } per file, one file per direction, so users of that action can
-// chart dind-bench's results with it. The value is the median of the samples; range is the bootstrap interval.
+// chart dind-bench's results with it. The value is the median of the samples, rounded to what its interval
+// supports; range is the bootstrap interval's larger half-width in the `± x` form that action's own tools
+// write (its pages show `range` verbatim), and the interval itself is in `extra`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { halfWidth, roundToInterval } from '../stats/display.js';
 import { summarize } from '../stats/index.js';
 
 /**
@@ -16,12 +19,13 @@ export function gabEntries(results) {
     for (const m of cell.metrics) {
       if (m.samples.length === 0) continue;
       const s = summarize(m.samples);
+      const half = halfWidth(s.median, s.low, s.high);
       const entry = {
         name: `${cell.benchmark} ${m.metric} [${cell.environmentKey}/${cell.distro}]`,
         unit: m.unit,
-        value: s.median,
-        range: `${fmt(s.low)} .. ${fmt(s.high)} (95% CI)`,
-        extra: `median of ${s.n} samples; run ${results.run.id}`,
+        value: roundToInterval(s.median, half),
+        ...(half > 0 ? { range: `± ${half}` } : {}),
+        extra: `95% CI ${fmt(s.low)} .. ${fmt(s.high)}; median of ${s.n} samples; run ${results.run.id}`,
       };
       (m.better === 'higher' ? out.bigger : out.smaller).push(entry);
     }

@@ -1,10 +1,10 @@
 // Reading a results.json for comparison: a clear answer for a missing file, bad JSON or another schema version.
-import { readJsonFile } from '../results/read-json.js';
+import { RESULTS_ADVICE, readJsonFile } from '../results/read-json.js';
 import { SCHEMA_VERSION, validateResults } from '../results/schema.js';
 
 export class CompareInputError extends Error {}
 
-export const RESULTS_ADVICE = 'pass the results.json that `dind-bench run --out DIR` wrote';
+export { RESULTS_ADVICE } from '../results/read-json.js';
 
 /**
  * @param {string} file
@@ -17,7 +17,9 @@ export async function loadResults(file) {
   if (version !== SCHEMA_VERSION) {
     throw new CompareInputError(
       `${file}: results schemaVersion ${JSON.stringify(version)}; this dind-bench compares schemaVersion ${SCHEMA_VERSION} only` +
-        (typeof version === 'number' && version > SCHEMA_VERSION ? ' (the file is newer: upgrade dind-bench)' : ' (re-run `dind-bench run` to produce it)'),
+        (typeof version === 'number' && version > SCHEMA_VERSION
+          ? ' (the file is newer: upgrade dind-bench)'
+          : ' (re-run `dind-bench run` to produce it)'),
     );
   }
   try {

@@ -1,36 +1,64 @@
 // The comparison as text: a terminal table, a Markdown report (the GitHub job summary), a pull-request
 // comment, and a JSON document of verdicts.
-import { markdownTable, textTable } from '../results/report.js';
-import { comparisonTables, verdictCounts, verdictTable } from './rows.js';
+import { TOO_FEW_NOTE, anyTooFew } from '../results/within-run.js';
+import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
+import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } from './rows.js';
+import { mdCode } from '../text/escape.js';
 
 /**
- * @typedef {{ results: any, comparisons: import('./within-run.js').Comparison[], verdicts: import('./against-history.js').SeriesVerdict[] | null }} CompareOutcome
+ * @typedef {{ results: any, comparisons: import('../results/within-run.js').Comparison[], verdicts: import('./against-history.js').SeriesVerdict[] | null }} CompareOutcome
  */
 
 const HOW_TO_READ =
-  'ratio = candidate median / baseline median with its 95% bootstrap interval; p from the Mann-Whitney U test; ' +
-  "Cliff's delta from -1 to 1 with its magnitude. A difference reads as worse/better only when p < 0.05 and the interval excludes 1.";
+  "Medians per side; verdict: the change of the candidate against the baseline, + is worse for the metric's " +
+  'direction, "▲ worse"/"▼ better" only when p < 0.05 (Mann-Whitney U) and the 95% bootstrap interval of the ratio ' +
+  'of medians excludes 1, else "(no diff)" with ± half the interval\'s width in points; details: that interval, p, ' +
+  "Cliff's delta (-1..1).";
+
+/** The legend, with the "(too few)" footnote once when a comparison needs it. @param {CompareOutcome} o */
+function legend(o) {
+  return anyTooFew(o.comparisons) ? [HOW_TO_READ, TOO_FEW_NOTE] : [HOW_TO_READ];
+}
 
 /** @param {CompareOutcome} o */
 export function terminalReport(o) {
-  const out = [`dind-bench compare: run ${o.results.run.id} (${o.results.run.profile}, ${o.results.run.iterations} iterations) on ${o.results.runner.name}`, HOW_TO_READ];
+  const out = [
+    `dind-bench compare: run ${o.results.run.id} (${o.results.run.profile}, ${o.results.run.iterations} iterations) on ${o.results.runner.name}`,
+  ];
+  for (const l of legend(o)) out.push(wrap(l));
   for (const t of comparisonTables(o.comparisons)) out.push('', t.title, textTable(t.header, t.rows));
-  if (o.comparisons.length === 0) out.push('', 'No pairs to compare (the run needs docker and a dind, native or alpine cell of the same benchmark).');
+  if (o.comparisons.length === 0)
+    out.push('', 'No pairs to compare (the run needs docker and a dind, native or alpine cell of the same benchmark).');
   if (o.verdicts) {
     const t = verdictTable(o.verdicts);
-    out.push('', `Against history: ${countsLine(o.verdicts)}`, textTable(t.header, t.rows));
+    out.push('', wrap(`Against history: ${countsLine(o.verdicts)}`));
+    if (t.rows.length) out.push(textTable(t.header, t.rows));
+    for (const g of groupedInsufficient(o.verdicts))
+      out.push(wrap(`insufficient data, ${g.count} series: ${g.reason}`));
   }
-  return out.join('\n') + '\n';
+  // Control characters are what is stripped here (escape sequences from a results file).
+  // eslint-disable-next-line no-control-regex
+  return out.map((l) => l.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ' ')).join('\n') + '\n';
 }
 
 /** @param {CompareOutcome} o */
 export function markdownReport(o) {
-  const out = [`## dind-bench: run ${o.results.run.id}`, '', `Profile **${o.results.run.profile}**, ${o.results.run.iterations} iterations, runner ${o.results.runner.name}. ${HOW_TO_READ}`];
+  const r = o.results;
+  const out = [
+    `## dind-bench: run ${mdText(r.run.id)}`,
+    '',
+    `Profile **${mdText(r.run.profile)}**, ${r.run.iterations} iterations, runner ${mdText(r.runner.name)}.`,
+  ];
+  out.push(...legend(o).map((l) => `\n${l}`));
   if (o.verdicts) {
     const t = verdictTable(o.verdicts);
-    out.push('', `### Against history: ${countsLine(o.verdicts)}`, '', markdownTable(t.header, t.rows.map(escapeRow)));
+    out.push('', `### Against history: ${countsLine(o.verdicts)}`);
+    if (t.rows.length) out.push('', markdownTable(t.header, t.rows));
+    for (const g of groupedInsufficient(o.verdicts))
+      out.push('', `Insufficient data, ${g.count} series: ${mdText(g.reason)}`);
   }
-  for (const t of comparisonTables(o.comparisons)) out.push('', `### ${t.title}`, '', markdownTable(t.header, t.rows.map(escapeRow)));
+  for (const t of comparisonTables(o.comparisons))
+    out.push('', `### ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
   return out.join('\n') + '\n';
 }
 
@@ -44,10 +72,18 @@ export function prComment(o) {
   if (o.verdicts) {
     out.push('', `**Against history:** ${countsLine(o.verdicts)}`);
     const notable = o.verdicts.filter((v) => v.status === 'regression' || v.status === 'improvement');
-    for (const v of notable) out.push(`- ${v.status === 'regression' ? ':red_circle:' : ':green_circle:'} **${v.status}** ${v.benchmark} \`${v.metric}\` on ${v.environmentKey}/${v.distro}: ${v.reason}`);
+    for (const v of notable) {
+      const where = `${mdText(v.benchmark)} ${mdCode(v.metric)} on ${mdText(`${v.environmentKey}/${v.distro}`)}`;
+      out.push(
+        `- ${v.status === 'regression' ? ':red_circle:' : ':green_circle:'} **${v.status}** ${where}: ${mdText(v.reason)}`,
+      );
+    }
   }
   const dind = o.comparisons.filter((c) => c.kind === 'dind-vs-docker' && c.significant);
-  out.push('', `**DinD vs Docker:** ${dind.filter((c) => c.worse > 0).length} metric(s) significantly worse, ${dind.filter((c) => c.worse < 0).length} better, of ${o.comparisons.filter((c) => c.kind === 'dind-vs-docker').length}.`);
+  out.push(
+    '',
+    `**DinD vs Docker:** ${dind.filter((c) => c.worse > 0).length} metric(s) significantly worse, ${dind.filter((c) => c.worse < 0).length} better, of ${o.comparisons.filter((c) => c.kind === 'dind-vs-docker').length}.`,
+  );
   out.push('', '<details><summary>Full report</summary>', '', markdownReport(o), '</details>');
   return out.join('\n') + '\n';
 }
@@ -71,6 +107,3 @@ function countsLine(verdicts) {
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
 }
-
-/** @param {string[]} row */
-const escapeRow = (row) => row.map((c) => c.replace(/\|/g, '\\|'));

@@ -1,5 +1,8 @@
 // Table rows shared by the terminal, Markdown and PR-comment renderers: one place decides how a comparison
-// or a verdict reads.
+// or a verdict reads (numbers: ../text/numbers.js; a comparison's phrase: ../results/within-run.js).
+import { details, reading } from '../results/within-run.js';
+import { VERDICTS } from '../stats/verdicts.js';
+import { num, pValue, shortPct } from '../text/numbers.js';
 
 const KIND_TITLES = {
   'dind-vs-docker': 'DinD vs Docker',
@@ -7,82 +10,77 @@ const KIND_TITLES = {
   'alpine-vs-debian': 'Alpine vs Debian',
 };
 
-/** @param {number} x */
-export const num = (x) => (!Number.isFinite(x) ? '–' : Math.abs(x) >= 1000 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toPrecision(3));
-/** @param {number} p */
-export const pValue = (p) => (!Number.isFinite(p) ? '–' : p < 0.001 ? '<0.001' : p.toFixed(3));
-/** @param {number} worse */
-export const signedPct = (worse) => `${worse >= 0 ? '+' : '-'}${Math.abs(worse * 100).toFixed(1)}%`;
-
-/**
- * How a comparison reads in one phrase: "+43.0% worse (large)" when the difference is significant,
- * "no clear difference" when a test could have found one and did not, and "too few samples to test"
- * when it never could (then the interval of the ratio is the answer).
- * @param {import('./within-run.js').Comparison} c
- */
-export function reading(c) {
-  if (!Number.isFinite(c.worse)) return '–';
-  if (!c.significant && c.testable === false) return `${signedPct(c.worse)}, too few samples to test (${c.candidate.n} vs ${c.baseline.n}): read the interval`;
-  if (!c.significant) return `no clear difference (${signedPct(c.worse)})`;
-  return `${signedPct(c.worse)} ${c.worse > 0 ? 'worse' : 'better'} (${c.magnitude})`;
-}
-
 /**
  * Within-run comparisons grouped into tables: one per kind and benchmark.
- * @param {import('./within-run.js').Comparison[]} comparisons
+ * @param {import('../results/within-run.js').Comparison[]} comparisons
  * @returns {Array<{ title: string, header: string[], rows: string[][] }>}
  */
 export function comparisonTables(comparisons) {
-  /** @type {Map<string, import('./within-run.js').Comparison[]>} */
+  /** @type {Map<string, import('../results/within-run.js').Comparison[]>} */
   const groups = new Map();
   for (const c of comparisons) {
-    const key = `${KIND_TITLES[c.kind]}, ${c.benchmark}: ${label(c.candidate)} vs ${label(c.baseline)}`;
+    const distro =
+      c.candidate.distro === c.baseline.distro || c.baseline.distro === 'host' ? ` (${c.candidate.distro})` : '';
+    const key = `${KIND_TITLES[c.kind]}, ${c.benchmark}${distro}: ${label(c.candidate)} vs ${label(c.baseline)}`;
     if (!groups.has(key)) groups.set(key, []);
     /** @type {any[]} */ (groups.get(key)).push(c);
   }
   return [...groups].map(([title, cs]) => ({
     title,
-    header: ['metric', `${label(cs[0].baseline)} median [95% CI]`, `${label(cs[0].candidate)} median [95% CI]`, 'ratio [95% CI]', 'p', "Cliff's delta", 'reading'],
+    header: ['metric', ...sideNames(cs[0]), 'verdict', 'ratio [95% CI], p, δ'],
     rows: cs.map((c) => [
-      `${c.metric} (${c.unit}, ${c.better === 'lower' ? 'lower' : 'higher'} is better)`,
-      `${num(c.baseline.median)} [${num(c.baseline.low)}, ${num(c.baseline.high)}]`,
-      `${num(c.candidate.median)} [${num(c.candidate.low)}, ${num(c.candidate.high)}]`,
-      ratioText(c.ratio),
-      pValue(c.p),
-      `${c.cliffsDelta.toFixed(2)} ${c.magnitude}`,
+      `${c.metric} (${c.unit})`,
+      num(c.baseline.median),
+      num(c.candidate.median),
       reading(c),
+      details(c),
     ]),
   }));
 }
 
-/** @param {{ ratio: number, low: number, high: number }} r */
-const ratioText = (r) => (Number.isFinite(r.ratio) ? `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}, ${r.high.toFixed(3)}]` : '– (baseline median is 0)');
-
-/** @param {import('./within-run.js').Side} s */
+/** Column names of the two sides: environments, or distributions when they are what differs. @param {import('../results/within-run.js').Comparison} c */
+const sideNames = (c) =>
+  c.baseline.env === c.candidate.env ? [c.baseline.distro, c.candidate.distro] : [c.baseline.env, c.candidate.env];
+/** @param {import('../results/within-run.js').Side} s */
 const label = (s) => (s.distro === 'host' ? s.env : `${s.env}/${s.distro}`);
 
 /**
- * Verdicts against history, regressions first.
+ * Verdicts against history, regressions first, one compact row per series with the smallest change this
+ * history lets a run detect (`detectable`, see src/stats/detectable.js); series with insufficient data
+ * are left to `groupedInsufficient` (their reason is the same for many, so it is said once). The full
+ * reason of every verdict is in `compare --json`.
  * @param {import('./against-history.js').SeriesVerdict[]} verdicts
  */
 export function verdictTable(verdicts) {
-  const order = { regression: 0, improvement: 1, 'insufficient data': 2, 'no change': 3, baseline: 4 };
-  const sorted = [...verdicts].sort((a, b) => order[a.status] - order[b.status]);
+  const sorted = verdicts
+    .filter((v) => v.status !== 'insufficient data')
+    .sort((a, b) => VERDICTS.indexOf(a.status) - VERDICTS.indexOf(b.status));
   return {
-    header: ['verdict', 'benchmark', 'metric', 'environment', 'distro', 'median', 'past median', 'change', 'p', 'why'],
+    header: ['verdict', 'metric', 'where', 'median', 'past', 'change', 'p', 'detectable'],
     rows: sorted.map((v) => [
-      v.status,
-      v.benchmark,
-      `${v.metric} (${v.unit})`,
-      v.environmentKey,
-      v.distro,
+      v.status === 'regression' ? '▲ regression' : v.status === 'improvement' ? '▼ improvement' : v.status,
+      `${v.benchmark} ${v.metric}`,
+      `${v.environmentKey}/${v.distro}`,
       num(v.median),
       v.pastMedian === null ? '–' : num(v.pastMedian),
-      v.change === null ? '–' : `${signedPct(v.change)} ${v.change >= 0 ? 'worse' : 'better'}`,
+      v.change === null ? '–' : shortPct(v.change),
       v.p === null ? '–' : pValue(v.p),
-      v.reason,
+      v.detectable?.change == null ? '–' : shortPct(v.detectable.change).slice(1),
     ]),
   };
+}
+
+/**
+ * Series without a verdict, grouped by why (e.g. "this run has 3 samples; a verdict needs at least 5").
+ * @param {import('./against-history.js').SeriesVerdict[]} verdicts
+ * @returns {Array<{ reason: string, count: number }>}
+ */
+export function groupedInsufficient(verdicts) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const v of verdicts.filter((x) => x.status === 'insufficient data'))
+    counts.set(v.reason, (counts.get(v.reason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => ({ reason, count }));
 }
 
 /** @param {import('./against-history.js').SeriesVerdict[]} verdicts */

@@ -1,13 +1,12 @@
 // Where a run happened: host, runner, suite version. Everything a later comparison needs to decide
 // whether two results are comparable at all.
-import { execFile } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export function hostFacts() {
@@ -81,15 +80,123 @@ async function cloudMachineType() {
   }
 }
 
-export async function suiteFacts() {
+/**
+ * The suite itself: its version (package.json) and the ref and commit of its own checkout. Never
+ * GITHUB_SHA: called from another repository, that is the caller's commit (see callerFacts). Where the
+ * suite has no git checkout of its own (an action downloaded as an archive, or the suite vendored inside
+ * the caller's repository, whose HEAD is not ours), the action passes what it knows through
+ * DIND_BENCH_SUITE_REPOSITORY / _REF / _COMMIT (github.action_repository, github.action_ref).
+ * @returns {{name: string, version: string, commit: string | null, ref: string | null, repository: string | null}}
+ */
+export function suiteFactsSync() {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  let commit = process.env.GITHUB_SHA || null;
-  if (!commit) {
-    try {
-      commit = (await run('git', ['-C', ROOT, 'rev-parse', 'HEAD'])).stdout.trim();
-    } catch {
-      commit = null;
-    }
-  }
-  return { name: pkg.name, version: pkg.version, commit };
+  const env = process.env;
+  const git = ownGit();
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    commit: checked(env.DIND_BENCH_SUITE_COMMIT, COMMIT, 'DIND_BENCH_SUITE_COMMIT') ?? git.commit,
+    ref: checked(env.DIND_BENCH_SUITE_REF, REF, 'DIND_BENCH_SUITE_REF') ?? git.ref,
+    repository: checked(env.DIND_BENCH_SUITE_REPOSITORY, REPOSITORY, 'DIND_BENCH_SUITE_REPOSITORY'),
+  };
 }
+
+export async function suiteFacts() {
+  return suiteFactsSync();
+}
+
+/** `dind-bench --version`: "0.1.0 (v0.1.0-3-gabc1234, commit abc1234...)", or the version alone. */
+export function versionLine() {
+  const s = suiteFactsSync();
+  const where = [s.ref, s.commit && s.commit !== s.ref ? `commit ${s.commit}` : null].filter(Boolean);
+  return where.length ? `${s.version} (${where.join(', ')})` : s.version;
+}
+
+const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+// Branch and tag names as git allows them, bounded; refs/heads/... and refs/pull/1/merge included.
+const REF = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/+-]{0,199}$/;
+const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * An environment value checked against its pattern: absent is null; present but malformed is refused,
+ * because recording a wrong provenance silently is worse than stopping.
+ * @param {string | undefined} value @param {RegExp} pattern @param {string} name
+ */
+function checked(value, pattern, name) {
+  if (value === undefined || value === '') return null;
+  if (!pattern.test(value)) {
+    const shown = JSON.stringify(value.slice(0, 80));
+    throw new Error(`${name}=${shown} is not valid (expected ${pattern}); unset it or fix the workflow that sets it`);
+  }
+  return value;
+}
+
+/** The commit and a describing ref of the suite's checkout, only when ROOT is the top of that checkout. */
+function ownGit() {
+  const git = (/** @type {string[]} */ ...args) =>
+    execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    if (path.resolve(git('rev-parse', '--show-toplevel')) !== path.resolve(ROOT)) return { commit: null, ref: null };
+    const commit = git('rev-parse', 'HEAD');
+    let ref = null;
+    try {
+      ref = git('describe', '--tags', '--always', '--dirty');
+    } catch {
+      ref = null;
+    }
+    return { commit: COMMIT.test(commit) ? commit : null, ref: ref && REF.test(ref) ? ref : null };
+  } catch {
+    return { commit: null, ref: null };
+  }
+}
+
+/**
+ * @typedef {{name: string | null, email: string | null, username: string | null}} GitPerson
+ * @typedef {{repository: string | null, commit: string | null, ref: string | null, author: GitPerson | null,
+ *   committer: GitPerson | null}} CallerFacts
+ */
+
+/**
+ * The repository whose workflow ran the suite, and its commit (GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_REF),
+ * with the commit's author and committer from a push event's payload (github-action-benchmark's page shows
+ * them), or the actor who started the run otherwise. null outside GitHub Actions. Names and e-mails in
+ * the payload come from whoever pushed: bounded here, escaped wherever they are printed.
+ * @returns {CallerFacts | null}
+ */
+export function callerFacts(env = process.env) {
+  if (env.GITHUB_ACTIONS !== 'true') return null;
+  const facts = {
+    repository: checked(env.GITHUB_REPOSITORY, REPOSITORY, 'GITHUB_REPOSITORY'),
+    commit: checked(env.GITHUB_SHA, COMMIT, 'GITHUB_SHA'),
+    ref: checked(env.GITHUB_REF, REF, 'GITHUB_REF'),
+    author: null,
+    committer: null,
+  };
+  const head = eventHeadCommit(env.GITHUB_EVENT_PATH);
+  const actor = person({ username: env.GITHUB_ACTOR });
+  return { ...facts, author: person(head?.author) ?? actor, committer: person(head?.committer) ?? actor };
+}
+
+/** The push event's head_commit, when the payload has one. @param {string | undefined} file */
+function eventHeadCommit(file) {
+  if (!file) return null;
+  try {
+    if (statSync(file).size > 25 * 2 ** 20) return null;
+    const head = JSON.parse(readFileSync(file, 'utf8'))?.head_commit;
+    return head && typeof head === 'object' ? head : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {any} p @returns {GitPerson | null} */
+function person(p) {
+  if (!p || typeof p !== 'object') return null;
+  const field = (/** @type {unknown} */ v) =>
+    typeof v === 'string' && v.trim() ? v.replace(CONTROL, ' ').trim().slice(0, 100) : null;
+  const out = { name: field(p.name), email: field(p.email), username: field(p.username) };
+  return out.name || out.username ? out : null;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
+const CONTROL = /[\u0000-\u001f\u007f]/g;

@@ -1,122 +1,236 @@
-// A first reading of one run: the median of each metric per environment with its 95% interval, and DinD
-// relative to Docker with the interval of the ratio, the Mann-Whitney p-value and Cliff's delta (the same
-// comparisons as `dind-bench compare`, from src/compare/within-run.js).
-import { compareWithinRun } from '../compare/within-run.js';
-import { num, pValue, reading } from '../compare/rows.js';
-import { summarize } from '../stats/index.js';
+// A first reading of one run, answer first: a sentence per DinD environment, then per benchmark the median
+// of each metric per environment and one compact verdict per DinD environment against Docker (the same
+// comparisons as `dind-bench compare`, from ./within-run.js), what the run could detect, and the cells that
+// did not run, each reason once. Tables fit 120 columns (../text/tables.js).
+import { median } from '../stats/index.js';
+import { num } from '../text/numbers.js';
+import { markdownTable, mdText } from '../text/tables.js';
+import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 
-/** @param {number[]} xs */
-export function median(xs) {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
-const fmt = (/** @type {number} */ x) => (Number.isNaN(x) ? '–' : Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toFixed(3));
+/** The environments compared with plain Docker: every one but Docker and native. @param {string} k */
+const againstDocker = (k) => k !== 'docker' && k !== 'native';
 
 /**
- * Rows: one per benchmark, distro, metric; columns: each environment's median, then each DinD
- * environment's median relative to Docker's, as a signed percentage where + is worse.
+ * @typedef {{
+ *   benchmark: string, distro: string, title: string, header: string[], rows: string[][],
+ *   comparisons: Array<Array<import('./within-run.js').Comparison | null>>,
+ * }} SummaryTable
+ * `comparisons[i][j]` is the DinD-vs-Docker comparison behind verdict column j of row i (for colours
+ * and details in HTML).
+ */
+
+/**
+ * Rows: one per metric, per benchmark and distribution that ran; columns: each environment's median,
+ * then one compact verdict per DinD environment against Docker (see `reading` in src/compare/rows.js).
+ * Environment keys lose their "@engine" suffix when every DinD environment runs the same inner Engine
+ * (the title says which), so the table stays narrow.
  * @param {any} results a results document
+ * @returns {SummaryTable[]}
  */
 export function summaryTables(results) {
   const comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker');
+  const engines = [...new Set(results.cells.filter((/** @type {any} */ c) => c.engine).map((/** @type {any} */ c) => c.engine))];
+  const short = (/** @type {string} */ k) => (engines.length === 1 ? k.replace(`@${engines[0]}`, '') : k);
   /** @type {Map<string, any[]>} */
   const byBench = new Map();
   for (const c of results.cells) {
-    const key = c.benchmark;
-    if (!byBench.has(key)) byBench.set(key, []);
-    /** @type {any[]} */ (byBench.get(key)).push(c);
+    if (!byBench.has(c.benchmark)) byBench.set(c.benchmark, []);
+    /** @type {any[]} */ (byBench.get(c.benchmark)).push(c);
   }
+  /** @type {SummaryTable[]} */
   const tables = [];
   for (const [benchmark, cells] of byBench) {
-    const envKeys = [...new Set(cells.map((c) => c.environmentKey))];
-    const distros = [...new Set(cells.filter((c) => c.distro !== 'host').map((c) => c.distro))];
-    const header = ['metric', 'distro', ...envKeys, ...envKeys.filter((k) => k.startsWith('dind')).map((k) => `${k} vs docker`)];
-    /** @type {string[][]} */
-    const rows = [];
-    // A distribution none of whose container cells ran gets no rows: `problems` says why.
-    const ran = distros.filter((d) => cells.some((c) => c.distro === d && c.status === 'ok'));
-    for (const distro of ran.length ? ran : ['host']) {
-      const col = (/** @type {string} */ k) => cells.find((c) => c.environmentKey === k && (c.distro === distro || c.distro === 'host'));
-      const metricNames = [...new Set(cells.flatMap((c) => c.metrics.map((/** @type {any} */ m) => m.metric)))];
+    // Only environments and distributions with a cell that ran: `problems` says why the others did not.
+    const ok = cells.filter((c) => c.status === 'ok');
+    const envKeys = [...new Set(ok.map((c) => c.environmentKey))];
+    const dindKeys = envKeys.filter(againstDocker);
+    const distros = [...new Set(ok.filter((c) => c.distro !== 'host').map((c) => c.distro))];
+    for (const distro of distros.length ? distros : ['host']) {
+      const col = (/** @type {string} */ k) => ok.find((c) => c.environmentKey === k && (c.distro === distro || c.distro === 'host'));
+      const metricNames = [...new Set(ok.flatMap((c) => c.metrics.map((/** @type {any} */ m) => m.metric)))];
+      /** @type {string[][]} */
+      const rows = [];
+      /** @type {Array<Array<import('./within-run.js').Comparison | null>>} */
+      const rowComparisons = [];
       for (const metric of metricNames) {
-        const row = [metric, distro];
-        /** @type {Record<string, number>} */ const med = {};
-        let better = 'lower';
-        let unit = '';
-        for (const k of envKeys) {
-          const cell = col(k);
-          const m = cell?.metrics.find((/** @type {any} */ x) => x.metric === metric);
-          if (m) ({ better, unit } = m);
-          med[k] = m ? median(m.samples) : NaN;
-          const s = m && m.samples.length ? summarize(m.samples) : null;
-          row.push(cell && cell.status !== 'ok' ? cell.status : s ? `${num(s.median)} [${num(s.low)}, ${num(s.high)}]` : fmt(med[k]));
-        }
-        for (const k of envKeys.filter((x) => x.startsWith('dind'))) {
-          const c = comparisons.find((x) => x.benchmark === benchmark && x.metric === metric && x.candidate.env === k && x.candidate.distro === distro);
-          row.push(c && Number.isFinite(c.ratio.ratio) ? `${reading(c)}: ratio ${c.ratio.ratio.toFixed(2)} [${c.ratio.low.toFixed(2)}, ${c.ratio.high.toFixed(2)}], p ${pValue(c.p)}, delta ${c.cliffsDelta.toFixed(2)}` : '–');
-        }
-        row[0] = `${metric} (${unit})`;
-        rows.push(row);
+        const found = envKeys.map((k) => col(k)?.metrics.find((/** @type {any} */ x) => x.metric === metric));
+        const any = found.find(Boolean);
+        const cmp = dindKeys.map(
+          (k) => comparisons.find((x) => x.benchmark === benchmark && x.metric === metric && x.candidate.env === k && x.candidate.distro === distro) ?? null,
+        );
+        rows.push([`${metric} (${any?.unit ?? ''})`, ...found.map((m) => (m ? num(median(m.samples)) : '–')), ...cmp.map((c) => (c ? reading(c) : '–'))]);
+        rowComparisons.push(cmp);
       }
+      const engineNote = engines.length === 1 && dindKeys.length ? `, inner Engine ${engines[0]}` : '';
+      tables.push({
+        benchmark,
+        distro,
+        title: `${benchmark} (${distro === 'host' ? 'native only' : distro}${engineNote}): medians, and DinD vs Docker`,
+        header: ['metric', ...envKeys.map(short), ...dindKeys.map((k) => `${short(k)} vs docker`)],
+        rows,
+        comparisons: rowComparisons,
+      });
     }
-    tables.push({ benchmark, header, rows });
   }
   return tables;
 }
 
-/** @param {string[]} header @param {string[][]} rows */
-export function textTable(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i] ?? '').length)));
-  const line = (/** @type {string[]} */ r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-/** @param {string[]} header @param {string[][]} rows */
-export function markdownTable(header, rows) {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+/**
+ * "47%, 251": the smallest change DinD vs Docker this run could show (p < 0.05, power 0.8) and the
+ * iterations per side that would show 5%; "none, 12" when the samples are too few for any test.
+ * @param {import('./within-run.js').Comparison | null} c
+ */
+export function detectableText(c) {
+  if (!c) return '–';
+  const d = c.detectable;
+  const change = d.change === null ? 'none' : `${d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en')}%`;
+  const n = d.iterationsFor5Pct === null ? `>${(10000).toLocaleString('en')}` : d.iterationsFor5Pct.toLocaleString('en');
+  return `${change}, ${n}`;
 }
 
 /**
- * Cells that did not run, one line per reason (Alpine offline makes many cells unavailable for one reason).
+ * Per benchmark: for each metric and DinD environment, what this run could detect against Docker
+ * (see detectableText), from the same comparisons as summaryTables.
+ * @param {any} results @param {SummaryTable[]} [tables]
+ */
+export function detectableTables(results, tables = summaryTables(results)) {
+  return tables
+    .filter((t) => t.comparisons.some((row) => row.length))
+    .map((t) => {
+      const dind = t.header.slice(t.header.length - t.comparisons[0].length).map((h) => h.replace(/ vs docker$/, ''));
+      return {
+        title: t.title.replace(/: medians, and DinD vs Docker$/, ''),
+        header: ['metric', ...dind.map((k) => `${k}: detectable, iterations for 5%`)],
+        rows: t.rows.map((r, i) => [r[0], ...t.comparisons[i].map(detectableText)]),
+      };
+    });
+}
+
+export const DETECTABLE_READING =
+  'Smallest change this run could detect, DinD against Docker: a change of this size would read "▲ worse" or ' +
+  '"▼ better" (Mann-Whitney p < 0.05) in 8 runs of 10, given the spread of these samples; then the iterations per ' +
+  'side that would make 5% detectable (`--iterations`). "none": too few samples for any test. A normal ' +
+  'approximation on log values (src/stats/detectable.js); against a history, `compare --history --json` gives ' +
+  'the same per series (`detectable`).';
+
+/**
+ * @typedef {{ status: string, reason: string, count: number, where: string }} ProblemGroup
+ * `reason` is the first line of the cells' reason with the cell's own image named generically, so the
+ * cells of one cause (Alpine offline: every Alpine image) form one group; `where` says which cells.
+ */
+
+/**
+ * Cells that did not run, grouped by status and reason: each reason once.
+ * @param {any} results
+ * @returns {ProblemGroup[]}
+ */
+export function problemGroups(results) {
+  /** @type {Map<string, { status: string, reason: string, cells: any[] }>} */
+  const groups = new Map();
+  for (const c of results.cells.filter((/** @type {any} */ x) => x.status !== 'ok')) {
+    let reason = String(c.reason ?? 'no reason recorded').split('\n')[0];
+    if (c.image) reason = reason.split(`image ${c.image}`).join('its image').split(c.image).join('its image');
+    const key = `${c.status}\u0000${reason}`;
+    if (!groups.has(key)) groups.set(key, { status: c.status, reason, cells: [] });
+    /** @type {any} */ (groups.get(key)).cells.push(c);
+  }
+  return [...groups.values()].map((g) => ({ status: g.status, reason: g.reason, count: g.cells.length, where: whereText(g.cells) }));
+}
+
+/**
+ * "sysbench, lifecycle in docker, dind@20.10 (alpine)": the benchmarks, environments and distributions
+ * of a group of cells, each listed once.
+ * @param {any[]} cells
+ */
+function whereText(cells) {
+  const uniq = (/** @type {string} */ k) => [...new Set(cells.map((c) => c[k]))].join(', ');
+  return `${uniq('benchmark')} in ${uniq('environmentKey')} (${uniq('distro')})`;
+}
+
+/**
+ * The groups as lines for a terminal or a list: "unavailable, 36 cells: reason. Cells: where".
  * @param {any} results
  */
 export function problems(results) {
-  /** @type {Map<string, string[]>} */
-  const byReason = new Map();
-  for (const c of results.cells.filter((/** @type {any} */ x) => x.status !== 'ok')) {
-    const key = `${c.status}: ${c.reason}`;
-    if (!byReason.has(key)) byReason.set(key, []);
-    /** @type {string[]} */ (byReason.get(key)).push(`${c.benchmark}/${c.environmentKey}/${c.distro}`);
-  }
-  return [...byReason].map(([reason, where]) => `${where.join(', ')}: ${reason}`);
+  return problemGroups(results).map((g) => `${g.status}, ${g.count} cell${g.count > 1 ? 's' : ''}: ${g.reason} Cells: ${g.where}`);
 }
 
 export const READING =
-  'Environment columns: median [95% bootstrap interval]. "vs docker" columns: DinD relative to Docker, + is worse for that metric\'s direction; ' +
-  "it reads as worse/better only when the Mann-Whitney p < 0.05 and the ratio's interval excludes 1 (delta: Cliff's delta). `dind-bench compare` has the full tables.";
+  'Medians per environment. "vs docker": DinD relative to Docker, + is worse for that metric\'s direction; "▲ worse" or ' +
+  '"▼ better" only when the Mann-Whitney p < 0.05 and the 95% interval of the ratio of medians excludes 1, else ' +
+  '"(no diff)" with ± half the interval\'s width in percentage points. `dind-bench compare` adds the intervals, p ' +
+  "and Cliff's delta per comparison (and `--json` all of them).";
+
+/**
+ * The answer first, one sentence per DinD environment: how many metrics are clearly worse or better than
+ * plain Docker, the largest differences, and how long its inner Engine took to start. Plain text; callers
+ * escape it for their format.
+ * @param {any} results
+ * @param {import('./within-run.js').Comparison[]} [comparisons] DinD vs Docker comparisons
+ * @returns {string[]}
+ */
+export function answers(results, comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker')) {
+  const out = [];
+  for (const env of results.environments.filter((/** @type {any} */ e) => e.name?.startsWith('dind'))) {
+    const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));
+    const facts = env.facts ?? {};
+    const what = `${env.key}${facts.storageDriver ? ` (inner storage ${facts.storageDriver})` : ''}`;
+    if (env.status !== 'ok' || mine.length === 0) {
+      out.push(`${what}: not compared with Docker in this run (${env.status !== 'ok' ? String(env.reason ?? env.status).split('\n')[0] : 'no Docker cell to compare with'}).`);
+      continue;
+    }
+    const worse = mine.filter((c) => c.significant && c.worse > 0).sort((x, y) => y.worse - x.worse);
+    const better = mine.filter((c) => c.significant && c.worse < 0);
+    const testable = mine.filter((c) => c.testable !== false).length;
+    const top = (worse.length ? worse : [...mine].sort((x, y) => y.worse - x.worse)).slice(0, 3);
+    const topText = top.map((c) => `${c.benchmark} ${c.metric} ${reading(c)}`).join(', ');
+    let sentence =
+      testable === 0
+        ? `${what}: with ${mine[0].candidate.n} vs ${mine[0].baseline.n} samples no difference from plain Docker can be shown in its ${mine.length} metrics; largest estimates: ${topText}.`
+        : `${what} is clearly worse than plain Docker in ${worse.length} of ${mine.length} metrics and clearly better in ${better.length}` +
+          (worse.length ? `; most: ${topText}.` : '.');
+    const ready = results.cells
+      .find((/** @type {any} */ c) => c.status === 'ok' && c.environmentKey === env.key && c.benchmark === 'lifecycle')
+      ?.metrics.find((/** @type {any} */ m) => m.metric === 'daemon.start_to_ready_ms');
+    if (ready?.samples.length) sentence += ` Its inner Engine took ${num(median(ready.samples))} ms (median) to be ready for a first container.`;
+    out.push(sentence);
+  }
+  return out;
+}
 
 /** The Markdown report of a run. @param {any} results */
 export function markdownReport(results) {
-  const out = [`# dind-bench run ${results.run.id}`, ''];
+  const out = [`# dind-bench run ${mdText(results.run.id)}`, ''];
   out.push(
-    `Profile **${results.run.profile}**, ${results.run.iterations} iterations (+${results.run.warmup} warm-up), ` +
-      `host ${results.host.cpuModel} (${results.host.cores} cores), ${results.host.distribution}, cgroup v${results.host.cgroupVersion}, ` +
-      `outer engine ${results.engines.outer.version} (${results.engines.outer.storageDriver}).`,
+    `Profile **${mdText(results.run.profile)}**, ${results.run.iterations} iterations (+${results.run.warmup} warm-up), ` +
+      `host ${mdText(results.host.cpuModel)} (${results.host.cores} cores), ${mdText(results.host.distribution)}, cgroup v${mdText(results.host.cgroupVersion)}, ` +
+      `outer engine ${mdText(results.engines.outer.version)} (${mdText(results.engines.outer.storageDriver)}).`,
     '',
   );
-  out.push('| environment | status | engine | storage driver | DinD start mode |', '|---|---|---|---|---|');
+  for (const a of answers(results)) out.push(`- ${mdText(a)}`);
+  const sampled = samplingNote(results);
+  if (sampled) out.push('', mdText(sampled));
+  out.push('', '| environment | status | engine | storage driver | DinD start mode |', '|---|---|---|---|---|');
   for (const e of results.environments) {
-    out.push(`| ${e.key} | ${e.status}${e.reason ? `: ${e.reason.split('\n')[0]}` : ''} | ${e.facts?.engineVersion ?? '–'} | ${e.facts?.storageDriver ?? '–'} | ${e.facts?.dind?.mode ?? '–'} |`);
+    const status = `${e.status}${e.facts?.isolation ? ` (${e.facts.isolation})` : ''}`;
+    out.push(`| ${[e.key, status, e.facts?.engineVersion ?? '–', e.facts?.storageDriver ?? '–', e.facts?.dind?.mode ?? '–'].map(mdText).join(' | ')} |`);
   }
+  const tables = summaryTables(results);
   out.push('', READING);
-  for (const t of summaryTables(results)) out.push('', `## ${t.benchmark}`, '', markdownTable(t.header, t.rows));
+  if (tables.some((t) => t.rows.some((r) => r.some((c) => c.endsWith('(too few)'))))) out.push('', TOO_FEW_NOTE);
+  for (const t of tables) out.push('', `## ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
+  const detect = detectableTables(results, tables);
+  if (detect.length) {
+    out.push('', '## What this run can detect', '', DETECTABLE_READING);
+    for (const t of detect) out.push('', `### ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
+  }
   const series = memorySeriesNote(results);
   if (series) out.push('', series);
-  const p = problems(results);
-  if (p.length) out.push('', '## Cells that did not run', '', ...p.map((x) => `- ${x.split('\n')[0]}`));
+  const groups = problemGroups(results);
+  if (groups.length) {
+    out.push('', '## Cells that did not run', '');
+    for (const g of groups) out.push(`- **${mdText(g.status)}**, ${g.count} cell${g.count > 1 ? 's' : ''}: ${mdText(g.reason)}<br>Cells: ${mdText(g.where)}`);
+  }
   return out.join('\n') + '\n';
 }
 
@@ -129,6 +243,22 @@ export function memorySeriesNote(results) {
   const cells = results.cells.filter((/** @type {any} */ c) => c.timeseries?.length);
   if (!cells.length) return '';
   const n = cells.reduce((a, /** @type {any} */ c) => a + c.timeseries.length, 0);
-  const where = cells.map((/** @type {any} */ c) => `${c.benchmark}/${c.environmentKey} (${[...new Set(c.timeseries.map((/** @type {any} */ s) => s.scope))].join(' + ')})`);
+  // Names from the results document, escaped: this line is Markdown (report.md).
+  const where = cells.map((/** @type {any} */ c) => mdText(`${c.benchmark}/${c.environmentKey} (${[...new Set(c.timeseries.map((/** @type {any} */ s) => s.scope))].join(' + ')})`));
   return `Time series: ${n} sampled series kept in results.json (\`timeseries\`, workload and environment scopes apart): ${where.join(', ')}.`;
+}
+
+/**
+ * With `run --budget`: the budget and, per benchmark, how many iterations its cells got and why they
+ * stopped (results.json: `sampling` per cell). Empty without a budget.
+ * @param {any} results
+ */
+export function samplingNote(results) {
+  const cells = results.cells.filter((/** @type {any} */ c) => c.sampling);
+  const budget = results.run.budgetMs;
+  if (!cells.length) return '';
+  /** @type {Map<string, string>} */
+  const per = new Map();
+  for (const c of cells) per.set(c.benchmark, `${c.benchmark} ${c.sampling.iterations} (${c.sampling.stopped})`);
+  return `Adaptive sampling${budget ? ` within a budget of ${Math.round(budget / 1000)} s` : ''}: measured iterations per benchmark and why they stopped: ${[...per.values()].join(', ')}.`;
 }

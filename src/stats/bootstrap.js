@@ -30,7 +30,11 @@ export function bootstrapCI(xs, stat, { level = 0.95, resamples = DEFAULT_RESAMP
  * @param {{ level?: number, resamples?: number, seed?: number }} [opts]
  * @returns {{ ratio: number, low: number, high: number }}
  */
-export function ratioOfMedians(baseline, candidate, { level = 0.95, resamples = DEFAULT_RESAMPLES, seed = DEFAULT_SEED } = {}) {
+export function ratioOfMedians(
+  baseline,
+  candidate,
+  { level = 0.95, resamples = DEFAULT_RESAMPLES, seed = DEFAULT_SEED } = {},
+) {
   if (baseline.length === 0 || candidate.length === 0) return { ratio: NaN, low: NaN, high: NaN };
   const ratio = sortedMedian(Float64Array.from(candidate).sort()) / sortedMedian(Float64Array.from(baseline).sort());
   const random = seededRandom(seed);
@@ -38,7 +42,8 @@ export function ratioOfMedians(baseline, candidate, { level = 0.95, resamples = 
   const bufC = new Float64Array(candidate.length);
   const ratios = [];
   for (let i = 0; i < resamples; i++) {
-    const r = sortedMedian(resample(candidate, random, bufC).sort()) / sortedMedian(resample(baseline, random, bufB).sort());
+    const r =
+      sortedMedian(resample(candidate, random, bufC).sort()) / sortedMedian(resample(baseline, random, bufB).sort());
     // A zero baseline median in a resample makes the ratio undefined; such resamples carry no information.
     if (Number.isFinite(r)) ratios.push(r);
   }

@@ -17,3 +17,4 @@ export { seededRandom, normalDeviate } from './random.js';
 export function summarize(samples, { seed, resamples } = {}) {
   return { n: samples.length, median: median(samples), ...bootstrapMedianCI(samples, { seed, resamples }) };
 }
+export { DEFAULT_POWER, detectableAgainstHistory, detectableWithinRun, logSd, tQuantile } from './detectable.js';

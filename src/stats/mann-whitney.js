@@ -35,10 +35,12 @@ export function mannWhitneyU(a, b) {
  * @param {number[]} a @param {number[]} b
  */
 function ranks(a, b) {
-  const pooled = [...a.map((v) => ({ v, fromA: true })), ...b.map((v) => ({ v, fromA: false }))].sort((x, y) => x.v - y.v);
+  const pooled = [...a.map((v) => ({ v, fromA: true })), ...b.map((v) => ({ v, fromA: false }))].sort(
+    (x, y) => x.v - y.v,
+  );
   let rankSumA = 0;
   let tieTerm = 0;
-  for (let i = 0; i < pooled.length; ) {
+  for (let i = 0; i < pooled.length;) {
     let j = i;
     while (j + 1 < pooled.length && pooled[j + 1].v === pooled[i].v) j++;
     const midrank = (i + j + 2) / 2; // ranks are 1-based

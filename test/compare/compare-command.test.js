@@ -9,20 +9,28 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, FIXTURE, fixture, tmpDir, variant } from '../history/helpers.js';
-import { compareWithinRun } from '../../src/compare/within-run.js';
+import { compareWithinRun } from '../../src/results/within-run.js';
 import { compareCommand } from '../../src/compare/command.js';
 import { CompareInputError } from '../../src/compare/load-results.js';
 import { publishRun } from '../../src/history/append.js';
 
 /** @param {string[]} args @param {Record<string, string>} [env] */
-const cli = (args, env = {}) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '', ...env } });
+const cli = (args, env = {}) =>
+  spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GITHUB_ACTIONS: '', ...env },
+  });
 
 /** A history of `count` nights on one runner, each within +-1% of the fixture run. */
 async function history(count) {
   const dir = tmpDir('compare');
   const hist = path.join(dir, 'history');
   for (let i = 0; i < count; i++) {
-    const file = variant(dir, { id: `night-${i}`, startedAt: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(), scale: 1 + 0.01 * Math.sin(i * 1.7) });
+    const file = variant(dir, {
+      id: `night-${i}`,
+      startedAt: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(),
+      scale: 1 + 0.01 * Math.sin(i * 1.7),
+    });
     await publishRun(hist, file);
   }
   return { dir, hist };
@@ -51,15 +59,21 @@ test('within a run: DinD vs Docker and Docker vs native for every metric, with i
     assert.ok(['negligible', 'small', 'medium', 'large'].includes(c.magnitude));
   }
   const create = dind.find((c) => c.metric === 'container.create_ms');
-  assert.ok(create && create.significant && create.worse > 0, 'DinD creates containers measurably slower in the fixture run');
+  assert.ok(
+    create && create.significant && create.worse > 0,
+    'DinD creates containers measurably slower in the fixture run',
+  );
 });
 
 test('terminal table, then against a history: quiet when unchanged, regressions flagged with exit 4 when asked', async () => {
   const { dir, hist } = await history(7);
   const plain = await compare({ results: FIXTURE });
   assert.equal(plain.exitCode, 0);
-  assert.match(plain.printed, /DinD vs Docker, lifecycle: dind@20.10\/debian vs docker\/debian/);
-  assert.match(plain.printed, /container\.create_ms \(ms, lower is better\) .* \+\d+\.\d% worse \((small|medium|large)\)/);
+  assert.match(plain.printed, /DinD vs Docker, lifecycle \(debian\): dind@20.10\/debian vs docker\/debian/);
+  assert.match(
+    plain.printed,
+    /container\.create_ms \(ms\) +8\.63 +12\.3 +\+43% ▲ worse +\[1\.05, 1\.92\] p 0\.032 δ 0\.84/,
+  );
 
   const same = variant(dir, { id: 'tonight-same', startedAt: '2026-11-01T00:00:00Z', scale: 1.002 });
   const quiet = await compare({ results: same, history: hist, failOnRegression: true });
@@ -69,20 +83,54 @@ test('terminal table, then against a history: quiet when unchanged, regressions 
   // everything 2.5 times larger: lower-is-better metrics regress, higher-is-better ones improve. (The fixture
   // has 5 samples per cell, spread widely: a verdict cannot be sharper than a run's own samples allow.)
   const slow = variant(dir, { id: 'tonight-slow', startedAt: '2026-11-02T00:00:00Z', scale: 2.5 });
-  const files = { md: path.join(dir, 'out/report.md'), json: path.join(dir, 'out/verdicts.json'), pr: path.join(dir, 'out/comment.md'), gab: path.join(dir, 'out/gab') };
-  const flagged = cli(['compare', slow, '--history', hist, '--fail-on-regression', '--markdown', files.md, '--json', files.json, '--pr-comment', files.pr, '--export-gab', files.gab]);
+  const files = {
+    md: path.join(dir, 'out/report.md'),
+    json: path.join(dir, 'out/verdicts.json'),
+    pr: path.join(dir, 'out/comment.md'),
+    gab: path.join(dir, 'out/gab'),
+  };
+  const flagged = cli([
+    'compare',
+    slow,
+    '--history',
+    hist,
+    '--fail-on-regression',
+    '--markdown',
+    files.md,
+    '--json',
+    files.json,
+    '--pr-comment',
+    files.pr,
+    '--export-gab',
+    files.gab,
+  ]);
   assert.equal(flagged.status, 4, flagged.stderr);
   const doc = JSON.parse(readFileSync(files.json, 'utf8'));
-  const verdict = (/** @type {string} */ metric, /** @type {string} */ env) => doc.verdicts.find((/** @type {any} */ v) => v.metric === metric && v.environmentKey === env);
+  const verdict = (/** @type {string} */ metric, /** @type {string} */ env) =>
+    doc.verdicts.find((/** @type {any} */ v) => v.metric === metric && v.environmentKey === env);
   assert.equal(verdict('container.create_ms', 'dind@20.10').status, 'regression');
   assert.equal(verdict('cpu.events_per_second', 'docker').status, 'improvement');
   assert.ok(doc.counts.regression > 0 && doc.counts.improvement > 0);
   assert.match(readFileSync(files.md, 'utf8'), /### Against history: \d+ regression/);
-  assert.match(readFileSync(files.pr, 'utf8'), /\*\*regression\*\* lifecycle `container.create_ms` on dind@20.10\/debian: median/);
+  // `@` is followed by a word joiner in Markdown (src/results/escape.js: no mention, no mailto link).
+  assert.match(
+    readFileSync(files.pr, 'utf8'),
+    /\*\*regression\*\* lifecycle `container.create_ms` on dind@\u206020.10\/debian: median/,
+  );
   const bigger = JSON.parse(readFileSync(path.join(files.gab, 'bigger-is-better.json'), 'utf8'));
   const smaller = JSON.parse(readFileSync(path.join(files.gab, 'smaller-is-better.json'), 'utf8'));
-  assert.ok(bigger.every((/** @type {any} */ e) => typeof e.name === 'string' && typeof e.unit === 'string' && Number.isFinite(e.value)));
+  assert.ok(
+    bigger.every(
+      (/** @type {any} */ e) => typeof e.name === 'string' && typeof e.unit === 'string' && Number.isFinite(e.value),
+    ),
+  );
   assert.ok(smaller.some((/** @type {any} */ e) => e.name === 'lifecycle container.create_ms [dind@20.10/debian]'));
+  // github-action-benchmark shows `range` verbatim: the `± x` form its own tools write; values without float noise.
+  for (const e of [...bigger, ...smaller]) {
+    assert.ok(e.range === undefined || /^± \d/.test(e.range), e.range);
+    assert.equal(Number(e.value.toPrecision(6)), e.value);
+    assert.match(e.extra, /^95% CI /);
+  }
   // without --fail-on-regression the same finding exits 0
   assert.equal((await compare({ results: slow, history: hist })).exitCode, 0);
 });
@@ -107,39 +155,64 @@ test('in GitHub Actions: the report goes to the job summary and each regression 
     else process.env.GITHUB_STEP_SUMMARY = saved;
   }
   assert.match(readFileSync(summary, 'utf8'), /## dind-bench: run ci-slow/);
-  assert.match(stdout, /::warning title=dind-bench regression%3A lifecycle container.create_ms on dind@20.10\/debian::median .* worse/);
+  assert.match(
+    stdout,
+    /::warning title=dind-bench regression%3A lifecycle container.create_ms on dind@20.10\/debian::median .* worse/,
+  );
 });
 
-test('bad input: another schema version, a unit that changed, a missing file', async () => {
+test('bad input: another schema version, a unit that changed, a missing file; nothing is written', async () => {
   const dir = tmpDir('compare-bad');
+  // Every call below asks for every output under out/: a refused input must leave none behind.
+  const out = path.join(dir, 'out');
+  const outputs = {
+    markdown: path.join(out, 'report.md'),
+    json: path.join(out, 'verdicts.json'),
+    prComment: path.join(out, 'pr.md'),
+    exportGab: path.join(out, 'gab'),
+  };
   const v2 = path.join(dir, 'v2.json');
   writeFileSync(v2, JSON.stringify({ ...fixture(), schemaVersion: 2 }));
-  const r = cli(['compare', v2]);
+  const r = cli(['compare', v2, '--markdown', outputs.markdown, '--json', outputs.json]);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /v2\.json: results schemaVersion 2; this dind-bench compares schemaVersion 1 only \(the file is newer: upgrade dind-bench\)/);
+  assert.match(
+    r.stderr,
+    /v2\.json: results schemaVersion 2; this dind-bench compares schemaVersion 1 only \(the file is newer: upgrade dind-bench\)/,
+  );
 
   const { hist } = await history(1);
   const other = fixture();
   other.run.id = 'unit-changed';
-  other.cells.find((/** @type {any} */ c) => c.environmentKey === 'docker' && c.benchmark === 'lifecycle').metrics[0].unit = 's';
+  other.cells.find(
+    (/** @type {any} */ c) => c.environmentKey === 'docker' && c.benchmark === 'lifecycle',
+  ).metrics[0].unit = 's';
   const file = path.join(dir, 'unit.json');
   writeFileSync(file, JSON.stringify(other));
-  await assert.rejects(compare({ results: file, history: hist }), /series lifecycle\/container.create_ms on docker\/debian \(.*\): this run has unit "s", lower is better; the history has unit "ms"/);
+  await assert.rejects(
+    compare({ results: file, history: hist, ...outputs }),
+    /series lifecycle\/container.create_ms on docker\/debian \(.*\): this run has unit "s", lower is better; the history has unit "ms"/,
+  );
 
   const missing = path.join(dir, 'nope.json');
-  await assert.rejects(compare({ results: missing }), (e) => {
+  await assert.rejects(compare({ results: missing, ...outputs }), (e) => {
     assert.ok(e instanceof CompareInputError);
-    assert.equal(e.message, `${missing}: cannot read the results file: no such file; pass the results.json that \`dind-bench run --out DIR\` wrote`);
+    assert.equal(
+      e.message,
+      `${missing}: cannot read the results file: no such file; pass the results.json that \`dind-bench run --out DIR\` wrote`,
+    );
     return true;
   });
   const empty = path.join(dir, 'empty.json');
   writeFileSync(empty, '');
-  await assert.rejects(compare({ results: empty }), { message: `${empty}: the results file is empty; pass the results.json that \`dind-bench run --out DIR\` wrote` });
-  assert.ok(!existsSync(path.join(dir, 'out')));
+  await assert.rejects(compare({ results: empty, ...outputs }), {
+    message: `${empty}: the results file is empty; pass the results.json that \`dind-bench run --out DIR\` wrote`,
+  });
+  assert.ok(!existsSync(out), 'no report, verdicts, comment or export for a refused input');
 });
 
 test("the run's own report.md shows DinD vs Docker per metric with interval, p-value and effect size", async () => {
   const { markdownReport } = await import('../../src/results/report.js');
   const md = markdownReport(fixture());
-  assert.match(md, /\| container\.create_ms \(ms\) \| debian \| – \| 8\.63 \[7\.23, 10\.3\] \| 12\.3 \[9\.04, 16\.6\] \| \+42\.9% worse \(large\): ratio 1\.43 \[1\.05, 1\.92\], p 0\.032, delta 0\.84 \|/);
+  assert.match(md, /\| container\.create_ms \(ms\) \| – \| 8\.63 \| 12\.3 \| \+43% ▲ worse \|/);
+  assert.match(md, /\| container\.stop_ms \(ms\) \| 0\.427 \| 98\.6 \| 97\.0 \| -1\.6% ±21 \(no diff\) \|/);
 });

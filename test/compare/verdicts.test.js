@@ -2,7 +2,7 @@
 // regression, improvement, the practical threshold, outlier past runs, engine changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judge, predictionTest, DEFAULT_RULE } from '../../src/compare/verdicts.js';
+import { judge, predictionTest, DEFAULT_RULE } from '../../src/stats/verdicts.js';
 import { normalDeviate, seededRandom } from '../../src/stats/index.js';
 
 const engines = { outer: '20.10.24+dfsg1', inner: '20.10.24+dfsg1' };
@@ -48,7 +48,11 @@ test('a significant change under the practical threshold is "no change", and say
   const v = judge(past, { samples: same.samples.map((x) => x * 1.03), engines }, 'lower');
   assert.equal(v.status, 'no change');
   assert.match(v.reason, /significant .* but under the 5% threshold/);
-  assert.equal(judge(past, { samples: same.samples.map((x) => x * 1.03), engines }, 'lower', { ...DEFAULT_RULE, minChange: 0.02 }).status, 'regression');
+  assert.equal(
+    judge(past, { samples: same.samples.map((x) => x * 1.03), engines }, 'lower', { ...DEFAULT_RULE, minChange: 0.02 })
+      .status,
+    'regression',
+  );
 });
 
 test('between-run drift is not a regression: pooled-sample tests would flag it, the run-median test does not', () => {
@@ -69,7 +73,10 @@ test('one past run on a busy machine does not widen the yardstick', () => {
 test('an engine upgrade since the baseline is named in the verdict', () => {
   const past = runs(10, { seed: 10 });
   const [next] = runs(1, { seed: 11 });
-  const upgraded = { samples: next.samples.map((x) => x * 1.3), engines: { outer: '20.10.24+dfsg1', inner: '26.1.5+dfsg1' } };
+  const upgraded = {
+    samples: next.samples.map((x) => x * 1.3),
+    engines: { outer: '20.10.24+dfsg1', inner: '26.1.5+dfsg1' },
+  };
   const v = judge(past, upgraded, 'lower');
   assert.equal(v.status, 'regression');
   assert.equal(v.engineChange, 'changed with Engine 20.10 -> 26.1');

@@ -1,4 +1,6 @@
 // Verdicts against history: did this run's metric move, compared with the same series' own past?
+// The one rule for "regression": `compare --history`, the overview `publish` writes for the site, and
+// the site itself all show what judge() decides, with the names in VERDICTS. Change the decision here.
 //
 // Why not pool past samples and run Mann-Whitney against the new run: runs on different days differ by
 // more than samples within one run (machine, neighbours, thermal state), so a pooled test flags that
@@ -13,18 +15,24 @@
 // minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
 // regressions are read ("8% slower"), and tame right-skewed timings.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import { median } from '../stats/index.js';
+import { num as fmt, pExact as formatP } from '../text/numbers.js';
+import { median } from './median.js';
 
 /**
  * @typedef {{ alpha: number, minChange: number, minRuns: number, minSamples: number, window: number }} Rule
  * @typedef {{ samples: number[], engines?: { outer: string, inner: string | null } | null, runId?: string, time?: string }} Point
  * @typedef {{
- *   status: 'regression' | 'improvement' | 'no change' | 'baseline' | 'insufficient data',
+ *   status: typeof VERDICTS[number],
  *   reason: string, change: number | null, p: number | null, pastRuns: number,
  *   median: number, pastMedian: number | null, engineChange: string | null,
  * }} Verdict
  * `change` is relative, signed towards worse: +0.1 means 10% worse for the metric's direction.
  */
+
+/** Every verdict, worst news first: the words every report and the site show. */
+export const VERDICTS = Object.freeze(
+  /** @type {const} */ (['regression', 'improvement', 'insufficient data', 'no change', 'baseline']),
+);
 
 export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRuns: 5, minSamples: 5, window: 30 });
 
@@ -38,9 +46,20 @@ export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRun
 export function judge(past, candidate, better, rule = DEFAULT_RULE) {
   const usable = past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
   const m = median(candidate.samples);
-  const base = { change: null, p: null, pastRuns: usable.length, median: m, pastMedian: null, engineChange: engineChange(usable[0], candidate) };
+  const base = {
+    change: null,
+    p: null,
+    pastRuns: usable.length,
+    median: m,
+    pastMedian: null,
+    engineChange: engineChange(usable[0], candidate),
+  };
   if (candidate.samples.length < rule.minSamples) {
-    return { ...base, status: 'insufficient data', reason: `this run has ${candidate.samples.length} samples; a verdict needs at least ${rule.minSamples}` };
+    return {
+      ...base,
+      status: 'insufficient data',
+      reason: `this run has ${candidate.samples.length} samples; a verdict needs at least ${rule.minSamples}`,
+    };
   }
   if (usable.length === 0) {
     return { ...base, status: 'baseline', reason: 'first run of this series: accepted as the baseline' };
@@ -48,12 +67,22 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
   const medians = usable.map((p) => median(p.samples));
   const pastMedian = median(medians);
   if (usable.length < rule.minRuns) {
-    return { ...base, pastMedian, status: 'insufficient data', reason: `${usable.length} earlier run(s) with at least ${rule.minSamples} samples; a verdict needs ${rule.minRuns}` };
+    return {
+      ...base,
+      pastMedian,
+      status: 'insufficient data',
+      reason: `${usable.length} earlier run(s) with at least ${rule.minSamples} samples; a verdict needs ${rule.minRuns}`,
+    };
   }
   const { p, ratio } = predictionTest(medians, m, candidate.samples);
   const change = better === 'lower' ? ratio - 1 : 1 - ratio;
   const significant = p < rule.alpha;
-  const status = significant && change >= rule.minChange ? 'regression' : significant && change <= -rule.minChange ? 'improvement' : 'no change';
+  const status =
+    significant && change >= rule.minChange
+      ? 'regression'
+      : significant && change <= -rule.minChange
+        ? 'improvement'
+        : 'no change';
   const pct = `${change >= 0 ? '+' : '-'}${Math.abs(change * 100).toFixed(1)}% ${change >= 0 ? 'worse' : 'better'}`;
   const why =
     status !== 'no change'
@@ -62,7 +91,14 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
         ? `significant (p = ${formatP(p)}) but under the ${(rule.minChange * 100).toFixed(0)}% threshold`
         : `p = ${formatP(p)}, within the past runs' spread`;
   const reason = `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length} runs (${pct}): ${why}`;
-  return { ...base, pastMedian, change, p, status, reason: base.engineChange ? `${reason}; ${base.engineChange}` : reason };
+  return {
+    ...base,
+    pastMedian,
+    change,
+    p,
+    status,
+    reason: base.engineChange ? `${reason}; ${base.engineChange}` : reason,
+  };
 }
 
 /**
@@ -99,7 +135,9 @@ function withoutFarOutliers(xs) {
   const mad = 1.4826 * median(xs.map((x) => Math.abs(x - center)));
   if (!(mad > 0)) return xs;
   const far = xs.filter((x) => Math.abs(x - center) > 5 * mad);
-  return far.length > 0 && far.length <= Math.floor(xs.length / 10) ? xs.filter((x) => Math.abs(x - center) <= 5 * mad) : xs;
+  return far.length > 0 && far.length <= Math.floor(xs.length / 10)
+    ? xs.filter((x) => Math.abs(x - center) <= 5 * mad)
+    : xs;
 }
 
 /**
@@ -126,8 +164,10 @@ export function engineChange(baseline, candidate) {
   const parts = [];
   const from = baseline.engines;
   const to = candidate.engines;
-  if ((from.inner ?? null) !== (to.inner ?? null) && (from.inner || to.inner)) parts.push(`Engine ${versions(from.inner, to.inner)}`);
-  if (from.outer !== to.outer) parts.push(`${parts.length || from.inner || to.inner ? 'outer ' : ''}Engine ${versions(from.outer, to.outer)}`);
+  if ((from.inner ?? null) !== (to.inner ?? null) && (from.inner || to.inner))
+    parts.push(`Engine ${versions(from.inner, to.inner)}`);
+  if (from.outer !== to.outer)
+    parts.push(`${parts.length || from.inner || to.inner ? 'outer ' : ''}Engine ${versions(from.outer, to.outer)}`);
   return parts.length ? `changed with ${parts.join(', ')}` : null;
 }
 
@@ -139,8 +179,3 @@ function versions(a, b) {
   const line = (/** @type {string | null | undefined} */ v) => (v ? (/^(\d+\.\d+)/.exec(v)?.[1] ?? v) : 'none');
   return line(a) !== line(b) ? `${line(a)} -> ${line(b)}` : `${a ?? 'none'} -> ${b ?? 'none'}`;
 }
-
-/** @param {number} p */
-const formatP = (p) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
-/** @param {number} x */
-const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toPrecision(3));

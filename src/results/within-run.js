@@ -2,7 +2,8 @@
 // Each pair of cells is compared metric by metric from the raw samples: ratio of medians with a bootstrap
 // interval, Mann-Whitney p-value, Cliff's delta. The runner interleaves environments, so within a run the
 // samples of two environments share the machine's drift and can be compared directly.
-import { cliffsDelta, mannWhitneyU, ratioOfMedians, summarize } from '../stats/index.js';
+import { cliffsDelta, detectableWithinRun, mannWhitneyU, ratioOfMedians, summarize } from '../stats/index.js';
+import { pValue, shortPct } from '../text/numbers.js';
 
 /**
  * @typedef {{ env: string, distro: string, n: number, median: number, low: number, high: number }} Side
@@ -13,11 +14,14 @@ import { cliffsDelta, mannWhitneyU, ratioOfMedians, summarize } from '../stats/i
  *   ratio: { ratio: number, low: number, high: number },
  *   p: number, cliffsDelta: number, magnitude: string,
  *   worse: number, significant: boolean, testable: boolean,
+ *   detectable: import('../stats/detectable.js').Detectable,
  * }} Comparison
  * `worse` is the candidate's relative change in the metric's bad direction (+0.12 = 12% worse than the
  * baseline: 12% slower, or 12% less throughput); `significant` means p < 0.05 and the interval of the ratio excludes 1.
  * `testable` is false when the samples are too few for any p below 0.05 (3 vs 3, as in the quick profile:
  * the exact Mann-Whitney p-value cannot go below 0.1), so "not significant" says nothing there.
+ * `detectable`: the smallest change these samples could show (p < 0.05, power 0.8) and the iterations
+ * per side that would show 5% (src/stats/detectable.js).
  */
 
 /**
@@ -62,7 +66,8 @@ function cellPairs(cells) {
   const find = (/** @type {any} */ bench, /** @type {string} */ env, /** @type {string} */ distro) =>
     cells.find((c) => c.benchmark === bench && c.environmentKey === env && c.distro === distro);
   for (const c of cells) {
-    if (c.environment === 'dind' || c.environment === 'dind-vfs') {
+    // Every DinD variant and every alternative (dood, sysbox) stands against plain Docker.
+    if (c.environment !== 'docker' && c.environment !== 'native') {
       const docker = find(c.benchmark, 'docker', c.distro);
       if (docker) pairs.push(['dind-vs-docker', docker, c]);
     }
@@ -105,6 +110,7 @@ function compareSamples(kind, baseCell, candCell, baseMetric, candMetric, opts) 
     worse,
     significant: p < 0.05 && (ratio.low > 1 || ratio.high < 1),
     testable: smallestMannWhitneyP(candMetric.samples.length, baseMetric.samples.length) < 0.05,
+    detectable: detectableWithinRun(baseMetric.samples, candMetric.samples, { alpha: 0.05, smallestP: smallestMannWhitneyP }),
   };
 }
 
@@ -116,3 +122,63 @@ function summaryOf(samples, opts) {
   if (!summaries.has(samples)) summaries.set(samples, summarize(samples));
   return summaries.get(samples);
 }
+
+/**
+ * How many times worse the candidate is, as a factor (2 = twice as bad, 0.5 = twice as good), for either
+ * direction: the ratio of medians for a lower-is-better metric, its inverse for a higher-is-better one
+ * (half the throughput = twice the time per unit of work = factor 2). Symmetric on a log scale, so the
+ * charts draw it on a log axis and the readings never go below -100%.
+ * @param {number} ratio candidate / baseline @param {'higher' | 'lower'} better
+ */
+export const costFactor = (ratio, better) => (better === 'lower' ? ratio : 1 / ratio);
+
+/**
+ * The ratio's interval as a change towards worse in cost-factor terms (fractions, lower first).
+ * @param {{ low: number, high: number }} ci @param {'higher' | 'lower'} better
+ * @returns {[number, number]}
+ */
+export function worseInterval(ci, better) {
+  const a = costFactor(ci.low, better) - 1;
+  const b = costFactor(ci.high, better) - 1;
+  return [Math.min(a, b), Math.max(a, b)];
+}
+
+/** Half the width of the worse interval, in percentage points ("±4", "±0.6"). @param {Comparison} c */
+function plusMinus(c) {
+  const [lo, hi] = worseInterval(c.ratio, c.better);
+  const half = ((hi - lo) / 2) * 100;
+  if (!Number.isFinite(half)) return '';
+  return ` ±${half < 1 ? half.toFixed(1) : Math.round(half).toLocaleString('en')}`;
+}
+
+/** The footnote that explains "(too few)" once per report. */
+export const TOO_FEW_NOTE =
+  '"(too few)": with so few samples a side (3 vs 3 in the quick profile) the exact Mann-Whitney test cannot go below ' +
+  'p = 0.1, so no difference can be shown: read the interval (±), or run with --iterations 5 or more.';
+
+/**
+ * How a comparison reads, compact, as the change in cost (`costFactor` - 1, so + is worse): "+512% ▲ worse" and "-12% ▼ better" when the difference is
+ * significant (p < 0.05 and the ratio's interval excludes 1), "+2.7% ±4 (no diff)" when a test could have
+ * found one and did not, "+2.7% ±4 (too few)" when no test could (see TOO_FEW_NOTE). ± is half the
+ * width of the 95% interval in percentage points; the interval itself, p and Cliff's delta are in
+ * `details` and in `compare --json`.
+ * @param {Comparison} c
+ */
+export function reading(c) {
+  const change = costFactor(c.ratio.ratio, c.better) - 1;
+  if (!Number.isFinite(change)) return '–';
+  if (c.significant) return `${shortPct(change)} ${change > 0 ? '▲ worse' : '▼ better'}`;
+  return `${shortPct(change)}${plusMinus(c)} ${c.testable === false ? '(too few)' : '(no diff)'}`;
+}
+
+/**
+ * The numbers behind a reading: the ratio's interval, p and Cliff's delta ("[1.05, 1.92] p 0.032 δ 0.84").
+ * @param {Comparison} c
+ */
+export function details(c) {
+  const ci = Number.isFinite(c.ratio.low) ? `[${c.ratio.low.toFixed(2)}, ${c.ratio.high.toFixed(2)}]` : '[–]';
+  return `${ci} p ${pValue(c.p)} δ ${Number.isFinite(c.cliffsDelta) ? c.cliffsDelta.toFixed(2) : '–'}`;
+}
+
+/** @param {Comparison[]} comparisons */
+export const anyTooFew = (comparisons) => comparisons.some((c) => !c.significant && c.testable === false);

@@ -1,0 +1,234 @@
+// `dind-bench merge`: the shards of one sharded run (each a results.json from a job that ran some of the
+// benchmarks and environment groups) made into one run that `compare` and `publish` read like any other.
+// Shards are one run only if they could have been one: the same hardware (host fingerprint), the same
+// suite (version and commit), the same profile, iterations and warm-ups, the same outer Engine, the same
+// caller commit, every shard finished, and no cell measured twice. Anything else is refused, naming the
+// two shards and what differs, before anything is written.
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { readJsonFile } from './read-json.js';
+import { htmlReport } from './report-html.js';
+import { markdownReport } from './report.js';
+import { validateResults } from './schema.js';
+
+export class MergeError extends Error {}
+
+/** More shards than this is not a job matrix but a mistake (GitHub allows 256 jobs per matrix). */
+const MAX_SHARDS = 256;
+
+/**
+ * @typedef {{file: string, results: any}} Shard
+ */
+
+/**
+ * What must be equal in every shard, each with how to say it.
+ * @type {{what: string, of: (r: any) => unknown, hint: string}[]}
+ */
+const SAME = [
+  {
+    what: 'hardware (host fingerprint)',
+    of: (r) => r.host.fingerprint,
+    hint: 'merge only shards from runners of one machine kind (one runner label set)',
+  },
+  {
+    what: 'suite version',
+    of: (r) => `${r.suite.version} ${r.suite.commit ?? '(no commit)'}`,
+    hint: 'every shard must run the same dind-bench version and commit',
+  },
+  {
+    what: 'profile',
+    of: (r) => `${r.run.profile}, ${r.run.iterations} iterations, ${r.run.warmup} warm-up`,
+    hint: 'give every shard the same --profile and --iterations',
+  },
+  {
+    what: 'outer Engine',
+    of: (r) => `${r.engines.outer.version} (${r.engines.outer.storageDriver})`,
+    hint: 'merge only shards from runners with the same Engine (one host-engine label)',
+  },
+  { what: 'caller commit', of: (r) => r.caller?.commit ?? null, hint: 'merge only the shards of one workflow run' },
+];
+
+/**
+ * The merged results document. Pure: shards in, document out (validated), or MergeError.
+ * @param {Shard[]} shards in the order their cells should appear
+ */
+export function mergeShards(shards) {
+  if (shards.length === 0) {
+    throw new MergeError('no shards to merge: give the results.json files (or folders holding them) of the shard jobs');
+  }
+  if (shards.length > MAX_SHARDS) throw new MergeError(`${shards.length} shards: at most ${MAX_SHARDS}`);
+  const [first] = shards;
+  for (const s of shards) {
+    const state = s.results.run.state ?? 'finished';
+    if (state !== 'finished') {
+      const resume = `dind-bench run --resume ${path.dirname(s.file)}`;
+      throw new MergeError(`${s.file}: a partial run (state ${state}); finish it with \`${resume}\` before merging`);
+    }
+    for (const rule of SAME) {
+      const a = JSON.stringify(rule.of(first.results));
+      const b = JSON.stringify(rule.of(s.results));
+      if (a !== b) {
+        throw new MergeError(`shards differ in ${rule.what}: ${first.file} has ${a}, ${s.file} has ${b}; ${rule.hint}`);
+      }
+    }
+  }
+  const cells = mergeCells(shards);
+  const runs = shards.map((s) => s.results.run);
+  const startedAt = runs.map((r) => r.startedAt).sort()[0];
+  const endedAt = runs.map((r) => r.endedAt).sort().at(-1);
+  // Deterministic: merging the same shards again gives the same run, which publish then skips as a duplicate.
+  const hash = createHash('sha256').update(runs.map((r) => r.id).sort().join('\n')).digest('hex').slice(0, 8);
+  const runnerNames = [...new Set(shards.map((s) => s.results.runner.name))];
+  const merged = {
+    schemaVersion: first.results.schemaVersion,
+    suite: first.results.suite,
+    ...(first.results.caller !== undefined ? { caller: first.results.caller } : {}),
+    run: {
+      id: `${startedAt.replace(/[:.]/g, '-')}-merged-${hash}`,
+      profile: first.results.run.profile,
+      iterations: first.results.run.iterations,
+      warmup: first.results.run.warmup,
+      startedAt,
+      endedAt,
+      args: { merged: runs.map((r) => r.id) },
+      order: 'interleaved',
+      complete: runs.every((r) => r.complete),
+      state: 'finished',
+      shards: shards.map((s) => ({
+        id: s.results.run.id,
+        runner: s.results.runner.name,
+        hostname: s.results.host.hostname,
+        startedAt: s.results.run.startedAt,
+        endedAt: s.results.run.endedAt,
+        cells: s.results.cells.length,
+      })),
+    },
+    host: first.results.host,
+    runner: {
+      ...first.results.runner,
+      name: runnerNames.join(' + '),
+      labels: [...new Set(shards.flatMap((s) => s.results.runner.labels))],
+      githubActions: shards.some((s) => s.results.runner.githubActions),
+    },
+    engines: first.results.engines,
+    images: unionBy(shards.flatMap((s) => s.results.images), (i) => i.ref, (i) => i.status === 'ok'),
+    environments: unionBy(shards.flatMap((s) => s.results.environments), (e) => e.key, (e) => e.status === 'ok'),
+    cells,
+    harness: {
+      peakRssBytes: Math.max(...shards.map((s) => s.results.harness.peakRssBytes)),
+      // Runner time spent on the run, all shards together (they ran side by side).
+      wallSeconds: Math.round(shards.reduce((sum, s) => sum + s.results.harness.wallSeconds, 0) * 10) / 10,
+    },
+  };
+  return validateResults(JSON.parse(JSON.stringify(merged)), 'the merged results');
+}
+
+/**
+ * Every shard's cells; a cell in two shards is refused (it would be measured twice, in two places).
+ * @param {Shard[]} shards
+ */
+function mergeCells(shards) {
+  /** @type {Map<string, string>} */
+  const seen = new Map();
+  const out = [];
+  for (const s of shards) {
+    for (const c of s.results.cells) {
+      const key = `${c.benchmark}/${c.environmentKey}/${c.distro}`;
+      const other = seen.get(key);
+      if (other) {
+        throw new MergeError(
+          `cell ${key} is in two shards (${other} and ${s.file}): ` +
+            'split shards by benchmark and environment group, each cell in one shard',
+        );
+      }
+      seen.set(key, s.file);
+      out.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * One entry per key, the first that is `preferred`, else the first.
+ * @template T @param {T[]} items @param {(x: T) => string} key @param {(x: T) => boolean} preferred @returns {T[]}
+ */
+function unionBy(items, key, preferred) {
+  /** @type {Map<string, T>} */
+  const out = new Map();
+  for (const x of items) {
+    const k = key(x);
+    const have = out.get(k);
+    if (!have || (!preferred(have) && preferred(x))) out.set(k, x);
+  }
+  return [...out.values()];
+}
+
+/**
+ * The results.json files named: files as given, folders searched (a downloaded artifact per job).
+ * @param {string[]} paths @returns {Promise<string[]>}
+ */
+export async function findShardFiles(paths) {
+  const files = [];
+  for (const p of paths) {
+    const st = await stat(p).catch(() => null);
+    if (!st) throw new MergeError(`${p}: no such file or folder`);
+    if (st.isFile()) files.push(p);
+    else files.push(...(await findResults(p)).sort());
+  }
+  return [...new Set(files.map((f) => path.resolve(f)))];
+}
+
+/** @param {string} dir @returns {Promise<string[]>} */
+async function findResults(dir) {
+  const out = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory() && e.name !== 'raw') out.push(...(await findResults(p)));
+    else if (e.isFile() && e.name === 'results.json') out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Reads and validates each shard, merges them, and writes OUT/results.json (never over an existing one),
+ * the reports, and every shard's raw/ output (cells are disjoint, so their raw folders are too).
+ * @param {{shards: string[], out: string, log: (s: string) => void}} o
+ */
+export async function mergeCommand({ shards: paths, out, log }) {
+  const files = await findShardFiles(paths);
+  if (files.length === 0) {
+    throw new MergeError(`no results.json under ${paths.join(', ')}: did the shard jobs upload their results?`);
+  }
+  const outDir = path.resolve(out);
+  const file = path.join(outDir, 'results.json');
+  if (existsSync(file)) {
+    throw new MergeError(`${file} already exists: choose another --out folder (a merge never overwrites a run)`);
+  }
+  /** @type {Shard[]} */
+  const shards = [];
+  for (const f of files) {
+    const advice = 'pass the results.json files the shard jobs wrote';
+    const doc = await readJsonFile(f, { what: 'results file', advice, ErrorClass: MergeError });
+    try {
+      shards.push({ file: f, results: validateResults(doc, f) });
+    } catch (e) {
+      throw new MergeError(/** @type {Error} */ (e).message);
+    }
+  }
+  const merged = mergeShards(shards);
+  await mkdir(outDir, { recursive: true });
+  for (const s of shards) {
+    const raw = path.join(path.dirname(s.file), 'raw');
+    if (!existsSync(raw)) continue;
+    await cp(raw, path.join(outDir, 'raw'), { recursive: true, force: false, errorOnExist: false });
+  }
+  await writeFile(path.join(outDir, 'report.md'), markdownReport(merged));
+  await writeFile(path.join(outDir, 'report.html'), htmlReport(merged));
+  // Write-then-rename, last: a results.json present means a finished merge.
+  await writeFile(`${file}.tmp`, JSON.stringify(merged, null, 2) + '\n');
+  await rename(`${file}.tmp`, file);
+  log(`merge: ${shards.length} shard(s), ${merged.cells.length} cells, into ${file} (run ${merged.run.id})`);
+  return { file, results: merged };
+}

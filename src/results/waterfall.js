@@ -1,0 +1,120 @@
+// The start-up waterfall of report.html: each environment's start-up as its phases laid end to end
+// (median of each phase's samples), DinD beside Docker, drawn in plain HTML (the report has no
+// scripts); and TLS on against TLS off with intervals. Reads the lifecycle cells' `startup.*`,
+// `startup_tls.*`, `daemon.start_to_ready_ms` and `daemon_tls.start_to_ready_ms` metrics.
+import { PHASE_ORDER } from '../engine/startup.js';
+import { median, ratioOfMedians, summarize } from '../stats/index.js';
+
+const esc = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const ms = (/** @type {number} */ x) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toFixed(1)) : '–');
+
+// One colour per phase, grouped: outer container, entrypoint and TLS, dockerd, client, first container
+// (the same as the site's site/js/waterfall.js).
+const COLOURS = ['#8c959f', '#57606a', '#cf222e', '#a40e26', '#e36209', '#bc4c00', '#bf8700', '#9a6700',
+  '#7d4e00', '#0969da', '#54aeff', '#8250df', '#1a7f37', '#4ac26b', '#116329'];
+const colour = (/** @type {string} */ phase) => COLOURS[PHASE_ORDER.indexOf(phase) % COLOURS.length];
+
+/** @typedef {{label: string, phases: {phase: string, ms: number}[], total: number}} Bar */
+
+/** The lifecycle cells that ran. @param {any} results @returns {any[]} */
+const lifecycleCells = (results) =>
+  results.cells.filter((/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.status === 'ok');
+
+/** A metric's samples in a cell, or none. @param {any} cell @param {string} metric @returns {number[]} */
+const samplesOf = (cell, metric) => cell.metrics.find((/** @type {any} */ m) => m.metric === metric)?.samples ?? [];
+
+/**
+ * The bars, one per lifecycle cell (ok, on Debian or else the first distro) and timeline kind.
+ * @param {any} results a results document
+ * @returns {Bar[]}
+ */
+export function waterfallBars(results) {
+  const cells = lifecycleCells(results);
+  const distro = ['debian', ...cells.map((c) => c.distro)].find((d) => cells.some((c) => c.distro === d));
+  /** @type {Bar[]} */
+  const bars = [];
+  for (const [prefix, suffix] of [['startup', ''], ['startup_tls', ' (TLS on, to /_ping)']]) {
+    for (const cell of cells.filter((c) => c.distro === distro)) {
+      const phases = PHASE_ORDER.flatMap((phase) => {
+        const samples = samplesOf(cell, `${prefix}.${phase}_ms`);
+        return samples.length ? [{ phase, ms: median(samples) }] : [];
+      });
+      const total = phases.reduce((a, p) => a + p.ms, 0);
+      if (phases.length) bars.push({ label: `${cell.environmentKey}${suffix}`, phases, total });
+    }
+  }
+  return bars;
+}
+
+/**
+ * TLS on against TLS off, per DinD cell: start to ready (outer start call to the first OK /_ping) with
+ * 95% intervals, the ratio of medians with its interval, and the key material's own phase.
+ * @param {any} results
+ */
+export function tlsComparisons(results) {
+  return lifecycleCells(results).flatMap((c) => {
+    const off = samplesOf(c, 'daemon.start_to_ready_ms');
+    const on = samplesOf(c, 'daemon_tls.start_to_ready_ms');
+    const keys = samplesOf(c, 'startup_tls.tls_material_ms');
+    if (!off.length || !on.length) return [];
+    return [{
+      environment: /** @type {string} */ (c.environmentKey), distro: /** @type {string} */ (c.distro),
+      off: summarize(off), on: summarize(on), ratio: ratioOfMedians(off, on),
+      keys: keys.length ? summarize(keys) : null,
+    }];
+  });
+}
+
+/** One bar as a row of coloured segments, widths relative to the longest bar. @param {Bar} b @param {number} max */
+function barRow(b, max) {
+  const segments = b.phases.map((p) => {
+    const style = `width:${((p.ms / max) * 100).toFixed(3)}%;background:${colour(p.phase)}`;
+    return `<span class="wf-seg" style="${style}" title="${esc(p.phase)}: ${ms(p.ms)} ms"></span>`;
+  });
+  return `<div class="wf-row"><span class="wf-label">${esc(b.label)}</span>` +
+    `<span class="wf-bar">${segments.join('')}</span><span class="wf-total">${ms(b.total)} ms</span></div>`;
+}
+
+const STYLE = `<style>.wf-row { display: flex; align-items: center; gap: .5rem; margin: .2rem 0; }
+.wf-label { width: 16rem; flex: none; } .wf-bar { flex: 1; display: flex; height: 1.1rem; }
+.wf-seg { display: block; height: 100%; min-width: 1px; } .wf-total { width: 6rem; text-align: right; flex: none; }
+.wf-legend { display: flex; flex-wrap: wrap; gap: .2rem 1rem; list-style: none; padding: 0; font-size: 85%; }
+.wf-key { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; }</style>`;
+
+/** @param {ReturnType<typeof tlsComparisons>} tls */
+function tlsTable(tls) {
+  if (!tls.length) return '';
+  const ci = (/** @type {{median: number, low: number, high: number}} */ s) =>
+    `${ms(s.median)} [${ms(s.low)}, ${ms(s.high)}] ms`;
+  const ratio = (/** @type {{ratio: number, low: number, high: number}} */ r) =>
+    `${r.ratio.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}]`;
+  const rows = tls.map((t) => `<tr><td>${esc(t.environment)} (${esc(t.distro)})</td><td>${ci(t.off)}</td>` +
+    `<td>${ci(t.on)}</td><td>${ratio(t.ratio)}</td><td>${t.keys ? ci(t.keys) : '–'}</td></tr>`);
+  return `<h3>TLS material made at start (as the official docker:dind image does) against none</h3>
+<div class="scroll"><table><thead><tr><th>environment</th><th>start to ready, TLS off</th><th>TLS on</th>` +
+    `<th>ratio on/off</th><th>key material alone</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></div>
+<p><small>Medians with 95% bootstrap intervals; the ratio's interval is of the ratio of medians.</small></p>`;
+}
+
+/**
+ * The report's section: the waterfall and the TLS comparison, or '' when the run has neither.
+ * @param {any} results
+ */
+export function waterfallSection(results) {
+  const bars = waterfallBars(results);
+  const tls = tlsComparisons(results);
+  if (!bars.length && !tls.length) return '';
+  const max = Math.max(...bars.map((b) => b.total), 1);
+  const used = PHASE_ORDER.filter((p) => bars.some((b) => b.phases.some((x) => x.phase === p)));
+  const legend = used.map((p) => `<li><span class="wf-key" style="background:${colour(p)}"></span>${esc(p)}</li>`);
+  return `<h2 id="startup">Start-up, phase by phase</h2>
+<p>Each bar is one start-up: the median of each phase, laid end to end, from the moment it was asked for to the
+first output of the first container (DinD), or to the inner engine's first /_ping (TLS on). Docker's engine is
+already up, so its start-up is the first container's alone. Hover a segment for its phase.</p>
+${STYLE}
+<div class="waterfall">${bars.map((b) => barRow(b, max)).join('\n')}</div>
+<ul class="wf-legend">${legend.join('')}</ul>
+${tlsTable(tls)}`;
+}

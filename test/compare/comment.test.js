@@ -1,0 +1,142 @@
+// The pull-request comment: merged from the jobs' comments and capped below GitHub's 65,536-character
+// limit (full reports go first, then lines), always with the link to the full report; and the compare
+// action's script, whose annotation level follows its fail-on-regression input.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { compareCommand } from '../../src/compare/command.js';
+import { CommentInputError, GITHUB_COMMENT_LIMIT, mergeComments } from '../../src/compare/comment.js';
+import { publishRun } from '../../src/history/append.js';
+import { BIN, tmpDir, variant } from '../history/helpers.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const URL_ = 'https://github.com/acme/app/actions/runs/42';
+
+/** A history of 6 nights and a run 2.5x slower: real comments with regressions, ~tens of KB each. */
+async function setup() {
+  const dir = tmpDir('comment');
+  const hist = path.join(dir, 'history');
+  for (let i = 0; i < 6; i++) {
+    await publishRun(
+      hist,
+      variant(dir, {
+        id: `night-${i}`,
+        startedAt: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(),
+        scale: 1 + 0.01 * Math.sin(i),
+      }),
+    );
+  }
+  const slow = variant(dir, { id: 'slow', startedAt: '2026-11-02T00:00:00Z', scale: 2.5 });
+  return { dir, hist, slow };
+}
+
+test('comments that fit are joined whole, with the link line; over the cap the full reports go first', async () => {
+  const { dir, hist, slow } = await setup();
+  const pr = path.join(dir, 'pr.md');
+  await compareCommand({ results: slow, history: hist, prComment: pr, githubActions: false, print: () => {} });
+  const one = readFileSync(pr, 'utf8');
+  assert.ok(one.length > 10_000, `a real comment is large (${one.length})`);
+
+  const small = mergeComments([one], { max: GITHUB_COMMENT_LIMIT, reportUrl: URL_ });
+  assert.equal(small.truncated, 'no');
+  assert.ok(small.body.includes(one.trim()));
+  assert.ok(small.body.trimEnd().endsWith(`(${URL_})`));
+
+  // Four jobs' comments are far over the limit: each keeps its headline and regressions, loses the folded report.
+  const four = mergeComments([one, one, one, one], { reportUrl: URL_ });
+  assert.equal(four.truncated, 'details');
+  assert.ok(four.length <= 60_000 && four.body.length === four.length);
+  assert.equal(four.body.match(/### dind-bench/g)?.length, 4);
+  assert.ok((four.body.match(/\*\*regression\*\*/g)?.length ?? 0) >= 4);
+  // Folded reports go largest first until the rest fits: fewer than four are left.
+  assert.ok((four.body.match(/<details>/g)?.length ?? 0) < 4);
+  assert.match(four.body, /_Full report: in the job summary and the report artifact\._/);
+  assert.match(
+    four.body,
+    /\*\*Full report:\*\* \[job summaries and the report artifact\]\(https:\/\/github\.com\/acme\/app\/actions\/runs\/42\)\n$/,
+  );
+
+  // A tiny cap: whole lines, a note of what was left out, still the link; never over the cap.
+  for (const max of [1000, 2500, 7000]) {
+    const tiny = mergeComments([one, one, one], { max, reportUrl: URL_ });
+    assert.equal(tiny.truncated, 'lines');
+    assert.ok(tiny.length <= max, `${tiny.length} <= ${max}`);
+    assert.match(tiny.body, /more line\(s\) in the full report/);
+    assert.ok(tiny.body.includes(URL_));
+  }
+});
+
+test('the cap and the report URL are checked', () => {
+  assert.throws(() => mergeComments(['x'], { max: 70_000 }), CommentInputError);
+  assert.throws(() => mergeComments(['x'], { max: 10 }), /from 1000 to 65536/);
+  assert.throws(() => mergeComments(['x'], { reportUrl: 'javascript:alert(1)' }), /must be http\(s\)/);
+  assert.throws(() => mergeComments(['x'], { reportUrl: 'not a url' }), /is not a URL/);
+  const r = mergeComments(['x'], { reportUrl: 'https://example.invalid/a b)(c' });
+  assert.match(r.body, /\(https:\/\/example\.invalid\/a%20b%29%28c\)/);
+});
+
+/** compare-all.sh as the compare action runs it, in a fake Actions environment. @param {Record<string, string>} env */
+function compareAll(env) {
+  const out = path.join(tmpDir('compare-all'), 'out');
+  const output = path.join(out, '..', 'github-output');
+  const summary = path.join(out, '..', 'summary.md');
+  writeFileSync(output, '');
+  writeFileSync(summary, '');
+  const r = spawnSync('bash', [path.join(ROOT, 'actions/compare/compare-all.sh')], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      SUITE: ROOT,
+      OUT: out,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_RUN_ID: '42',
+      GITHUB_SERVER_URL: 'https://github.com',
+      ...env,
+    },
+  });
+  return { ...r, out, output: readFileSync(output, 'utf8') };
+}
+
+test('compare-all.sh: warnings unless fail-on-regression; regression found either way; one capped comment', async () => {
+  const { hist, slow } = await setup();
+  const warn = compareAll({ RESULTS: slow, HISTORY: hist, FAIL_ON_REGRESSION: 'false', COMMENT_MAX: '5000' });
+  assert.equal(warn.status, 0, warn.stderr);
+  assert.match(warn.stdout, /::warning title=dind-bench regression/);
+  assert.doesNotMatch(warn.stdout, /::error/);
+  assert.match(warn.output, /^regression=true$/m);
+  const comment = readFileSync(path.join(warn.out, 'pr-comment.md'), 'utf8');
+  assert.ok(comment.length <= 5000, `${comment.length}`);
+  assert.match(comment, /\(https:\/\/github\.com\/acme\/app\/actions\/runs\/42\)/);
+
+  const fail = compareAll({ RESULTS: slow, HISTORY: hist, FAIL_ON_REGRESSION: 'true' });
+  assert.equal(fail.status, 0, "the gate is the action's next step, so the summary and comment are still written");
+  assert.match(fail.stdout, /::error title=dind-bench regression/);
+  assert.match(fail.output, /^regression=true$/m);
+
+  const bad = compareAll({ RESULTS: slow, FAIL_ON_REGRESSION: 'yes' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stdout, /fail-on-regression must be 'true' or 'false'/);
+});
+
+test('dind-bench comment: merges files, says what it did; a missing part is named', () => {
+  const dir = tmpDir('comment-cli');
+  const a = path.join(dir, 'a.md');
+  writeFileSync(a, '### dind-bench\n\nfine\n');
+  const out = path.join(dir, 'out.md');
+  const ok = spawnSync(process.execPath, [BIN, 'comment', a, a, '--out', out, '--report-url', URL_], {
+    encoding: 'utf8',
+  });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stderr, /comment: 2 part\(s\), \d+ characters \(cap 60000\), complete/);
+  assert.equal(readFileSync(out, 'utf8').match(/### dind-bench/g)?.length, 2);
+  const missing = spawnSync(process.execPath, [BIN, 'comment', path.join(dir, 'nope.md'), '--out', out], {
+    encoding: 'utf8',
+  });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /nope\.md: no such comment file/);
+});

@@ -1,0 +1,99 @@
+// `dind-bench merge`: two real shards (a tiny run of native+docker and one of DinD, on the real engine)
+// become one run that `publish` and `compare --history` accept, with DinD vs Docker compared across the
+// shards; shards that could not have been one run are refused before anything is written.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { MergeError, mergeShards } from '../../src/results/merge.js';
+import { engineOrSkip } from '../engine/helpers.js';
+import { BIN, fixture, tmpDir } from '../history/helpers.js';
+
+/** @param {string[]} args */
+const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '' } });
+
+/** The fixture run cut into two shards by benchmark, as two shard jobs would have written them. */
+function fixtureShards() {
+  const cut = (/** @type {string} */ bench, /** @type {string} */ id) => {
+    const r = fixture();
+    r.run.id = id;
+    r.cells = r.cells.filter((/** @type {any} */ c) => c.benchmark === bench);
+    return { file: `/shards/${id}/results.json`, results: r };
+  };
+  return [cut('lifecycle', 'shard-1'), cut('sysbench', 'shard-2')];
+}
+
+test('merge of fixture shards: every cell once, the shards recorded, deterministic id', () => {
+  const shards = fixtureShards();
+  const m = mergeShards(shards);
+  assert.equal(m.cells.length, fixture().cells.length);
+  assert.deepEqual(m.run.shards.map((/** @type {any} */ s) => s.id), ['shard-1', 'shard-2']);
+  assert.deepEqual(m.run.args, { merged: ['shard-1', 'shard-2'] });
+  assert.equal(m.run.state, 'finished');
+  assert.equal(m.host.fingerprint, fixture().host.fingerprint);
+  assert.equal(mergeShards(fixtureShards().reverse()).run.id, m.run.id, 'the same shards give the same run id');
+});
+
+test('shards that could not be one run are refused, naming both files and what differs', () => {
+  /** @type {[string, (r: any) => void, RegExp][]} */
+  const cases = [
+    ['other hardware', (r) => { r.host.fingerprint = 'ffffffffffffffff'; }, /differ in hardware \(host fingerprint\): \/shards\/shard-1\/results\.json has .*, \/shards\/shard-2\/results\.json has "ffffffffffffffff"/],
+    ['another suite version', (r) => { r.suite.version = '9.9.9'; }, /differ in suite version: .* has "0\.1\.0 .*", .* has "9\.9\.9 /],
+    ['another suite commit', (r) => { r.suite.commit = 'b'.repeat(40); }, /differ in suite version/],
+    ['another profile', (r) => { r.run.iterations = 20; }, /differ in profile: .*every shard the same --profile and --iterations/],
+    ['another Engine', (r) => { r.engines.outer.version = '28.2.2'; }, /differ in outer Engine/],
+    ['a partial shard', (r) => { r.run.state = 'interrupted'; }, /shard-2\/results\.json: a partial run \(state interrupted\); finish it with `dind-bench run --resume \/shards\/shard-2`/],
+    ['a cell in both', (r) => { r.cells.push(fixture().cells.find((/** @type {any} */ c) => c.benchmark === 'lifecycle')); }, /cell lifecycle\/\S+ is in two shards \(\/shards\/shard-1\/results\.json and \/shards\/shard-2\/results\.json\)/],
+  ];
+  for (const [name, change, message] of cases) {
+    const shards = fixtureShards();
+    change(shards[1].results);
+    assert.throws(() => mergeShards(shards), (e) => e instanceof MergeError && message.test(e.message), name);
+  }
+  assert.throws(() => mergeShards([]), /no shards to merge/);
+});
+
+test('the CLI refuses to write over a run and names a missing shard', () => {
+  const dir = tmpDir('merge-cli');
+  const r = cli(['merge', path.join(dir, 'nope'), '--out', path.join(dir, 'out')]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /nope: no such file or folder/);
+  assert.equal(existsSync(path.join(dir, 'out')), false, 'nothing written');
+});
+
+test('two real shards (native+docker, dind) merge into one run that publish and compare --history accept', { timeout: 600_000 }, async (t) => {
+  if (!(await engineOrSkip(t))) return;
+  const dir = tmpDir('merge-real');
+  const common = ['run', '--profile', 'tiny', '--bench', 'lifecycle', '--distro', 'debian', '--engine', '20.10'];
+  const a = cli([...common, '--env', 'native,docker', '--out', path.join(dir, 'jobs', 'results-a')]);
+  assert.equal(a.status, 0, a.stderr);
+  const b = cli([...common, '--env', 'dind', '--out', path.join(dir, 'jobs', 'results-b')]);
+  assert.equal(b.status, 0, b.stderr);
+
+  // The folder of downloaded artifacts, as the workflow's merge job has it.
+  const out = path.join(dir, 'merged');
+  const m = cli(['merge', path.join(dir, 'jobs'), '--out', out]);
+  assert.equal(m.status, 0, m.stderr);
+  assert.match(m.stderr, /merge: 2 shard\(s\), 3 cells/);
+  const merged = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+  assert.deepEqual(merged.cells.map((/** @type {any} */ c) => c.environmentKey).sort(), ['dind@20.10', 'docker', 'native']);
+  assert.equal(merged.run.shards.length, 2);
+  // Every raw file a cell names is there, copied from its shard.
+  for (const c of merged.cells) for (const f of c.raw) assert.ok(existsSync(path.join(out, f)), f);
+  assert.ok(readdirSync(path.join(out, 'raw', 'lifecycle')).length === 3);
+
+  const hist = path.join(dir, 'history');
+  const p = cli(['publish', path.join(out, 'results.json'), '--history', hist]);
+  assert.equal(p.status, 0, p.stderr);
+  assert.match(p.stderr, /publish: run .*-merged-[0-9a-f]{8}: \d+ points/);
+  const c = cli(['compare', path.join(out, 'results.json'), '--history', hist, '--json', path.join(dir, 'verdicts.json')]);
+  assert.equal(c.status, 0, c.stderr);
+  assert.match(c.stdout, /DinD vs Docker, lifecycle: dind@20\.10\/debian vs docker\/debian/);
+  const verdicts = JSON.parse(readFileSync(path.join(dir, 'verdicts.json'), 'utf8'));
+  assert.ok(verdicts.verdicts.length > 0 && verdicts.comparisons.some((/** @type {any} */ x) => x.kind === 'dind-vs-docker'));
+
+  const again = cli(['merge', path.join(dir, 'jobs'), '--out', out]);
+  assert.equal(again.status, 1);
+  assert.match(again.stderr, /results\.json already exists: choose another --out folder/);
+});
