@@ -12,13 +12,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareCommand } from '../src/compare/command.js';
-import { FORMAT, FORMAT_VERSION, INDEX_FILE, MARKER_FILE, periodOf, seriesDir, shardPath } from '../src/history/layout.js';
+import {
+  FORMAT,
+  FORMAT_VERSION,
+  INDEX_FILE,
+  MARKER_FILE,
+  periodOf,
+  seriesDir,
+  shardPath,
+} from '../src/history/layout.js';
 import { pointsOf } from '../src/history/points.js';
 import { SHARD_FORMAT } from '../src/history/store.js';
 import { loadResults } from '../src/compare/load-results.js';
 import { median, normalDeviate, seededRandom } from '../src/stats/index.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, repeat: { type: 'string', default: '5' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10000' },
+    repeat: { type: 'string', default: '5' },
+    keep: { type: 'boolean', default: false },
+  },
+});
 const RUNS = Number(values.runs);
 const FIXTURE = new URL('../test/fixtures/results/quick-debian.json', import.meta.url).pathname;
 const TARGET_MS = 1000;
@@ -42,7 +56,12 @@ for (let i = 0; i < RUNS; i++) {
     if (!shards.has(series.key)) shards.set(series.key, new Map());
     const byPeriod = /** @type {Map<string, any[]>} */ (shards.get(series.key));
     if (!byPeriod.has(period)) byPeriod.set(period, []);
-    /** @type {any[]} */ (byPeriod.get(period)).push({ ...point, runId: `gen-${i}`, time, samples: point.samples.map((x) => x * scale) });
+    /** @type {any[]} */ (byPeriod.get(period)).push({
+      ...point,
+      runId: `gen-${i}`,
+      time,
+      samples: point.samples.map((x) => x * scale),
+    });
   }
 }
 /** @type {Record<string, any>} */
@@ -58,11 +77,31 @@ for (const { series } of template) {
     files++;
   }
   const periods = [...byPeriod.keys()].sort();
-  indexSeries[series.key] = { ...series, dir: sdir, periods, archived: [], points: RUNS, last: /** @type {any[]} */ (byPeriod.get(periods.at(-1) ?? '')).at(-1).time };
+  indexSeries[series.key] = {
+    ...series,
+    dir: sdir,
+    periods,
+    archived: [],
+    points: RUNS,
+    last: /** @type {any[]} */ (byPeriod.get(periods.at(-1) ?? '')).at(-1).time,
+  };
 }
 const allPeriods = [...new Set([...shards.values()].flatMap((m) => [...m.keys()]))].sort();
-writeFileSync(path.join(hist, MARKER_FILE), JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, created: new Date().toISOString() }));
-writeFileSync(path.join(hist, INDEX_FILE), JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, updatedAt: new Date().toISOString(), runs: RUNS, periods: allPeriods, series: indexSeries }));
+writeFileSync(
+  path.join(hist, MARKER_FILE),
+  JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, created: new Date().toISOString() }),
+);
+writeFileSync(
+  path.join(hist, INDEX_FILE),
+  JSON.stringify({
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    updatedAt: new Date().toISOString(),
+    runs: RUNS,
+    periods: allPeriods,
+    series: indexSeries,
+  }),
+);
 const generateMs = performance.now() - t0;
 
 // -- measure: the whole compare command, in-process, printing discarded --
@@ -81,8 +120,12 @@ for (let r = 0; r < Number(values.repeat); r++) {
 const ms = median(times);
 const load = os.loadavg()[0].toFixed(1);
 const verdicts = outcome?.verdicts ?? [];
-console.log(`history: ${RUNS} runs x ${template.length} series = ${RUNS * template.length} points in ${files} shard files (generated in ${(generateMs / 1000).toFixed(1)} s)`);
-console.log(`compare --history: median ${ms.toFixed(0)} ms wall, ${median(cpu).toFixed(0)} ms CPU over ${times.length} repetitions (wall ${times.map((x) => x.toFixed(0)).join(', ')} ms; load average ${load} on ${os.cpus().length} cores); ${verdicts.length} verdicts, ${outcome?.comparisons.length} within-run comparisons`);
+console.log(
+  `history: ${RUNS} runs x ${template.length} series = ${RUNS * template.length} points in ${files} shard files (generated in ${(generateMs / 1000).toFixed(1)} s)`,
+);
+console.log(
+  `compare --history: median ${ms.toFixed(0)} ms wall, ${median(cpu).toFixed(0)} ms CPU over ${times.length} repetitions (wall ${times.map((x) => x.toFixed(0)).join(', ')} ms; load average ${load} on ${os.cpus().length} cores); ${verdicts.length} verdicts, ${outcome?.comparisons.length} within-run comparisons`,
+);
 console.log(`target <= ${TARGET_MS} ms: ${ms <= TARGET_MS ? 'met' : 'NOT met'}`);
 if (values.keep) console.log(`history kept in ${hist}`);
 else rmSync(dir, { recursive: true, force: true });

@@ -4,8 +4,9 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
-// Progress lines look like "[12/96] fio/dind@20.10/debian #2: 20 metrics in 15234 ms".
-const STEP_LINE = /^\[\d+\/\d+\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (\d+) ms$/;
+// Progress lines look like "[12/96] fio/dind@20.10/debian #2: 20 metrics in 15234 ms (elapsed 3m10s, ETA 12m05s)";
+// adaptive rounds print "[adaptive]" in place of the step count.
+const STEP_LINE = /^\[(?:\d+\/\d+|adaptive)\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (\d+) ms(?: \(elapsed [^)]*\))?$/;
 
 /**
  * Runs `dind-bench <args>`. Streamed, not spawnSync: each line's arrival time splits the wall time into

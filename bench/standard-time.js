@@ -4,7 +4,7 @@
 // run's own progress lines, and scales to the profile's 20 iterations + 1 warm-up.
 // Usage: npm run bench:standard-time -- [--bench a,b] [--env docker,dind]   (needs a running engine)
 // Defaults: every benchmark, docker and dind. The whole standard profile takes hours (stress-ng alone is
-// 4 x 100 s per step), so pick benchmarks; the figures go in the README's planning table.
+// 4 x 100 s per step), so pick benchmarks; the figures go in docs/planning.md's table.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,12 @@ import { estimateRun } from '../src/run/estimate.js';
 import { PROFILES } from '../src/run/profiles.js';
 import { runWithProgress } from './run-progress.js';
 
-const { values } = parseArgs({ options: { bench: { type: 'string', default: BENCHMARK_NAMES.join(',') }, env: { type: 'string', default: 'docker,dind' } } });
+const { values } = parseArgs({
+  options: {
+    bench: { type: 'string', default: BENCHMARK_NAMES.join(',') },
+    env: { type: 'string', default: 'docker,dind' },
+  },
+});
 const benchmarks = String(values.bench).split(',');
 const environments = String(values.env).split(',');
 const unknown = benchmarks.filter((b) => !BENCHMARK_NAMES.includes(b));
@@ -26,7 +31,21 @@ if (unknown.length) {
 
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-standard-'));
 try {
-  const run = await runWithProgress(['run', '--profile', 'standard', '--iterations', '1', '--distro', 'debian', '--bench', benchmarks.join(','), '--env', environments.join(','), '--out', dir]);
+  const run = await runWithProgress([
+    'run',
+    '--profile',
+    'standard',
+    '--iterations',
+    '1',
+    '--distro',
+    'debian',
+    '--bench',
+    benchmarks.join(','),
+    '--env',
+    environments.join(','),
+    '--out',
+    dir,
+  ]);
   /** @type {Map<string, number[]>} step times in ms per benchmark and environment */
   const steps = new Map();
   for (const { bench, envKey, ms } of run.steps) {
@@ -37,11 +56,22 @@ try {
   const profile = PROFILES.standard;
   const perStep = profile.iterations + profile.warmup;
   const estimate = estimateRun({
-    plan: makePlan({ benchmarks, environments, distros: ['debian'], engines: ['20.10'], iterations: profile.iterations, warmup: profile.warmup }),
+    plan: makePlan({
+      benchmarks,
+      environments,
+      distros: ['debian'],
+      engines: ['20.10'],
+      iterations: profile.iterations,
+      warmup: profile.warmup,
+    }),
     profile: 'standard',
   });
-  console.log(`\nstandard profile (${profile.iterations} iterations + ${profile.warmup} warm-up), Debian: measured seconds per step (mean of warm-up and one iteration) and the whole profile scaled from it, per environment; plan's estimate for all of them`);
-  console.log(`  ${'benchmark'.padEnd(12)} ${environments.map((e) => `${e} s/step`.padStart(16)).join(' ')} ${'measured total'.padStart(15)} ${'plan estimate'.padStart(14)}`);
+  console.log(
+    `\nstandard profile (${profile.iterations} iterations + ${profile.warmup} warm-up), Debian: measured seconds per step (mean of warm-up and one iteration) and the whole profile scaled from it, per environment; plan's estimate for all of them`,
+  );
+  console.log(
+    `  ${'benchmark'.padEnd(12)} ${environments.map((e) => `${e} s/step`.padStart(16)).join(' ')} ${'measured total'.padStart(15)} ${'plan estimate'.padStart(14)}`,
+  );
   for (const bench of benchmarks) {
     const means = environments.map((e) => {
       const t = steps.get(`${bench} ${e}`);
@@ -51,7 +81,9 @@ try {
     for (const m of means) total += (m ?? 0) * perStep;
     const est = estimate.benchmarks.find((r) => r.benchmark === bench)?.totalS ?? 0;
     const fmt = (/** @type {number} */ s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${(s / 60).toFixed(1)} min`);
-    console.log(`  ${bench.padEnd(12)} ${means.map((m) => (m === null ? 'failed' : m.toFixed(1)).padStart(16)).join(' ')} ${fmt(total).padStart(15)} ${fmt(est).padStart(14)}`);
+    console.log(
+      `  ${bench.padEnd(12)} ${means.map((m) => (m === null ? 'failed' : m.toFixed(1)).padStart(16)).join(' ')} ${fmt(total).padStart(15)} ${fmt(est).padStart(14)}`,
+    );
   }
   process.exitCode = run.status === 0 ? 0 : 1;
 } finally {

@@ -1,5 +1,6 @@
 // The detectors compared by the evaluation, each answering "is the newest run a regression?".
-import { judge, DEFAULT_RULE } from '../../src/compare/verdicts.js';
+import { judge, DEFAULT_RULE } from '../../src/stats/verdicts.js';
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import { mannWhitneyU, median } from '../../src/stats/index.js';
 
 /**
@@ -9,7 +10,13 @@ import { mannWhitneyU, median } from '../../src/stats/index.js';
 /** dind-bench's verdict with its default rule. @type {Detector} */
 export const dindBench = {
   name: 'dind-bench (default rule)',
-  detect: (past, candidate, better) => judge(past.map((samples) => ({ samples })), { samples: candidate }, better, DEFAULT_RULE).status === 'regression',
+  detect: (past, candidate, better) =>
+    judge(
+      past.map((samples) => ({ samples })),
+      { samples: candidate },
+      better,
+      DEFAULT_RULE,
+    ).status === 'regression',
 };
 
 /**
@@ -46,5 +53,33 @@ export const pooledMannWhitney = {
   },
 };
 
-export const DETECTORS = [dindBench, pooledMannWhitney, singleValueRatio(1.1), singleValueRatio(1.5), singleValueRatio(2)];
+/**
+ * The practical limit the verdict is measured against: a t-test on run medians with the noise estimated
+ * from the same past runs (Student-t prediction on log medians of the window, the verdict's alpha, worse
+ * direction), with no floor, no outlier handling and no minimum change. What a test that estimates the
+ * noise from the history can do; the verdict gives some of it up for robustness and the practical threshold.
+ * @type {Detector}
+ */
+export const medianTLimit = {
+  name: 't-test on run medians (practical limit)',
+  detect(past, candidate, better) {
+    const logs = past.slice(-DEFAULT_RULE.window).map((xs) => Math.log(median(xs)));
+    const k = logs.length;
+    const mean = logs.reduce((a, b) => a + b, 0) / k;
+    const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (k - 1));
+    const diff = Math.log(median(candidate)) - mean;
+    const t = diff / (sd * Math.sqrt(1 + 1 / k));
+    const p = 2 * tCdf(-Math.abs(t), k - 1);
+    return p < DEFAULT_RULE.alpha && (better === 'lower' ? diff > 0 : diff < 0);
+  },
+};
+
+export const DETECTORS = [
+  dindBench,
+  medianTLimit,
+  pooledMannWhitney,
+  singleValueRatio(1.1),
+  singleValueRatio(1.5),
+  singleValueRatio(2),
+];
 export const PAST_RUNS = DEFAULT_RULE.window;

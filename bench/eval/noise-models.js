@@ -29,8 +29,14 @@ function model(name, description, { between, sample, shifts }) {
 /** @returns {NoiseModel[]} */
 export function syntheticModels() {
   return [
-    model('normal', 'within-run normal, sd 3%; between-run sd 1%', { between: 0.01, sample: (r) => 1 + 0.03 * normalDeviate(r) }),
-    model('log-normal', 'within-run log-normal, sigma 5% (right-skewed timings); between-run sd 1.5%', { between: 0.015, sample: (r) => Math.exp(0.05 * normalDeviate(r)) }),
+    model('normal', 'within-run normal, sd 3%; between-run sd 1%', {
+      between: 0.01,
+      sample: (r) => 1 + 0.03 * normalDeviate(r),
+    }),
+    model('log-normal', 'within-run log-normal, sigma 5% (right-skewed timings); between-run sd 1.5%', {
+      between: 0.015,
+      sample: (r) => Math.exp(0.05 * normalDeviate(r)),
+    }),
     model('heavy tails', 'within-run sd 3% plus 5% outliers at 1.5x-3x; between-run sd 1%', {
       between: 0.01,
       sample: (r) => (r() < 0.05 ? 1.5 + 1.5 * r() : 1 + 0.03 * normalDeviate(r)),
@@ -63,9 +69,15 @@ export function recordedModels(recorded) {
   return [...byKey].map(([key, { series, runs }]) => {
     const logMedians = runs.map((xs) => Math.log(median(xs)));
     const mean = logMedians.reduce((a, b) => a + b, 0) / logMedians.length;
-    const sdBetween = logMedians.length > 1 ? Math.sqrt(logMedians.reduce((a, x) => a + (x - mean) ** 2, 0) / (logMedians.length - 1)) : 0;
+    const sdBetween =
+      logMedians.length > 1
+        ? Math.sqrt(logMedians.reduce((a, x) => a + (x - mean) ** 2, 0) / (logMedians.length - 1))
+        : 0;
     const between = Math.max(0.01, sdBetween);
-    const within = runs.map((xs) => { const m = median(xs); return xs.map((x) => x / m); });
+    const within = runs.map((xs) => {
+      const m = median(xs);
+      return xs.map((x) => x / m);
+    });
     return {
       name: `recorded: ${key}`,
       description: `${runs.length} recorded run(s) of ${runs[0].length} samples, resampled; between-run sd ${(between * 100).toFixed(1)}%`,

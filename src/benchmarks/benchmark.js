@@ -6,9 +6,11 @@
 //   description   one line: what it measures and why a CI engineer should care
 //   params        per profile ('quick', 'standard'): its parameters
 //   estimateSeconds?(params) -> seconds one iteration takes in one environment, for `dind-bench plan`
-//   measure(env, ctx) -> Metric[]   one iteration in one environment; metric names are unique per
-//                 benchmark, e.g. "cpu.events_per_second". It must not branch on env.name: environments
-//                 offer the same methods (run, probeLifecycle) and optional capabilities (daemonCycle).
+//   measure(env, ctx) -> Metric[]   one iteration in one environment (the Environment contract of
+//                 ../environments/environment.js); metric names are unique per benchmark, e.g.
+//                 "cpu.events_per_second". It must not branch on env.name: environments offer the same
+//                 methods (run, startService, probeLifecycle) and optional capabilities (daemonCycle,
+//                 engineApi, ...), reached through `capability()` when the benchmark needs one.
 //
 //   unavailableIn? environment name -> why the benchmark has no meaning there, e.g.
 //                 { native: 'native has no engine: ...' }. Those cells are recorded as "unavailable" with
@@ -22,7 +24,8 @@
 // throws UnavailableError: the cell becomes "unavailable" with that reason instead of "failed".
 //
 
-/** @typedef {{metric: string, unit: string, better: 'higher' | 'lower', value: number}} Metric */
+/** @typedef {import('../environments/environment.js').Environment} Environment */
+/** @typedef {import('../parsers/parse-error.js').Metric} Metric */
 /**
  * One sampled series of one iteration (the `timeseries` entries of a results cell). `t` is milliseconds
  * since sampling began; `scope` keeps the workload container apart from what the environment costs.
@@ -34,7 +37,7 @@
  *   params: Record<string, Record<string, unknown>>,
  *   estimateSeconds?: (params: any) => number,
  *   unavailableIn?: Record<string, string>,
- *   measure: (env: any, ctx: MeasureContext) => Promise<Metric[]>,
+ *   measure: (env: Environment, ctx: MeasureContext) => Promise<Metric[]>,
  * }} Benchmark
  * @typedef {{
  *   image: string, params: Record<string, unknown>, timeoutMs: number,
@@ -48,7 +51,7 @@ export class UnavailableError extends Error {}
 
 /**
  * Runs a command in the environment and fails with the tool's own words when it exits non-zero.
- * @param {{run: (spec: any) => Promise<import('../engine/containers.js').RunResult>}} env
+ * @param {Pick<Environment, 'run'>} env
  * @param {{image: string, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} ctx
  * @param {string} step a short name for the raw file and for errors
  * @param {string[]} cmd
@@ -61,7 +64,14 @@ export async function runStep(env, ctx, step, cmd, extra = {}) {
   const result = await env.run({ image: ctx.image, cmd, timeoutMs: ctx.timeoutMs, ...extra });
   await ctx.saveRaw(step, result.stdout + (result.stderr ? `\n--- stderr ---\n${result.stderr}` : ''));
   // stderr first: the first line the tool complained with is the cell's one-line reason.
-  if (result.exitCode !== 0) throw stepFailed(step, cmd.join(' '), result.exitCode, [result.stderr, result.stdout], result.stdout + result.stderr);
+  if (result.exitCode !== 0)
+    throw stepFailed(
+      step,
+      cmd.join(' '),
+      result.exitCode,
+      [result.stderr, result.stdout],
+      result.stdout + result.stderr,
+    );
   return result;
 }
 
@@ -84,14 +94,16 @@ const SECTION = '=== dind-bench step';
  * client in DinD (and in dind-vfs, whose every create copies the whole image), so clients of one
  * server share one. Each step's output is saved as its own raw file; the first step that exited
  * non-zero fails like runStep would, naming that step and its first line of output.
- * @param {{run: (spec: any) => Promise<import('../engine/containers.js').RunResult>}} env
+ * @param {Pick<Environment, 'run'>} env
  * @param {{image: string, timeoutMs: number, saveRaw: (name: string, text: string) => Promise<void>}} ctx
  * @param {{step: string, sh: string}[]} steps
  * @param {Parameters<typeof runStep>[4]} [extra]
  * @returns {Promise<Record<string, string>>} each step's output, by step name
  */
 export async function runSteps(env, ctx, steps, extra = {}) {
-  const script = steps.map(({ step, sh }) => `echo '${SECTION} ${step}'; ( ${sh} ) 2>&1; echo "${SECTION} ${step} exit=$?"`).join('; ');
+  const script = steps
+    .map(({ step, sh }) => `echo '${SECTION} ${step}'; ( ${sh} ) 2>&1; echo "${SECTION} ${step} exit=$?"`)
+    .join('; ');
   const result = await env.run({ image: ctx.image, cmd: ['sh', '-c', script], timeoutMs: ctx.timeoutMs, ...extra });
   const text = result.stdout + result.stderr;
   /** @type {Record<string, string>} */
@@ -102,7 +114,12 @@ export async function runSteps(env, ctx, steps, extra = {}) {
     if (begin < 0 || end < 0) {
       await ctx.saveRaw(step, text);
       const first = text.split('\n').find((l) => l.trim() && !l.startsWith(SECTION)) ?? '(no output)';
-      throw Object.assign(new Error(`step ${step}: cut short (the script exited ${result.exitCode} before this step finished): ${first.trim()}`), { step });
+      throw Object.assign(
+        new Error(
+          `step ${step}: cut short (the script exited ${result.exitCode} before this step finished): ${first.trim()}`,
+        ),
+        { step },
+      );
     }
     const body = text.slice(begin + SECTION.length + step.length + 2, end);
     const code = Number(text.slice(end).match(/exit=(\d+)/)?.[1]);
@@ -117,7 +134,7 @@ export async function runSteps(env, ctx, steps, extra = {}) {
  * Starts a server in the environment, runs `fn` with it, and stops it whatever happens. A server that
  * never becomes ready fails the step `start <name> (<network>)` with the server's last log lines.
  * @template T
- * @param {{startService: (spec: import('../engine/services.js').ServiceSpec) => Promise<import('../engine/services.js').Service>}} env
+ * @param {Pick<Environment, 'startService'>} env
  * @param {import('../engine/services.js').ServiceSpec} spec
  * @param {(service: import('../engine/services.js').Service) => Promise<T>} fn
  * @returns {Promise<T>}
@@ -143,5 +160,9 @@ export async function withService(env, spec, fn) {
  */
 export function listeningProbe(ports) {
   const hex = ports.map((p) => p.toString(16).toUpperCase().padStart(4, '0'));
-  return ['sh', '-c', `for p in ${hex.join(' ')}; do grep -Eq "^ *[0-9]+: [0-9A-F]+:$p [0-9A-F]+:0000 0A " /proc/net/tcp /proc/net/tcp6 || exit 1; done`];
+  return [
+    'sh',
+    '-c',
+    `for p in ${hex.join(' ')}; do grep -Eq "^ *[0-9]+: [0-9A-F]+:$p [0-9A-F]+:0000 0A " /proc/net/tcp /proc/net/tcp6 || exit 1; done`,
+  ];
 }

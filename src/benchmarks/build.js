@@ -10,6 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { stat } from 'node:fs/promises';
 import { watchDisk } from '../engine/disk.js';
+import { capability } from '../environments/environment.js';
 import { since } from '../engine/timing.js';
 
 const MIB = 2 ** 20;
@@ -44,7 +45,9 @@ export async function buildReference(docker, tracker, { tag, base, nocache, cont
       (err) => (err ? reject(err) : resolve(undefined)),
       (/** @type {any} */ ev) => {
         if (ev.stream) {
-          for (const line of String(ev.stream).split('\n').filter((l) => l.trim())) {
+          for (const line of String(ev.stream)
+            .split('\n')
+            .filter((l) => l.trim())) {
             lines.push(line);
             // The classic builder names each step's image: " ---> 1a2b3c4d5e6f".
             const m = line.match(/^ ---> ([0-9a-f]{12})$/);
@@ -62,7 +65,10 @@ export async function buildReference(docker, tracker, { tag, base, nocache, cont
   const ms = since(t0);
   const log = lines.join('\n');
   if (failed.message !== null) {
-    throw Object.assign(new Error(`the reference build failed: ${failed.message.split('\n')[0]}\n${lines.slice(-10).join('\n')}`), { buildLog: log });
+    throw Object.assign(
+      new Error(`the reference build failed: ${failed.message.split('\n')[0]}\n${lines.slice(-10).join('\n')}`),
+      { buildLog: log },
+    );
   }
   if (!id) id = (await docker.getImage(tag).inspect()).Id;
   return { ms, id, log };
@@ -73,10 +79,16 @@ export async function buildReference(docker, tracker, { tag, base, nocache, cont
  * failed build included). @param {import('dockerode')} docker @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} tag
  */
 export async function removeBuilt(docker, tracker, tag) {
-  await docker.getImage(tag).remove({ force: true }).catch(() => {});
+  await docker
+    .getImage(tag)
+    .remove({ force: true })
+    .catch(() => {});
   const steps = tracker.items.filter((i) => i.kind === 'image' && i.docker === docker).reverse();
   for (const step of steps) {
-    await docker.getImage(step.id).remove({ force: true }).catch(() => {});
+    await docker
+      .getImage(step.id)
+      .remove({ force: true })
+      .catch(() => {});
     tracker.forget(step.id);
   }
 }
@@ -87,14 +99,21 @@ export async function removeBuilt(docker, tracker, tag) {
  */
 async function dataRoot(env) {
   const root = await env.dataRootOnHost?.().catch(() => null);
-  return root && (await stat(root).then(() => root, () => null));
+  return (
+    root &&
+    (await stat(root).then(
+      () => root,
+      () => null,
+    ))
+  );
 }
 
 /** @type {import('./benchmark.js').Benchmark} */
 export const build = {
   name: 'build',
   image: 'lifecycle',
-  description: '`docker build` of a reference Dockerfile (copy, generate, checksum, package) with a cold and a warm cache, on the environment\'s engine',
+  description:
+    "`docker build` of a reference Dockerfile (copy, generate, checksum, package) with a cold and a warm cache, on the environment's engine",
   // The Dockerfile is fixed (its size is part of what is measured). `context` may point at another
   // folder holding a Dockerfile and generate.pl (the tests use it for a build that fails).
   params: { quick: {}, standard: {} },
@@ -106,7 +125,7 @@ export const build = {
 
   async measure(env, ctx) {
     const { context } = /** @type {{context?: string}} */ (ctx.params);
-    const { docker, tracker } = env.engineApi();
+    const { docker, tracker } = capability(env, 'engineApi')();
     const tag = `dind-bench-work/build:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let step = 'cold';
     try {
@@ -114,11 +133,17 @@ export const build = {
       const coldBuild = () => buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context });
       const disk = root ? await watchDisk(root, coldBuild) : null;
       const cold = disk ? disk.result : await coldBuild();
-      await ctx.saveRaw('cold', `${cold.log}\n--- disk ---\n${disk ? `data-root ${root}: ${JSON.stringify({ ...disk, result: undefined })}` : 'data-root not visible from this host: no disk figures'}`);
+      await ctx.saveRaw(
+        'cold',
+        `${cold.log}\n--- disk ---\n${disk ? `data-root ${root}: ${JSON.stringify({ ...disk, result: undefined })}` : 'data-root not visible from this host: no disk figures'}`,
+      );
       step = 'warm';
       const warm = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: false, context });
       await ctx.saveRaw('warm', warm.log);
-      if (warm.id !== cold.id) throw new Error(`the warm build did not reuse the cache (image ${warm.id.slice(7, 19)} != ${cold.id.slice(7, 19)})`);
+      if (warm.id !== cold.id)
+        throw new Error(
+          `the warm build did not reuse the cache (image ${warm.id.slice(7, 19)} != ${cold.id.slice(7, 19)})`,
+        );
       /** @type {import('./benchmark.js').Metric[]} */
       const metrics = [
         { metric: 'cold_ms', unit: 'ms', better: 'lower', value: cold.ms },
@@ -126,8 +151,19 @@ export const build = {
       ];
       if (disk) {
         const mib = (/** @type {number} */ b) => Math.round((b / MIB) * 100) / 100;
-        if (disk.written_bytes !== null) metrics.push({ metric: 'cold_disk_written_mib', unit: 'MiB', better: 'lower', value: mib(disk.written_bytes) });
-        metrics.push({ metric: 'cold_disk_peak_mib', unit: 'MiB', better: 'lower', value: mib(disk.peak_growth_bytes) });
+        if (disk.written_bytes !== null)
+          metrics.push({
+            metric: 'cold_disk_written_mib',
+            unit: 'MiB',
+            better: 'lower',
+            value: mib(disk.written_bytes),
+          });
+        metrics.push({
+          metric: 'cold_disk_peak_mib',
+          unit: 'MiB',
+          better: 'lower',
+          value: mib(disk.peak_growth_bytes),
+        });
         metrics.push({ metric: 'cold_disk_left_mib', unit: 'MiB', better: 'lower', value: mib(disk.left_bytes) });
       }
       return metrics;

@@ -26,7 +26,8 @@ export const fio = {
     standard: { size: '1G', seconds: 10 },
   },
   // Each job runs `seconds` (time-based), in two locations, plus laying out the file (~100 MiB/s here).
-  estimateSeconds: (/** @type {any} */ p) => LOCATIONS.length * (FIO_JOBS.length * p.seconds + sizeMiB(p.size) / 100) + 0.5,
+  estimateSeconds: (/** @type {any} */ p) =>
+    LOCATIONS.length * (FIO_JOBS.length * p.seconds + sizeMiB(p.size) / 100) + 0.5,
 
   async measure(env, ctx) {
     const p = /** @type {FioParams} */ (ctx.params);
@@ -40,7 +41,11 @@ export const fio = {
       `fio ${common} --directory="$SCRATCH" --output="$v" && ` +
       `printf '{"layer": ' && cat "$l" && printf ', "volume": ' && cat "$v" && printf '}\\n'; s=$?; rm -f "$l" "$v"; exit $s`;
     const { stdout } = await runStep(env, ctx, 'fio', ['sh', '-c', script], { volume: '/scratch' });
-    return parseFio(stdout, LOCATIONS, FIO_JOBS.map((j) => j.name));
+    return parseFio(
+      stdout,
+      LOCATIONS,
+      FIO_JOBS.map((j) => j.name),
+    );
   },
 };
 

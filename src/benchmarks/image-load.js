@@ -12,6 +12,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { since } from '../engine/timing.js';
+import { capability } from '../environments/environment.js';
 
 /**
  * Writes a docker-archive (the `docker save` format) of a one-layer image to `file`: `files` files of
@@ -30,7 +31,8 @@ export async function writeReferenceArchive(file, { tag, files, fileKib, labels 
     layer.on('data', (/** @type {Buffer} */ c) => hash.update(c));
     const layerWritten = pipeline(layer, createWriteStream(layerFile));
     await entry(layer, { name: 'data/', type: 'directory', mode: 0o755 });
-    for (let i = 0; i < files; i++) await entry(layer, { name: `data/f${String(i).padStart(5, '0')}.bin`, mode: 0o644 }, randomBytes(fileKib * 1024));
+    for (let i = 0; i < files; i++)
+      await entry(layer, { name: `data/f${String(i).padStart(5, '0')}.bin`, mode: 0o644 }, randomBytes(fileKib * 1024));
     layer.finalize();
     await layerWritten;
     const diffId = `sha256:${hash.digest('hex')}`;
@@ -45,13 +47,17 @@ export async function writeReferenceArchive(file, { tag, files, fileKib, labels 
       }),
     );
     const configName = `${createHash('sha256').update(config).digest('hex')}.json`;
-    const manifest = Buffer.from(JSON.stringify([{ Config: configName, RepoTags: [tag], Layers: ['layer/layer.tar'] }]));
+    const manifest = Buffer.from(
+      JSON.stringify([{ Config: configName, RepoTags: [tag], Layers: ['layer/layer.tar'] }]),
+    );
     const archive = /** @type {any} */ (tar).pack();
     const archiveWritten = pipeline(archive, createWriteStream(file));
     await entry(archive, { name: 'layer/', type: 'directory', mode: 0o755 });
     const { size } = await stat(layerFile);
     await new Promise((resolve, reject) => {
-      const sink = archive.entry({ name: 'layer/layer.tar', mode: 0o644, size }, (/** @type {Error | null} */ e) => (e ? reject(e) : resolve(undefined)));
+      const sink = archive.entry({ name: 'layer/layer.tar', mode: 0o644, size }, (/** @type {Error | null} */ e) =>
+        e ? reject(e) : resolve(undefined),
+      );
       pipeline(createReadStream(layerFile), sink).catch(reject);
     });
     await entry(archive, { name: configName, mode: 0o644 }, config);
@@ -69,7 +75,9 @@ export async function writeReferenceArchive(file, { tag, files, fileKib, labels 
  * @param {any} pack @param {Record<string, unknown>} header @param {Buffer} [body]
  */
 function entry(pack, header, body) {
-  return new Promise((resolve, reject) => pack.entry(header, body, (/** @type {Error | null} */ e) => (e ? reject(e) : resolve(undefined))));
+  return new Promise((resolve, reject) =>
+    pack.entry(header, body, (/** @type {Error | null} */ e) => (e ? reject(e) : resolve(undefined))),
+  );
 }
 
 /** Reads an engine's streamed answer to the end, failing on an error in it. @param {NodeJS.ReadableStream} stream */
@@ -81,7 +89,9 @@ function drain(stream) {
       bytes += d.length;
       if (text.length < 4096) text += d;
     });
-    stream.on('end', () => (/"error"/.test(text) ? reject(new Error(text.split('\n')[0].slice(0, 500))) : resolve(bytes)));
+    stream.on('end', () =>
+      /"error"/.test(text) ? reject(new Error(text.split('\n')[0].slice(0, 500))) : resolve(bytes),
+    );
     stream.on('error', reject);
   });
 }
@@ -90,7 +100,8 @@ function drain(stream) {
 export const imageLoad = {
   name: 'image-load',
   image: 'lifecycle',
-  description: 'load (docker load) and save (docker save) of a fresh one-layer image on the environment\'s engine; no registry here, so no pull',
+  description:
+    "load (docker load) and save (docker save) of a fresh one-layer image on the environment's engine; no registry here, so no pull",
   params: {
     quick: { files: 64, fileKib: 512 },
     standard: { files: 512, fileKib: 512 },
@@ -103,7 +114,7 @@ export const imageLoad = {
 
   async measure(env, ctx) {
     const { files, fileKib } = /** @type {{files: number, fileKib: number}} */ (ctx.params);
-    const { docker, tracker } = env.engineApi();
+    const { docker, tracker } = capability(env, 'engineApi')();
     const tag = `dind-bench-work/image-load:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     const dir = await mkdtemp(path.join(tmpdir(), 'dind-bench-image-load-'));
     const archive = path.join(dir, 'image.tar');
@@ -119,19 +130,32 @@ export const imageLoad = {
       tracker.add('image', id, docker);
       step = 'save';
       const s0 = performance.now();
-      const saved = await drain(/** @type {NodeJS.ReadableStream} */ (/** @type {unknown} */ (await docker.getImage(tag).get())));
+      const saved = await drain(
+        /** @type {NodeJS.ReadableStream} */ (/** @type {unknown} */ (await docker.getImage(tag).get())),
+      );
       const save_ms = since(s0);
-      await ctx.saveRaw('load', `archive ${bytes} bytes (${files} files x ${fileKib} KiB), image ${id}\nload answer: ${answer} bytes\nsaved ${saved} bytes\n`);
+      await ctx.saveRaw(
+        'load',
+        `archive ${bytes} bytes (${files} files x ${fileKib} KiB), image ${id}\nload answer: ${answer} bytes\nsaved ${saved} bytes\n`,
+      );
       return [
         { metric: 'load_ms', unit: 'ms', better: 'lower', value: load_ms },
-        { metric: 'load_mib_per_s', unit: 'MiB/s', better: 'higher', value: Math.round((mib / (load_ms / 1000)) * 100) / 100 },
+        {
+          metric: 'load_mib_per_s',
+          unit: 'MiB/s',
+          better: 'higher',
+          value: Math.round((mib / (load_ms / 1000)) * 100) / 100,
+        },
         { metric: 'save_ms', unit: 'ms', better: 'lower', value: save_ms },
       ];
     } catch (e) {
       throw Object.assign(/** @type {Error} */ (e), { step });
     } finally {
       await rm(dir, { recursive: true, force: true });
-      await docker.getImage(tag).remove({ force: true }).catch(() => {});
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => {});
       for (const i of tracker.items.filter((x) => x.kind === 'image' && x.docker === docker)) tracker.forget(i.id);
     }
   },

@@ -13,6 +13,22 @@ import { memory } from './memory.js';
 import { build } from './build.js';
 import { imageLoad } from './image-load.js';
 
-/** @type {Record<string, import('./benchmark.js').Benchmark>} */
-export const BENCHMARKS = { lifecycle, sysbench, 'stress-ng': stressNg, iozone, fio, storage, iperf3, redis, pgbench, memory, build, 'image-load': imageLoad };
+/**
+ * Frozen: a run takes its registry as an argument (a test passes its own), never a mutated global.
+ * @type {Readonly<Record<string, import('./benchmark.js').Benchmark>>}
+ */
+export const BENCHMARKS = Object.freeze({
+  lifecycle,
+  sysbench,
+  'stress-ng': stressNg,
+  iozone,
+  fio,
+  storage,
+  iperf3,
+  redis,
+  pgbench,
+  memory,
+  build,
+  'image-load': imageLoad,
+});
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);

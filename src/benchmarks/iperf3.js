@@ -28,7 +28,8 @@ export const iperf3 = {
     const throughput = (/** @type {string} */ where, /** @type {string} */ stdout) => {
       const r = parseIperf3(stdout);
       metrics.push({ metric: `${where}.throughput`, unit: 'Mbit/s', better: 'higher', value: r.throughput_mbps });
-      if (r.retransmits !== null) metrics.push({ metric: `${where}.retransmits`, unit: 'count', better: 'lower', value: r.retransmits });
+      if (r.retransmits !== null)
+        metrics.push({ metric: `${where}.retransmits`, unit: 'count', better: 'lower', value: r.retransmits });
     };
 
     // Loopback: server and client in one container (or one host, for native), as the study ran it. It
@@ -42,7 +43,7 @@ export const iperf3 = {
       `i=0; until iperf3 -c 127.0.0.1 -p ${port} -t ${p.seconds} -O 0 --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
       `i=$((i+1)); if [ $i -ge 50 ]; then cat loop.json; exit 1; fi; sleep 0.1; done; cat loop.json; rm -f loop.json`;
 
-    for (const [n, network] of /** @type {import('../engine/services.js').NetworkMode[]} */ (env.networkModes).entries()) {
+    for (const [n, network] of env.networkModes.entries()) {
       const spec = {
         name: 'iperf3+sockperf',
         image: ctx.image,
@@ -64,20 +65,42 @@ export const iperf3 = {
         // for the parser to judge.
         const steps = [
           ...(n === 0 ? [{ step: 'loopback', sh: loopback }] : []),
-          { step: `${network}-throughput`, sh: `iperf3 -c ${server.host} -p ${server.ports[0]} -t ${p.seconds} -O 0 --json` },
-          { step: `${network}-latency`, sh: `sockperf ping-pong --tcp -i ${server.host} -p ${server.ports[1]} -t ${p.latencySeconds}` },
+          {
+            step: `${network}-throughput`,
+            sh: `iperf3 -c ${server.host} -p ${server.ports[0]} -t ${p.seconds} -O 0 --json`,
+          },
+          {
+            step: `${network}-latency`,
+            sh: `sockperf ping-pong --tcp -i ${server.host} -p ${server.ports[1]} -t ${p.latencySeconds}`,
+          },
           ...(network === 'bridge'
-            ? [{ step: 'bridge-mtu', sh: `mtu=$(cat /sys/class/net/eth0/mtu) && echo "mtu=$mtu" && ping -M do -s $((mtu - 28)) -c ${p.mtuPings} -i 0.2 -W 2 ${server.host} 2>&1; echo "exit=$?"` }]
+            ? [
+                {
+                  step: 'bridge-mtu',
+                  sh: `mtu=$(cat /sys/class/net/eth0/mtu) && echo "mtu=$mtu" && ping -M do -s $((mtu - 28)) -c ${p.mtuPings} -i 0.2 -W 2 ${server.host} 2>&1; echo "exit=$?"`,
+                },
+              ]
             : []),
         ];
         const out = await runSteps(env, ctx, steps, { network });
         if (n === 0) throughput('loopback', out.loopback);
         throughput(network, out[`${network}-throughput`]);
         const lat = parseSockperf(out[`${network}-latency`]);
-        for (const [k, v] of /** @type {const} */ ([['avg', lat.avg_us], ['p50', lat.p50_us], ['p99', lat.p99_us], ['p99_9', lat.p999_us]])) {
+        for (const [k, v] of /** @type {const} */ ([
+          ['avg', lat.avg_us],
+          ['p50', lat.p50_us],
+          ['p99', lat.p99_us],
+          ['p99_9', lat.p999_us],
+        ])) {
           metrics.push({ metric: `${network}.latency_${k}`, unit: 'us (half round trip)', better: 'lower', value: v });
         }
-        if (network === 'bridge') metrics.push({ metric: 'bridge.path_mtu', unit: 'bytes', better: 'higher', value: parsePingMtu(out['bridge-mtu']).mtu });
+        if (network === 'bridge')
+          metrics.push({
+            metric: 'bridge.path_mtu',
+            unit: 'bytes',
+            better: 'higher',
+            value: parsePingMtu(out['bridge-mtu']).mtu,
+          });
       });
     }
     return metrics;

@@ -23,7 +23,7 @@ export const pgbench = {
     const p = /** @type {PgbenchParams} */ (ctx.params);
     /** @type {import('./benchmark.js').Metric[]} */
     const metrics = [];
-    for (const network of /** @type {import('../engine/services.js').NetworkMode[]} */ (env.networkModes)) {
+    for (const network of env.networkModes) {
       const spec = {
         name: 'postgres',
         image: ctx.image,
@@ -42,7 +42,14 @@ export const pgbench = {
             // never reach the JIT's cost threshold anyway; the same setting everywhere, native included.
             `exec postgres -D "$D" -k "$D" -c listen_addresses=${bind} -p ${ports[0]} -c jit=off`,
         ],
-        readiness: (/** @type {{ports: number[]}} */ { ports }) => ['pg_isready', '-q', '-h', '127.0.0.1', '-p', String(ports[0])],
+        readiness: (/** @type {{ports: number[]}} */ { ports }) => [
+          'pg_isready',
+          '-q',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(ports[0]),
+        ],
         readyTimeoutMs: p.readyTimeoutMs,
       };
       await withService(env, spec, async (server) => {
@@ -62,10 +69,16 @@ export const pgbench = {
         );
         const r = parsePgbench(stdout + stderr);
         metrics.push({ metric: `${network}.tps`, unit: 'tx/s', better: 'higher', value: r.tps });
-        for (const [k, v] of /** @type {const} */ ([['avg', r.latency_avg_ms], ['p50', r.p50_ms], ['p95', r.p95_ms], ['p99', r.p99_ms]])) {
+        for (const [k, v] of /** @type {const} */ ([
+          ['avg', r.latency_avg_ms],
+          ['p50', r.p50_ms],
+          ['p95', r.p95_ms],
+          ['p99', r.p99_ms],
+        ])) {
           metrics.push({ metric: `${network}.latency_${k}`, unit: 'ms', better: 'lower', value: v });
         }
-        if (r.failed > 0) metrics.push({ metric: `${network}.failed_transactions`, unit: 'count', better: 'lower', value: r.failed });
+        if (r.failed > 0)
+          metrics.push({ metric: `${network}.failed_transactions`, unit: 'count', better: 'lower', value: r.failed });
       });
     }
     return metrics;

@@ -10,7 +10,8 @@ import { runStep, withService } from './benchmark.js';
 export const redis = {
   name: 'redis',
   image: 'redis',
-  description: 'redis-server in the environment, redis-benchmark over bridge and host networking: requests/s, latency p50/p95/p99',
+  description:
+    'redis-server in the environment, redis-benchmark over bridge and host networking: requests/s, latency p50/p95/p99',
   params: {
     quick: { requests: 20000, clients: 20, tests: 'set,get', readyTimeoutMs: 30_000 },
     standard: { requests: 500000, clients: 50, tests: 'set,get', readyTimeoutMs: 60_000 },
@@ -23,16 +24,30 @@ export const redis = {
     const p = /** @type {RedisParams} */ (ctx.params);
     /** @type {import('./benchmark.js').Metric[]} */
     const metrics = [];
-    for (const network of /** @type {import('../engine/services.js').NetworkMode[]} */ (env.networkModes)) {
+    for (const network of env.networkModes) {
       const spec = {
         name: 'redis-server',
         image: ctx.image,
         network,
         // No persistence: the benchmark measures the network path and the server, not snapshots.
         cmd: (/** @type {{bind: string, ports: number[]}} */ { bind, ports }) => [
-          'redis-server', '--bind', bind, '--port', String(ports[0]), '--save', '', '--appendonly', 'no', '--protected-mode', 'no',
+          'redis-server',
+          '--bind',
+          bind,
+          '--port',
+          String(ports[0]),
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--protected-mode',
+          'no',
         ],
-        readiness: (/** @type {{ports: number[]}} */ { ports }) => ['sh', '-c', `redis-cli -h 127.0.0.1 -p ${ports[0]} ping | grep -q PONG`],
+        readiness: (/** @type {{ports: number[]}} */ { ports }) => [
+          'sh',
+          '-c',
+          `redis-cli -h 127.0.0.1 -p ${ports[0]} ping | grep -q PONG`,
+        ],
         readyTimeoutMs: p.readyTimeoutMs,
       };
       await withService(env, spec, async (server) => {
@@ -40,13 +55,35 @@ export const redis = {
           env,
           ctx,
           `${network}-redis-benchmark`,
-          ['redis-benchmark', '-h', server.host, '-p', String(server.port), '-n', String(p.requests), '-c', String(p.clients), '-t', p.tests, '--csv'],
+          [
+            'redis-benchmark',
+            '-h',
+            server.host,
+            '-p',
+            String(server.port),
+            '-n',
+            String(p.requests),
+            '-c',
+            String(p.clients),
+            '-t',
+            p.tests,
+            '--csv',
+          ],
           { network },
         );
         for (const row of parseRedisBenchmark(stdout)) {
           const t = row.test.toLowerCase();
-          metrics.push({ metric: `${network}.${t}.requests_per_second`, unit: 'req/s', better: 'higher', value: row.rps });
-          for (const [k, v] of /** @type {const} */ ([['p50', row.p50_ms], ['p95', row.p95_ms], ['p99', row.p99_ms]])) {
+          metrics.push({
+            metric: `${network}.${t}.requests_per_second`,
+            unit: 'req/s',
+            better: 'higher',
+            value: row.rps,
+          });
+          for (const [k, v] of /** @type {const} */ ([
+            ['p50', row.p50_ms],
+            ['p95', row.p95_ms],
+            ['p99', row.p99_ms],
+          ])) {
             metrics.push({ metric: `${network}.${t}.latency_${k}`, unit: 'ms', better: 'lower', value: v });
           }
         }

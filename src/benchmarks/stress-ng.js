@@ -36,11 +36,22 @@ export const stressNg = {
         `stress-ng --${s} ${p.workers} ${extra[/** @type {keyof typeof extra} */ (s)]} --timeout ${p.seconds}s ` +
         `--metrics-brief --timestamp -v --yaml "$y" && cat "$y"`,
     ).join(' && ');
-    const result = await runStep(env, ctx, 'stressors', ['env', 'TZ=UTC', 'sh', '-c', `y=$(mktemp) && ${script}; s=$?; rm -f "$y"; exit $s`]);
+    const result = await runStep(env, ctx, 'stressors', [
+      'env',
+      'TZ=UTC',
+      'sh',
+      '-c',
+      `y=$(mktemp) && ${script}; s=$?; rm -f "$y"; exit $s`,
+    ]);
     const started = parseStressNgStart(result.stderr, 'cpu', result.timings.start_epoch_ms);
     return [
       ...parseStressNgYaml(result.stdout, STRESSORS),
-      { metric: 'start_to_work_ms', unit: 'ms', better: 'lower', value: Math.round(started - result.timings.start_epoch_ms) },
+      {
+        metric: 'start_to_work_ms',
+        unit: 'ms',
+        better: 'lower',
+        value: Math.round(started - result.timings.start_epoch_ms),
+      },
     ];
   },
 };

@@ -18,7 +18,8 @@ export const sysbench = {
 
   // Four tests of `seconds` each, plus preparing and removing the fileio files (~1 GB/s here: they fit in
   // the page cache). Measured in standard with `npm run bench:standard-time`: 44 s per step.
-  estimateSeconds: (/** @type {any} */ p) => 4 * p.seconds + 1 + (2 * parseFloat(p.fileTotalSize) * (/G/i.test(p.fileTotalSize) ? 1024 : 1)) / 1000,
+  estimateSeconds: (/** @type {any} */ p) =>
+    4 * p.seconds + 1 + (2 * parseFloat(p.fileTotalSize) * (/G/i.test(p.fileTotalSize) ? 1024 : 1)) / 1000,
 
   async measure(env, ctx) {
     const p = /** @type {SysbenchParams} */ (ctx.params);
@@ -35,7 +36,11 @@ export const sysbench = {
     });
     // The four tests one after another in one container (see runSteps): a container costs more than
     // a 1-second test in DinD, and each test's output and exit code are still kept apart.
-    const out = await runSteps(env, ctx, Object.entries(tests).map(([step, sh]) => ({ step, sh })));
+    const out = await runSteps(
+      env,
+      ctx,
+      Object.entries(tests).map(([step, sh]) => ({ step, sh })),
+    );
     /** @type {import('./benchmark.js').Metric[]} */
     const metrics = [];
     for (const test of /** @type {(keyof typeof tests)[]} */ (Object.keys(tests))) {

@@ -2,7 +2,7 @@
 // percentile completion latency of the direction(s) that did I/O.
 import { ParseError } from './parse-error.js';
 
-/** @typedef {import('../benchmarks/benchmark.js').Metric} Metric */
+/** @typedef {import('./parse-error.js').Metric} Metric */
 
 const TOOL = 'fio';
 
@@ -24,7 +24,8 @@ export function parseFio(text, locations, jobs) {
   const sections = locations.length ? locations.map((l) => [l, doc?.[l]]) : [['', doc]];
   for (const [location, section] of sections) {
     const where = location ? `${location}: ` : '';
-    if (!section || !Array.isArray(section.jobs)) throw new ParseError(TOOL, `${where}no "jobs" array`, firstBadLine(text));
+    if (!section || !Array.isArray(section.jobs))
+      throw new ParseError(TOOL, `${where}no "jobs" array`, firstBadLine(text));
     for (const name of jobs) {
       const job = section.jobs.find((/** @type {any} */ j) => j.jobname === name);
       if (!job) throw new ParseError(TOOL, `${where}no job "${name}"`, null);
@@ -32,7 +33,8 @@ export function parseFio(text, locations, jobs) {
       const dirs = ['read', 'write'].map((d) => job[d]).filter((d) => d && d.total_ios > 0);
       if (dirs.length === 0) throw new ParseError(TOOL, `${where}job "${name}" did no I/O`, null);
       const num = (/** @type {unknown} */ v, /** @type {string} */ what) => {
-        if (typeof v !== 'number' || !Number.isFinite(v)) throw new ParseError(TOOL, `${where}job "${name}": ${what} is not a number`, null);
+        if (typeof v !== 'number' || !Number.isFinite(v))
+          throw new ParseError(TOOL, `${where}job "${name}": ${what} is not a number`, null);
         return v;
       };
       const prefix = location ? `${location}.${name}` : name;

@@ -2,7 +2,7 @@
 // ("kB reclen write rewrite read reread ...") and the data row below it, in kBytes/sec.
 import { ParseError } from './parse-error.js';
 
-/** @typedef {import('../benchmarks/benchmark.js').Metric} Metric */
+/** @typedef {import('./parse-error.js').Metric} Metric */
 
 const TOOL = 'iozone';
 export const IOZONE_TESTS = ['write', 'rewrite', 'read', 'reread'];
@@ -14,7 +14,10 @@ export const IOZONE_TESTS = ['write', 'rewrite', 'read', 'reread'];
 export function parseIozone(text) {
   const lines = text.split('\n');
   if (!lines.some((l) => l.includes('Iozone: Performance Test of File I/O'))) {
-    throw new ParseError(TOOL, 'not IOzone output (no "Iozone: Performance Test of File I/O" banner)', { lineNumber: 1, line: lines[0] ?? '' });
+    throw new ParseError(TOOL, 'not IOzone output (no "Iozone: Performance Test of File I/O" banner)', {
+      lineNumber: 1,
+      line: lines[0] ?? '',
+    });
   }
   if (!lines.some((l) => /Output is in kBytes\/sec/.test(l))) {
     throw new ParseError(TOOL, 'missing "Output is in kBytes/sec" (other units are not supported)', lastLine(lines));
@@ -32,7 +35,12 @@ export function parseIozone(text) {
     if (i < 0 || values[i] === undefined || !Number.isFinite(v)) {
       throw new ParseError(TOOL, `expected a number in the "${test}" column`, { lineNumber: h + 2, line: row });
     }
-    out.push({ metric: `${test}_mib_per_s`, unit: 'MiB/s', better: 'higher', value: Math.round((v / 1024) * 100) / 100 });
+    out.push({
+      metric: `${test}_mib_per_s`,
+      unit: 'MiB/s',
+      better: 'higher',
+      value: Math.round((v / 1024) * 100) / 100,
+    });
   }
   return out;
 }

@@ -13,8 +13,14 @@ export function parseIperf3(text) {
     doc = JSON.parse(text);
   } catch (e) {
     const lines = text.split('\n');
-    const i = Math.max(0, lines.findIndex((l) => l.trim() !== ''));
-    throw new ParseError('iperf3', `not JSON (${/** @type {Error} */ (e).message}); was --json passed?`, { lineNumber: i + 1, line: lines[i] ?? '' });
+    const i = Math.max(
+      0,
+      lines.findIndex((l) => l.trim() !== ''),
+    );
+    throw new ParseError('iperf3', `not JSON (${/** @type {Error} */ (e).message}); was --json passed?`, {
+      lineNumber: i + 1,
+      line: lines[i] ?? '',
+    });
   }
   if (doc.error) throw new ParseError('iperf3', `iperf3 reported an error: ${doc.error}`, null);
   const received = doc.end?.sum_received;

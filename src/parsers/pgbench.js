@@ -22,15 +22,21 @@ export function parsePgbench(text) {
     else if ((m = line.match(/^latency average = ([\d.]+) ms/))) s.latency_avg_ms = Number(m[1]);
     else if ((m = line.match(/^number of transactions actually processed: (\d+)/))) s.transactions = Number(m[1]);
     else if ((m = line.match(/^number of failed transactions: (\d+)/))) s.failed = Number(m[1]);
-    else if (/^pgbench: error|FATAL|could not connect/.test(line)) throw new ParseError('pgbench', 'pgbench reported an error', { lineNumber: i + 1, line });
+    else if (/^pgbench: error|FATAL|could not connect/.test(line))
+      throw new ParseError('pgbench', 'pgbench reported an error', { lineNumber: i + 1, line });
   }
   for (const k of ['tps', 'latency_avg_ms', 'transactions']) {
     if (!(k in s)) {
       const i = lines.findIndex((l) => l.trim() !== '');
-      throw new ParseError('pgbench', `no ${k} in the summary (did the run finish?)`, i < 0 ? null : { lineNumber: i + 1, line: lines[i] });
+      throw new ParseError(
+        'pgbench',
+        `no ${k} in the summary (did the run finish?)`,
+        i < 0 ? null : { lineNumber: i + 1, line: lines[i] },
+      );
     }
   }
-  if (marker < 0) throw new ParseError('pgbench', `no "${LOG_MARKER}" section: percentiles need the per-transaction log (-l)`, null);
+  if (marker < 0)
+    throw new ParseError('pgbench', `no "${LOG_MARKER}" section: percentiles need the per-transaction log (-l)`, null);
   // Log lines: client_id transaction_no latency_us script_no epoch_s epoch_us (latency in microseconds).
   const latencies = [];
   for (let i = marker + 1; i < lines.length; i++) {
@@ -40,13 +46,21 @@ export function parsePgbench(text) {
     const us = Number(f[2]);
     if (f.length < 6 || !Number.isFinite(us)) {
       if (f[2] === 'failed' || f[2] === 'skipped') continue; // pgbench logs these without a latency
-      throw new ParseError('pgbench', 'not a per-transaction log line (client txno latency_us script epoch us)', { lineNumber: i + 1, line: lines[i] });
+      throw new ParseError('pgbench', 'not a per-transaction log line (client txno latency_us script epoch us)', {
+        lineNumber: i + 1,
+        line: lines[i],
+      });
     }
     latencies.push(us / 1000);
   }
-  if (latencies.length === 0) throw new ParseError('pgbench', 'the per-transaction log is empty', { lineNumber: marker + 1, line: LOG_MARKER });
+  if (latencies.length === 0)
+    throw new ParseError('pgbench', 'the per-transaction log is empty', { lineNumber: marker + 1, line: LOG_MARKER });
   if (latencies.length !== s.transactions) {
-    throw new ParseError('pgbench', `the log has ${latencies.length} transactions but the summary says ${s.transactions}`, { lineNumber: marker + 1, line: LOG_MARKER });
+    throw new ParseError(
+      'pgbench',
+      `the log has ${latencies.length} transactions but the summary says ${s.transactions}`,
+      { lineNumber: marker + 1, line: LOG_MARKER },
+    );
   }
   latencies.sort((a, b) => a - b);
   return {

@@ -19,14 +19,23 @@ export function parsePingMtu(text) {
       transmitted = Number(m[1]);
       received = Number(m[2]);
     } else if (/message too long|Frag needed|not found|unknown host|Operation not permitted|bad address/i.test(line)) {
-      throw new ParseError('ping', `a ${mtu}-byte packet with don't-fragment did not get through`, { lineNumber: i + 1, line });
+      throw new ParseError('ping', `a ${mtu}-byte packet with don't-fragment did not get through`, {
+        lineNumber: i + 1,
+        line,
+      });
     }
   }
-  if (!Number.isFinite(mtu)) throw new ParseError('ping', 'no mtu=N line: the probe could not read the interface MTU', firstLine(lines));
-  if (!Number.isFinite(transmitted)) throw new ParseError('ping', 'no "packets transmitted" summary (is iputils ping installed?)', firstLine(lines));
+  if (!Number.isFinite(mtu))
+    throw new ParseError('ping', 'no mtu=N line: the probe could not read the interface MTU', firstLine(lines));
+  if (!Number.isFinite(transmitted))
+    throw new ParseError('ping', 'no "packets transmitted" summary (is iputils ping installed?)', firstLine(lines));
   if (transmitted === 0 || received < transmitted) {
     const at = lines.findIndex((l) => /packets transmitted/.test(l));
-    throw new ParseError('ping', `only ${received} of ${transmitted} full-size (${mtu}-byte, don't-fragment) packets came back across the bridge`, { lineNumber: at + 1, line: lines[at] });
+    throw new ParseError(
+      'ping',
+      `only ${received} of ${transmitted} full-size (${mtu}-byte, don't-fragment) packets came back across the bridge`,
+      { lineNumber: at + 1, line: lines[at] },
+    );
   }
   return { mtu, transmitted, received };
 }

@@ -2,7 +2,16 @@
 // p50, p95 and p99; older versions only rps, which is refused with the header line).
 import { ParseError } from './parse-error.js';
 
-const COLUMNS = ['test', 'rps', 'avg_latency_ms', 'min_latency_ms', 'p50_latency_ms', 'p95_latency_ms', 'p99_latency_ms', 'max_latency_ms'];
+const COLUMNS = [
+  'test',
+  'rps',
+  'avg_latency_ms',
+  'min_latency_ms',
+  'p50_latency_ms',
+  'p95_latency_ms',
+  'p99_latency_ms',
+  'max_latency_ms',
+];
 
 /**
  * @param {string} text
@@ -13,11 +22,18 @@ export function parseRedisBenchmark(text) {
   const h = lines.findIndex((l) => l.startsWith('"test"'));
   if (h < 0) {
     const i = lines.findIndex((l) => l.trim() !== '');
-    throw new ParseError('redis-benchmark', 'no CSV header ("test","rps",...): was --csv passed, did it connect?', i < 0 ? null : { lineNumber: i + 1, line: lines[i] });
+    throw new ParseError(
+      'redis-benchmark',
+      'no CSV header ("test","rps",...): was --csv passed, did it connect?',
+      i < 0 ? null : { lineNumber: i + 1, line: lines[i] },
+    );
   }
   const header = cells(lines[h]);
   if (COLUMNS.some((c, k) => header[k] !== c)) {
-    throw new ParseError('redis-benchmark', `unexpected CSV columns (want ${COLUMNS.join(',')})`, { lineNumber: h + 1, line: lines[h] });
+    throw new ParseError('redis-benchmark', `unexpected CSV columns (want ${COLUMNS.join(',')})`, {
+      lineNumber: h + 1,
+      line: lines[h],
+    });
   }
   const rows = [];
   for (let i = h + 1; i < lines.length; i++) {
@@ -28,10 +44,12 @@ export function parseRedisBenchmark(text) {
       throw new ParseError('redis-benchmark', 'not a CSV row of numbers', { lineNumber: i + 1, line: lines[i] });
     }
     const [rps, avg, , p50, p95, p99, max] = values;
-    if (rps <= 0) throw new ParseError('redis-benchmark', 'zero requests per second', { lineNumber: i + 1, line: lines[i] });
+    if (rps <= 0)
+      throw new ParseError('redis-benchmark', 'zero requests per second', { lineNumber: i + 1, line: lines[i] });
     rows.push({ test: c[0], rps, avg_ms: avg, p50_ms: p50, p95_ms: p95, p99_ms: p99, max_ms: max });
   }
-  if (!rows.length) throw new ParseError('redis-benchmark', 'a CSV header but no results', { lineNumber: h + 1, line: lines[h] });
+  if (!rows.length)
+    throw new ParseError('redis-benchmark', 'a CSV header but no results', { lineNumber: h + 1, line: lines[h] });
   return rows;
 }
 

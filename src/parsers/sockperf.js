@@ -20,13 +20,28 @@ export function parseSockperf(text) {
     else if ((m = line.match(/Total (\d+) observations/))) found.observations = num(m[1], i, raw);
     else if ((m = line.match(/---> <MAX> observation =\s*([\d.]+)/))) found.max_us = num(m[1], i, raw);
     else if ((m = line.match(/---> percentile ([\d.]+) =\s*([\d.]+)/))) found[`p${m[1]}`] = num(m[2], i, raw);
-    else if (/^sockperf: ERROR/i.test(line)) throw new ParseError('sockperf', 'sockperf reported an error', { lineNumber: i + 1, line: raw });
+    else if (/^sockperf: ERROR/i.test(line))
+      throw new ParseError('sockperf', 'sockperf reported an error', { lineNumber: i + 1, line: raw });
   }
-  const want = { avg_us: 'avg-latency', observations: 'Total N observations', max_us: '<MAX> observation', 'p50.000': 'percentile 50', 'p90.000': 'percentile 90', 'p99.000': 'percentile 99', 'p99.900': 'percentile 99.9' };
+  const want = {
+    avg_us: 'avg-latency',
+    observations: 'Total N observations',
+    max_us: '<MAX> observation',
+    'p50.000': 'percentile 50',
+    'p90.000': 'percentile 90',
+    'p99.000': 'percentile 99',
+    'p99.900': 'percentile 99.9',
+  };
   for (const [k, what] of Object.entries(want)) {
-    if (!(k in found)) throw new ParseError('sockperf', `no "${what}" line (did the test run? is this ping-pong output?)`, firstLine(lines));
+    if (!(k in found))
+      throw new ParseError(
+        'sockperf',
+        `no "${what}" line (did the test run? is this ping-pong output?)`,
+        firstLine(lines),
+      );
   }
-  if (found.observations === 0) throw new ParseError('sockperf', 'zero observations: no reply came back', firstLine(lines));
+  if (found.observations === 0)
+    throw new ParseError('sockperf', 'zero observations: no reply came back', firstLine(lines));
   return {
     avg_us: found.avg_us,
     p50_us: found['p50.000'],

@@ -2,7 +2,7 @@
 // metadata rates, on the container layer and on a volume.
 import { ParseError } from './parse-error.js';
 
-/** @typedef {import('../benchmarks/benchmark.js').Metric} Metric */
+/** @typedef {import('./parse-error.js').Metric} Metric */
 
 const TOOL = 'storage probe';
 export const STORAGE_LOCATIONS = ['layer', 'volume'];
@@ -23,17 +23,28 @@ export function parseStorageProbe(text) {
     throw new ParseError(TOOL, `not JSON (${/** @type {Error} */ (e).message})`, at);
   }
   const num = (/** @type {unknown} */ v, /** @type {string} */ what) => {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ParseError(TOOL, `${what} is not a non-negative number`, at);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw new ParseError(TOOL, `${what} is not a non-negative number`, at);
     return v;
   };
   /** @type {Metric[]} */
   const out = [];
   for (const loc of STORAGE_LOCATIONS) {
-    out.push({ metric: `copy_up.${loc}_ms`, unit: 'ms', better: 'lower', value: round(num(doc?.copyUp?.[loc], `copyUp.${loc}`), 3) });
+    out.push({
+      metric: `copy_up.${loc}_ms`,
+      unit: 'ms',
+      better: 'lower',
+      value: round(num(doc?.copyUp?.[loc], `copyUp.${loc}`), 3),
+    });
   }
   for (const loc of STORAGE_LOCATIONS) {
     for (const op of METADATA_OPS) {
-      out.push({ metric: `metadata.${loc}.${op}_per_s`, unit: 'ops/s', better: 'higher', value: round(num(doc?.metadata?.[loc]?.[op], `metadata.${loc}.${op}`), 1) });
+      out.push({
+        metric: `metadata.${loc}.${op}_per_s`,
+        unit: 'ops/s',
+        better: 'higher',
+        value: round(num(doc?.metadata?.[loc]?.[op], `metadata.${loc}.${op}`), 1),
+      });
     }
   }
   return out;

@@ -4,7 +4,7 @@
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { ParseError } from './parse-error.js';
 
-/** @typedef {import('../benchmarks/benchmark.js').Metric} Metric */
+/** @typedef {import('./parse-error.js').Metric} Metric */
 
 const TOOL = 'stress-ng';
 
@@ -29,10 +29,12 @@ export function parseStressNgYaml(text, stressors) {
     const metrics = doc.get('metrics', true);
     if (!metrics) continue;
     const items = /** @type {any} */ (metrics).items;
-    if (!Array.isArray(items)) throw new ParseError(TOOL, '"metrics" is not a list', at(/** @type {any} */ (metrics).range?.[0] ?? 0));
+    if (!Array.isArray(items))
+      throw new ParseError(TOOL, '"metrics" is not a list', at(/** @type {any} */ (metrics).range?.[0] ?? 0));
     for (const item of items) {
       const entry = item.toJSON();
-      if (!entry || typeof entry.stressor !== 'string') throw new ParseError(TOOL, 'a metrics entry without "stressor"', at(item.range?.[0] ?? 0));
+      if (!entry || typeof entry.stressor !== 'string')
+        throw new ParseError(TOOL, 'a metrics entry without "stressor"', at(item.range?.[0] ?? 0));
       found.set(entry.stressor, { entry, offset: item.range?.[0] ?? 0 });
     }
   }
@@ -45,12 +47,26 @@ export function parseStressNgYaml(text, stressors) {
       const v = f.entry[key];
       if (typeof v !== 'number' || !Number.isFinite(v)) {
         const i = lines.findIndex((l, n) => n + 1 >= at(f.offset).lineNumber && l.trim().startsWith(`${key}:`));
-        throw new ParseError(TOOL, `${s}: expected a number for ${key}`, i >= 0 ? { lineNumber: i + 1, line: lines[i] } : at(f.offset));
+        throw new ParseError(
+          TOOL,
+          `${s}: expected a number for ${key}`,
+          i >= 0 ? { lineNumber: i + 1, line: lines[i] } : at(f.offset),
+        );
       }
       return v;
     };
-    out.push({ metric: `${s}.bogo_ops_per_s`, unit: 'bogo-ops/s', better: 'higher', value: round(num('bogo-ops-per-second-real-time')) });
-    out.push({ metric: `${s}.bogo_ops_per_cpu_s`, unit: 'bogo-ops/s', better: 'higher', value: round(num('bogo-ops-per-second-usr-sys-time')) });
+    out.push({
+      metric: `${s}.bogo_ops_per_s`,
+      unit: 'bogo-ops/s',
+      better: 'higher',
+      value: round(num('bogo-ops-per-second-real-time')),
+    });
+    out.push({
+      metric: `${s}.bogo_ops_per_cpu_s`,
+      unit: 'bogo-ops/s',
+      better: 'higher',
+      value: round(num('bogo-ops-per-second-usr-sys-time')),
+    });
   }
   return out;
 }
@@ -67,9 +83,18 @@ export function parseStressNgStart(log, stressor, nearEpochMs) {
   const lines = log.split('\n');
   const re = new RegExp(`^stress-ng: (\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d) debug: \\[\\d+\\] ${stressor}: started \\[`);
   const i = lines.findIndex((l) => l.includes(`${stressor}: started [`));
-  if (i < 0) throw new ParseError(TOOL, `no "${stressor}: started" line in the log (was it run with --timestamp -v?)`, lastLine(lines));
+  if (i < 0)
+    throw new ParseError(
+      TOOL,
+      `no "${stressor}: started" line in the log (was it run with --timestamp -v?)`,
+      lastLine(lines),
+    );
   const m = lines[i].match(re);
-  if (!m) throw new ParseError(TOOL, 'expected "stress-ng: HH:MM:SS.cc debug: [pid] <stressor>: started"', { lineNumber: i + 1, line: lines[i] });
+  if (!m)
+    throw new ParseError(TOOL, 'expected "stress-ng: HH:MM:SS.cc debug: [pid] <stressor>: started"', {
+      lineNumber: i + 1,
+      line: lines[i],
+    });
   const day = new Date(nearEpochMs);
   let t = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), +m[1], +m[2], +m[3], +m[4] * 10 + 5);
   // Around midnight the log's clock may be on the next (or previous) day.

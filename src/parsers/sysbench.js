@@ -2,7 +2,7 @@
 // sysbench prints one configurable percentile; the histogram gives the rest (p50, p95, p99).
 import { ParseError } from './parse-error.js';
 
-/** @typedef {{metric: string, unit: string, better: 'higher' | 'lower', value: number}} Metric */
+/** @typedef {import('./parse-error.js').Metric} Metric */
 
 const TOOL = 'sysbench';
 
@@ -14,12 +14,19 @@ const TOOL = 'sysbench';
 export function parseSysbench(text, test) {
   const lines = text.split('\n');
   if (!/^sysbench \d+\.\d+/.test(lines[0] ?? '')) {
-    throw new ParseError(TOOL, 'not sysbench output (no "sysbench <version>" banner)', { lineNumber: 1, line: lines[0] ?? '' });
+    throw new ParseError(TOOL, 'not sysbench output (no "sysbench <version>" banner)', {
+      lineNumber: 1,
+      line: lines[0] ?? '',
+    });
   }
   /** @type {Metric[]} */
   const metrics = [];
-  const add = (/** @type {string} */ metric, /** @type {string} */ unit, /** @type {'higher'|'lower'} */ better, /** @type {number} */ value) =>
-    metrics.push({ metric, unit, better, value });
+  const add = (
+    /** @type {string} */ metric,
+    /** @type {string} */ unit,
+    /** @type {'higher'|'lower'} */ better,
+    /** @type {number} */ value,
+  ) => metrics.push({ metric, unit, better, value });
 
   /**
    * Finds the line `label: <number><unit>` and returns the number. A line with the label but something
@@ -57,12 +64,23 @@ export function parseSysbench(text, test) {
       break;
     case 'memory': {
       const transferred = lines.findIndex((l) => /MiB transferred/.test(l));
-      const m = transferred >= 0 ? lines[transferred].match(/^([\d.]+) MiB transferred \(([\d.]+) MiB\/sec\)\s*$/) : null;
-      if (!m) throw new ParseError(TOOL, 'expected "<n> MiB transferred (<n> MiB/sec)"', transferred >= 0 ? { lineNumber: transferred + 1, line: lines[transferred] } : lastLine(lines));
+      const m =
+        transferred >= 0 ? lines[transferred].match(/^([\d.]+) MiB transferred \(([\d.]+) MiB\/sec\)\s*$/) : null;
+      if (!m)
+        throw new ParseError(
+          TOOL,
+          'expected "<n> MiB transferred (<n> MiB/sec)"',
+          transferred >= 0 ? { lineNumber: transferred + 1, line: lines[transferred] } : lastLine(lines),
+        );
       add('throughput_mib_per_s', 'MiB/s', 'higher', Number(m[2]));
       const ops = lines.findIndex((l) => l.startsWith('Total operations:'));
       const o = ops >= 0 ? lines[ops].match(/^Total operations: \d+ \(([\d.]+) per second\)\s*$/) : null;
-      if (!o) throw new ParseError(TOOL, 'expected "Total operations: <n> (<n> per second)"', ops >= 0 ? { lineNumber: ops + 1, line: lines[ops] } : lastLine(lines));
+      if (!o)
+        throw new ParseError(
+          TOOL,
+          'expected "Total operations: <n> (<n> per second)"',
+          ops >= 0 ? { lineNumber: ops + 1, line: lines[ops] } : lastLine(lines),
+        );
       add('operations_per_second', 'ops/s', 'higher', Number(o[1]));
       break;
     }
@@ -85,7 +103,8 @@ export function parseSysbench(text, test) {
     const i = lines.findIndex((l) => /^\s*(\d+)th percentile:/.test(l));
     if (i < 0) throw new ParseError(TOOL, 'no latency histogram and no percentile line', lastLine(lines));
     const m = /** @type {RegExpMatchArray} */ (lines[i].match(/^\s*(\d+)th percentile:\s+(\S+)\s*$/));
-    if (!m || !Number.isFinite(Number(m[2]))) throw new ParseError(TOOL, 'expected a number', { lineNumber: i + 1, line: lines[i] });
+    if (!m || !Number.isFinite(Number(m[2])))
+      throw new ParseError(TOOL, 'expected a number', { lineNumber: i + 1, line: lines[i] });
     add(`latency_p${m[1]}_ms`, 'ms', 'lower', Number(m[2]));
   }
   return metrics;
@@ -106,7 +125,8 @@ function parseHistogram(lines) {
     if (!m) throw new ParseError(TOOL, 'malformed latency histogram row', { lineNumber: i + 1, line: lines[i] });
     rows.push([Number(m[1]), Number(m[2])]);
   }
-  if (rows.length === 0) throw new ParseError(TOOL, 'empty latency histogram', { lineNumber: start + 1, line: lines[start] });
+  if (rows.length === 0)
+    throw new ParseError(TOOL, 'empty latency histogram', { lineNumber: start + 1, line: lines[start] });
   return rows;
 }
 

@@ -35,7 +35,10 @@ export function estimateRun({ plan, profile, paramOverrides = {} }) {
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
     const row = /** @type {any} */ (rows.get(cell.benchmark));
     row.steps++;
-    row.totalS += row.perIterationS + RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (env.name)];
+    // An environment not measured for its own overhead (the alternatives) is planned as plain DinD's.
+    row.totalS +=
+      row.perIterationS +
+      (RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (env.name)] ?? RUN_OVERHEAD_S.dind);
   }
   const images = new Set(plan.cells.map((c) => `${BENCHMARKS[c.benchmark].image}:${c.distro}`));
   const dindEnvs = plan.environments.filter((e) => e.engine !== null).length;
@@ -45,3 +48,23 @@ export function estimateRun({ plan, profile, paramOverrides = {} }) {
 }
 
 const round = (/** @type {number} */ x) => Math.round(x * 10) / 10;
+
+/**
+ * The estimate of each step of the plan, in plan order, and of the environments' setup: what progress
+ * lines start their ETA from (src/run/progress.js), the same figures `plan` adds up.
+ * @param {Parameters<typeof estimateRun>[0]} args
+ * @returns {{steps: number[], setupS: number}}
+ */
+export function stepEstimates({ plan, profile, paramOverrides = {} }) {
+  const { benchmarks, setupS } = estimateRun({ plan, profile, paramOverrides });
+  const perIteration = new Map(benchmarks.map((b) => [b.benchmark, b.perIterationS]));
+  const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
+  const envByKey = new Map(plan.environments.map((e) => [e.key, e]));
+  const steps = plan.steps.map((s) => {
+    const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
+    const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
+    const overhead = RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (env.name)];
+    return (perIteration.get(cell.benchmark) ?? 5) + overhead;
+  });
+  return { steps, setupS };
+}

@@ -16,7 +16,10 @@ export class ConfigError extends Error {}
  */
 export async function loadParamOverrides(file) {
   const advice = "fix it, or leave out --config to run with the profile's parameters";
-  return validateParamOverrides(await readJsonFile(file, { what: 'parameter config', advice, ErrorClass: ConfigError }), file);
+  return validateParamOverrides(
+    await readJsonFile(file, { what: 'parameter config', advice, ErrorClass: ConfigError }),
+    file,
+  );
 }
 
 /**
@@ -27,15 +30,20 @@ export async function loadParamOverrides(file) {
 export function validateParamOverrides(doc, file) {
   const names = Object.keys(BENCHMARKS);
   if (!isObject(doc)) {
-    throw new ConfigError(`${file}: expected an object of benchmark names to parameters, e.g. {"fio": {"size": "64M"}}; benchmarks: ${names.join(', ')}`);
+    throw new ConfigError(
+      `${file}: expected an object of benchmark names to parameters, e.g. {"fio": {"size": "64M"}}; benchmarks: ${names.join(', ')}`,
+    );
   }
   /** @type {ParamOverrides} */
   const out = {};
   for (const [bench, params] of Object.entries(doc)) {
-    if (!(bench in BENCHMARKS)) throw new ConfigError(`${file}: unknown benchmark "${bench}"; valid: ${names.join(', ')}`);
+    if (!(bench in BENCHMARKS))
+      throw new ConfigError(`${file}: unknown benchmark "${bench}"; valid: ${names.join(', ')}`);
     const known = knownParams(bench);
     if (!isObject(params)) {
-      throw new ConfigError(`${file}: "${bench}" must be an object of parameters; valid for ${bench}: ${describe(known)}`);
+      throw new ConfigError(
+        `${file}: "${bench}" must be an object of parameters; valid for ${bench}: ${describe(known)}`,
+      );
     }
     out[bench] = {};
     for (const [key, value] of Object.entries(params)) {
@@ -43,7 +51,10 @@ export function validateParamOverrides(doc, file) {
         throw new ConfigError(`${file}: "${bench}.${key}" is not a parameter of ${bench}; valid: ${describe(known)}`);
       }
       const want = typeof known[key];
-      if (typeof value !== want || (want === 'number' && !(Number.isFinite(value) && /** @type {number} */ (value) >= 0))) {
+      if (
+        typeof value !== want ||
+        (want === 'number' && !(Number.isFinite(value) && /** @type {number} */ (value) >= 0))
+      ) {
         throw new ConfigError(
           `${file}: "${bench}.${key}" must be a ${want === 'number' ? 'non-negative number' : want} like ${JSON.stringify(known[key])}, got ${JSON.stringify(value)}`,
         );
@@ -58,9 +69,10 @@ export function validateParamOverrides(doc, file) {
  * The parameters one benchmark runs with in a profile (its own for the profile, see profiles.js), with
  * the overrides applied.
  * @param {string} bench @param {string} profile @param {ParamOverrides} [overrides]
+ * @param {Record<string, import('../benchmarks/benchmark.js').Benchmark>} [registry] where `bench` is found
  */
-export function paramsFor(bench, profile, overrides = {}) {
-  return { ...profileParams(BENCHMARKS[bench], profile), ...(overrides[bench] ?? {}) };
+export function paramsFor(bench, profile, overrides = {}, registry = BENCHMARKS) {
+  return { ...profileParams(registry[bench], profile), ...(overrides[bench] ?? {}) };
 }
 
 /** Parameter names with an example value (the quick profile's, else the standard's). @param {string} bench */
@@ -72,7 +84,9 @@ function knownParams(bench) {
 /** @param {Record<string, unknown>} known */
 function describe(known) {
   const keys = Object.keys(known);
-  return keys.length ? keys.map((k) => `${k} (${typeof known[k]})`).join(', ') : '(none: this benchmark has no parameters)';
+  return keys.length
+    ? keys.map((k) => `${k} (${typeof known[k]})`).join(', ')
+    : '(none: this benchmark has no parameters)';
 }
 
 /** @param {unknown} v @returns {v is Record<string, unknown>} */

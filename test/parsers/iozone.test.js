@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { parseIozone } from '../../src/parsers/iozone.js';
 import { ParseError } from '../../src/parsers/parse-error.js';
 
-const fixture = (/** @type {string} */ name) => readFileSync(new URL(`../fixtures/iozone/${name}`, import.meta.url), 'utf8');
+const fixture = (/** @type {string} */ name) =>
+  readFileSync(new URL(`../fixtures/iozone/${name}`, import.meta.url), 'utf8');
 const mib = (/** @type {number} */ kBps) => Math.round((kBps / 1024) * 100) / 100;
 
 describe('IOzone parser', () => {
@@ -35,7 +36,10 @@ describe('IOzone parser', () => {
   });
 
   test('not IOzone at all (a shell that could not find it)', () => {
-    assert.throws(() => parseIozone('sh: 1: iozone: not found\n'), (e) => e instanceof ParseError && e.at?.lineNumber === 1);
+    assert.throws(
+      () => parseIozone('sh: 1: iozone: not found\n'),
+      (e) => e instanceof ParseError && e.at?.lineNumber === 1,
+    );
   });
 
   test('a truncated run: banner but no table', () => {

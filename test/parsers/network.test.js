@@ -26,7 +26,10 @@ describe('iperf3 --json', () => {
     assert.equal(typeof r.retransmits, 'number');
   });
   test('iperf3 own error (it exits 0 with "error" in the JSON): refused with its words', () => {
-    assert.throws(() => parseIperf3(fixture('iperf3/error-connection-refused.json')), /iperf3 reported an error: unable to connect to server: Connection refused/);
+    assert.throws(
+      () => parseIperf3(fixture('iperf3/error-connection-refused.json')),
+      /iperf3 reported an error: unable to connect to server: Connection refused/,
+    );
   });
   test('not JSON: the first line is named', () => {
     assert.throws(
@@ -41,7 +44,8 @@ describe('sockperf ping-pong', () => {
     test(`${name}: percentiles in order, as printed`, () => {
       const text = fixture(`sockperf/${name}.txt`);
       const r = parseSockperf(text);
-      const printed = (/** @type {string} */ p) => Number(/** @type {RegExpMatchArray} */ (text.match(new RegExp(`percentile ${p} =\\s*([\\d.]+)`)))[1]);
+      const printed = (/** @type {string} */ p) =>
+        Number(/** @type {RegExpMatchArray} */ (text.match(new RegExp(`percentile ${p} =\\s*([\\d.]+)`)))[1]);
       assert.equal(r.p50_us, printed('50.000'));
       assert.equal(r.p99_us, printed('99.000'));
       assert.equal(r.p999_us, printed('99.900'));
@@ -50,8 +54,14 @@ describe('sockperf ping-pong', () => {
     });
   }
   test('a run that never got a reply is refused, naming the first line', () => {
-    const text = fixture('sockperf/ping-pong-host-native.txt').split('\n').filter((l) => !/percentile|observation|avg-latency/.test(l)).join('\n');
-    assert.throws(() => parseSockperf(text), (e) => e instanceof ParseError && /avg-latency/.test(e.message) && e.at?.lineNumber === 1);
+    const text = fixture('sockperf/ping-pong-host-native.txt')
+      .split('\n')
+      .filter((l) => !/percentile|observation|avg-latency/.test(l))
+      .join('\n');
+    assert.throws(
+      () => parseSockperf(text),
+      (e) => e instanceof ParseError && /avg-latency/.test(e.message) && e.at?.lineNumber === 1,
+    );
   });
 });
 
@@ -63,22 +73,40 @@ describe('MTU probe (ping -M do)', () => {
     // Real ping output for a payload one byte over the path MTU (the probe's mtu= line states its size).
     assert.throws(
       () => parsePingMtu(fixture('ping/mtu-too-long.txt')),
-      (e) => e instanceof ParseError && e.at?.line === 'ping: local error: message too long, mtu=1500' && /1501-byte packet/.test(e.message),
+      (e) =>
+        e instanceof ParseError &&
+        e.at?.line === 'ping: local error: message too long, mtu=1500' &&
+        /1501-byte packet/.test(e.message),
     );
   });
   test('lost replies fail the probe with the summary line', () => {
-    const text = 'mtu=1500\nPING 10.0.0.2\n\n--- 10.0.0.2 ping statistics ---\n3 packets transmitted, 1 received, 66% packet loss, time 400ms\nexit=1\n';
-    assert.throws(() => parsePingMtu(text), (e) => e instanceof ParseError && /only 1 of 3 full-size/.test(e.message) && e.at?.lineNumber === 5);
+    const text =
+      'mtu=1500\nPING 10.0.0.2\n\n--- 10.0.0.2 ping statistics ---\n3 packets transmitted, 1 received, 66% packet loss, time 400ms\nexit=1\n';
+    assert.throws(
+      () => parsePingMtu(text),
+      (e) => e instanceof ParseError && /only 1 of 3 full-size/.test(e.message) && e.at?.lineNumber === 5,
+    );
   });
 });
 
 describe('redis-benchmark --csv', () => {
   test('SET and GET: rps and p50/p95/p99 as printed', () => {
     const rows = parseRedisBenchmark(fixture('redis-benchmark/set-get.csv'));
-    assert.deepEqual(rows.map((r) => r.test), ['SET', 'GET']);
-    assert.deepEqual(rows[0], { test: 'SET', rps: 26990.55, avg_ms: 0.538, p50_ms: 0.239, p95_ms: 2.343, p99_ms: 4.535, max_ms: 12.303 });
+    assert.deepEqual(
+      rows.map((r) => r.test),
+      ['SET', 'GET'],
+    );
+    assert.deepEqual(rows[0], {
+      test: 'SET',
+      rps: 26990.55,
+      avg_ms: 0.538,
+      p50_ms: 0.239,
+      p95_ms: 2.343,
+      p99_ms: 4.535,
+      max_ms: 12.303,
+    });
   });
-  test('no server to talk to: the tool\'s first line is named', () => {
+  test("no server to talk to: the tool's first line is named", () => {
     assert.throws(
       () => parseRedisBenchmark(fixture('redis-benchmark/connection-refused.txt')),
       (e) => e instanceof ParseError && e.at?.line.startsWith('Could not connect to Redis') === true,
@@ -86,7 +114,10 @@ describe('redis-benchmark --csv', () => {
   });
   test('a row that is not numbers', () => {
     const text = fixture('redis-benchmark/set-get.csv').replace('"26990.55"', '"n/a"');
-    assert.throws(() => parseRedisBenchmark(text), (e) => e instanceof ParseError && e.at?.lineNumber === 2);
+    assert.throws(
+      () => parseRedisBenchmark(text),
+      (e) => e instanceof ParseError && e.at?.lineNumber === 2,
+    );
   });
 });
 
@@ -99,7 +130,11 @@ describe('pgbench with its per-transaction log', () => {
     assert.equal(r.failed, 0);
     assert.ok(r.p50_ms > 0 && r.p50_ms <= r.p95_ms && r.p95_ms <= r.p99_ms);
     // The log's own mean agrees with pgbench's printed average (to within its rounding and warm-up).
-    const lat = fixture('pgbench/bridge-dind.txt').split('--- per-transaction log ---\n')[1].trim().split('\n').map((l) => Number(l.split(' ')[2]) / 1000);
+    const lat = fixture('pgbench/bridge-dind.txt')
+      .split('--- per-transaction log ---\n')[1]
+      .trim()
+      .split('\n')
+      .map((l) => Number(l.split(' ')[2]) / 1000);
     const mean = lat.reduce((a, b) => a + b, 0) / lat.length;
     assert.ok(Math.abs(mean - r.latency_avg_ms) / r.latency_avg_ms < 0.1, `log mean ${mean} vs ${r.latency_avg_ms}`);
   });
@@ -109,10 +144,16 @@ describe('pgbench with its per-transaction log', () => {
   });
   test('a garbled log line is named', () => {
     const text = fixture('pgbench/bridge-dind.txt').replace('\n0 2 1899 0 1795280226 998291\n', '\n0 2 oops\n');
-    assert.throws(() => parsePgbench(text), (e) => e instanceof ParseError && e.at?.line === '0 2 oops');
+    assert.throws(
+      () => parsePgbench(text),
+      (e) => e instanceof ParseError && e.at?.line === '0 2 oops',
+    );
   });
   test("pgbench's own error is the offending line", () => {
     const text = 'pgbench: error: connection to server at "172.19.0.2", port 5432 failed: Connection refused\n';
-    assert.throws(() => parsePgbench(text), (e) => e instanceof ParseError && e.at?.lineNumber === 1);
+    assert.throws(
+      () => parsePgbench(text),
+      (e) => e instanceof ParseError && e.at?.lineNumber === 1,
+    );
   });
 });

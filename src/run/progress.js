@@ -1,0 +1,76 @@
+// Elapsed time and an ETA for progress lines: "(elapsed 12m05s, ETA 1h02m)". The ETA starts from plan's
+// estimates (src/run/estimate.js) and is refined as steps finish: the remaining steps of a benchmark in an
+// environment are scaled by how its finished steps there compared with their estimates (the tool's time
+// is what the estimate gets most wrong on another machine, and native differs from a container); with
+// none finished there yet, by the benchmark's ratio in other environments, else by the run's so far.
+
+/**
+ * @typedef {{benchmark: string, environment: string, seconds: number}} StepEstimate
+ */
+
+export class Progress {
+  /**
+   * @param {StepEstimate[]} steps every step of the plan, in order
+   * @param {{now?: () => number}} [opts] now: milliseconds (a clock a test controls)
+   */
+  constructor(steps, { now = () => performance.now() } = {}) {
+    this.steps = steps;
+    this.now = now;
+    this.startedAt = now();
+    /** @type {Map<string, {estimated: number, actual: number}>} finished steps by benchmark and by benchmark|env */
+    this.byKey = new Map();
+    this.total = { estimated: 0, actual: 0 };
+    /** @type {Set<number>} steps that will not run (done in an earlier attempt, or their cell stopped) */
+    this.skipped = new Set();
+    /** @type {Set<number>} */
+    this.done = new Set();
+  }
+
+  /** A step that will not run: it leaves the ETA. @param {number} index */
+  skip(index) {
+    this.skipped.add(index);
+  }
+
+  /** @param {number} index @param {number} seconds how long it took */
+  finished(index, seconds) {
+    const { benchmark, environment, seconds: estimated } = this.steps[index];
+    this.done.add(index);
+    for (const key of [benchmark, `${benchmark}|${environment}`]) {
+      const b = this.byKey.get(key) ?? { estimated: 0, actual: 0 };
+      b.estimated += estimated;
+      b.actual += seconds;
+      this.byKey.set(key, b);
+    }
+    this.total.estimated += estimated;
+    this.total.actual += seconds;
+  }
+
+  /** Seconds still to go, by the refined estimates. @param {(index: number) => boolean} [willRun] */
+  remainingSeconds(willRun = () => true) {
+    const overall = ratio(this.total);
+    let left = 0;
+    for (const [i, s] of this.steps.entries()) {
+      if (this.done.has(i) || this.skipped.has(i) || !willRun(i)) continue;
+      const b = this.byKey.get(`${s.benchmark}|${s.environment}`) ?? this.byKey.get(s.benchmark);
+      left += s.seconds * (b ? ratio(b) : overall);
+    }
+    return left;
+  }
+
+  /** "(elapsed 1m05s, ETA 12m)" @param {(index: number) => boolean} [willRun] */
+  note(willRun) {
+    const elapsed = (this.now() - this.startedAt) / 1000;
+    return `(elapsed ${duration(elapsed)}, ETA ${duration(this.remainingSeconds(willRun))})`;
+  }
+}
+
+/** actual / estimated, 1 before anything finished. @param {{estimated: number, actual: number}} x */
+const ratio = (x) => (x.estimated > 0 ? x.actual / x.estimated : 1);
+
+/** 45s, 12m05s, 3h07m. @param {number} s */
+export function duration(s) {
+  const t = Math.max(0, Math.round(s));
+  if (t < 60) return `${t}s`;
+  if (t < 3600) return `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
+  return `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m`;
+}
