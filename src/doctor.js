@@ -35,21 +35,28 @@ export async function doctor(outer) {
     check: 'engine reachable',
     ok: reachable,
     detail: reachable ? `answers /_ping on ${socketOf(outer)}` : `nothing answers on ${socketOf(outer)}`,
-    fix: reachable ? undefined : 'start an engine: as root `bash .ci/start-engine.sh` (installs nothing; run `bash .ci/install.sh` first on a fresh machine), or `systemctl start docker`',
+    fix: reachable
+      ? undefined
+      : 'start an engine: as root `bash .ci/start-engine.sh` (installs nothing; run `bash .ci/install.sh` first on a fresh machine), or `systemctl start docker`',
   });
   const buildx = await buildxVersion();
   add({
     check: 'docker buildx',
     ok: Boolean(buildx),
     detail: buildx ? String(buildx) : 'not installed',
-    fix: buildx ? undefined : 'run `bash .ci/install.sh` (go install of buildx v0.19.3 into ~/.docker/cli-plugins)',
+    fix: buildx
+      ? undefined
+      : 'on a runner, as root: `runners/common/provision.sh` (or the setup action installs it per job); ' +
+        'on a development machine: `bash .ci/install.sh` (go install of buildx v0.19.3 into ~/.docker/cli-plugins)',
   });
   const sysbenchHere = onPath('sysbench');
   add({
     check: 'native tools',
     ok: sysbenchHere,
     detail: sysbenchHere ? 'sysbench on PATH' : 'sysbench missing: the native environment runs the host tools',
-    fix: sysbenchHere ? undefined : 'apt-get install sysbench (or leave native out: --env docker,dind,dind-vfs)',
+    fix: sysbenchHere
+      ? undefined
+      : 'apt-get install sysbench; on a runner `runners/common/provision.sh` (or leave native out: --env docker,dind,dind-vfs)',
   });
   if (!reachable) return checks;
 
@@ -67,7 +74,11 @@ export async function doctor(outer) {
     add({
       check: `base ${ref}`,
       ok: present || debootstrap,
-      detail: present ? 'present' : debootstrap ? `buildable offline with debootstrap (${variable})` : 'missing, and debootstrap is not installed',
+      detail: present
+        ? 'present'
+        : debootstrap
+          ? `buildable offline with debootstrap (${variable})`
+          : 'missing, and debootstrap is not installed',
       fix: present || debootstrap ? undefined : 'apt-get install debootstrap, then `dind-bench images build`',
     });
   }
@@ -90,7 +101,12 @@ export async function doctor(outer) {
   // Can DinD start here, and how? Try a short-lived container with each mode on an image already here.
   const probeImage = await firstPresent(outer, [...ENGINE_VERSIONS.map(dindImage), ...Object.values(OFFLINE_BASES)]);
   if (!probeImage) {
-    add({ check: 'DinD start mode', ok: false, detail: 'no local image to probe with', fix: 'run `dind-bench images build` first, then `dind-bench doctor` again' });
+    add({
+      check: 'DinD start mode',
+      ok: false,
+      detail: 'no local image to probe with',
+      fix: 'run `dind-bench images build` first, then `dind-bench doctor` again',
+    });
   } else {
     const privileged = await tryStart(outer, probeImage, { Privileged: true });
     const caps = privileged === null ? null : await tryStart(outer, probeImage, CAPABILITY_SET);
@@ -103,7 +119,10 @@ export async function doctor(outer) {
           : caps === null
             ? `--privileged is refused (${privileged}); the explicit capability set works and will be used`
             : `--privileged is refused (${privileged}) and the capability set too (${caps})`,
-      fix: privileged !== null && caps !== null ? 'DinD cells will be reported unavailable; run on a host whose engine allows privileged containers' : undefined,
+      fix:
+        privileged !== null && caps !== null
+          ? 'DinD cells will be reported unavailable; run on a host whose engine allows privileged containers'
+          : undefined,
     });
   }
   return checks;
@@ -123,7 +142,13 @@ async function tryStart(outer, image, hostConfig) {
   /** @type {import('dockerode').Container | null} */
   let c = null;
   try {
-    c = await outer.createContainer({ Image: image, Entrypoint: ['true'], Cmd: [], Labels: { 'dind-bench.doctor': '1' }, HostConfig: hostConfig });
+    c = await outer.createContainer({
+      Image: image,
+      Entrypoint: ['true'],
+      Cmd: [],
+      Labels: { 'dind-bench.doctor': '1' },
+      HostConfig: hostConfig,
+    });
     await c.start();
     await c.wait();
     return null;

@@ -16,8 +16,14 @@ for (const cmd of [[], ['doctor'], ['images'], ['images', 'build'], ['run']]) {
 }
 
 const wrong = [
-  { args: ['run', '--out', 'x', '--bench', 'sysbench,nope'], message: /unknown benchmark nope; valid: lifecycle, sysbench/ },
-  { args: ['run', '--out', 'x', '--env', 'docker,vm'], message: /unknown environment vm; valid: native, docker, dind, dind-vfs/ },
+  {
+    args: ['run', '--out', 'x', '--bench', 'sysbench,nope'],
+    message: /unknown benchmark nope; valid: lifecycle, sysbench/,
+  },
+  {
+    args: ['run', '--out', 'x', '--env', 'docker,vm'],
+    message: /unknown environment vm; valid: native, docker, dind, dind-vfs/,
+  },
   { args: ['run', '--out', 'x', '--distro', 'ubuntu'], message: /unknown distribution ubuntu; valid: debian, alpine/ },
   { args: ['run', '--out', 'x', '--engine', '19.03'], message: /unknown engine version 19.03; valid: 20.10, 26.1/ },
   { args: ['run', '--out', 'x', '--profile', 'long'], message: /Allowed choices are quick, standard, tiny/ },
@@ -35,13 +41,19 @@ for (const w of wrong) {
 }
 
 test('an engine that is not a unix socket is refused, with what to do', () => {
-  const r = spawnSync(process.execPath, [BIN, 'doctor'], { encoding: 'utf8', env: { ...process.env, DOCKER_HOST: 'tcp://127.0.0.1:2375' } });
+  const r = spawnSync(process.execPath, [BIN, 'doctor'], {
+    encoding: 'utf8',
+    env: { ...process.env, DOCKER_HOST: 'tcp://127.0.0.1:2375' },
+  });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /only talks to an engine over a unix socket.*Unset DOCKER_HOST/);
 });
 
 test('doctor without an engine says how to start one', () => {
-  const r = spawnSync(process.execPath, [BIN, 'doctor', '--json'], { encoding: 'utf8', env: { ...process.env, DOCKER_HOST: 'unix:///tmp/dind-bench-no-such.sock' } });
+  const r = spawnSync(process.execPath, [BIN, 'doctor', '--json'], {
+    encoding: 'utf8',
+    env: { ...process.env, DOCKER_HOST: 'unix:///tmp/dind-bench-no-such.sock' },
+  });
   assert.equal(r.status, 1);
   const checks = JSON.parse(r.stdout);
   const engine = checks.find((/** @type {any} */ c) => c.check === 'engine reachable');
@@ -49,8 +61,11 @@ test('doctor without an engine says how to start one', () => {
   assert.match(engine.fix, /start-engine\.sh/);
 });
 
-test('run without an engine fails with the doctor\'s advice', () => {
-  const r = spawnSync(process.execPath, [BIN, 'run', '--out', '/tmp/dind-bench-no-engine-run'], { encoding: 'utf8', env: { ...process.env, DOCKER_HOST: 'unix:///tmp/dind-bench-no-such.sock' } });
+test("run without an engine fails with the doctor's advice", () => {
+  const r = spawnSync(process.execPath, [BIN, 'run', '--out', '/tmp/dind-bench-no-engine-run'], {
+    encoding: 'utf8',
+    env: { ...process.env, DOCKER_HOST: 'unix:///tmp/dind-bench-no-such.sock' },
+  });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /no Docker engine answers on \/tmp\/dind-bench-no-such.sock.*dind-bench doctor/);
 });

@@ -23,21 +23,38 @@ describe('parameter overrides', () => {
   test('valid overrides replace only the named parameters', () => {
     const o = validateParamOverrides({ fio: { size: '64M' }, 'stress-ng': { seconds: 5 } }, 'c.json');
     assert.deepEqual(paramsFor('fio', 'quick', o), { size: '64M', seconds: 0.3 });
-    assert.deepEqual(paramsFor('stress-ng', 'standard', o), { seconds: 5, workers: 0, vmBytes: '256M', hddBytes: '1G' });
+    assert.deepEqual(paramsFor('stress-ng', 'standard', o), {
+      seconds: 5,
+      workers: 0,
+      vmBytes: '256M',
+      hddBytes: '1G',
+    });
     assert.deepEqual(paramsFor('iozone', 'quick', o), { fileSize: '16m', recordSize: '4k' });
   });
   const bad = [
     { doc: { fioo: {} }, message: /c\.json: unknown benchmark "fioo"; valid: .*fio.*storage/ },
-    { doc: { fio: { sise: '1G' } }, message: /c\.json: "fio\.sise" is not a parameter of fio; valid: size \(string\), seconds \(number\)/ },
-    { doc: { fio: { seconds: '5' } }, message: /c\.json: "fio\.seconds" must be a non-negative number like 0\.3, got "5"/ },
+    {
+      doc: { fio: { sise: '1G' } },
+      message: /c\.json: "fio\.sise" is not a parameter of fio; valid: size \(string\), seconds \(number\)/,
+    },
+    {
+      doc: { fio: { seconds: '5' } },
+      message: /c\.json: "fio\.seconds" must be a non-negative number like 0\.3, got "5"/,
+    },
     { doc: { iozone: { fileSize: 1024 } }, message: /"iozone\.fileSize" must be a string like "16m", got 1024/ },
     { doc: { fio: 'big' }, message: /"fio" must be an object of parameters; valid for fio: size/ },
     { doc: [], message: /expected an object of benchmark names/ },
-    { doc: { iozone: { x: 1 } }, message: /"iozone\.x" is not a parameter of iozone; valid: fileSize \(string\), recordSize \(string\)/ },
+    {
+      doc: { iozone: { x: 1 } },
+      message: /"iozone\.x" is not a parameter of iozone; valid: fileSize \(string\), recordSize \(string\)/,
+    },
   ];
   for (const b of bad) {
     test(`refuses ${JSON.stringify(b.doc)}`, () => {
-      assert.throws(() => validateParamOverrides(b.doc, 'c.json'), (e) => e instanceof ConfigError && b.message.test(e.message));
+      assert.throws(
+        () => validateParamOverrides(b.doc, 'c.json'),
+        (e) => e instanceof ConfigError && b.message.test(e.message),
+      );
     });
   }
 });
@@ -47,24 +64,38 @@ describe('run --config and plan (real CLI)', () => {
     const f = file('typo.json', '{"stress-ng": {"second": 5}}');
     const r = cli('run', '--out', path.join(dir, 'never'), '--config', f);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, new RegExp(`${f.replace(/[.]/g, '\\.')}: "stress-ng\\.second" is not a parameter of stress-ng; valid: seconds`));
+    assert.match(
+      r.stderr,
+      new RegExp(`${f.replace(/[.]/g, '\\.')}: "stress-ng\\.second" is not a parameter of stress-ng; valid: seconds`),
+    );
   });
   test('a file that is not JSON: its kind, path, line and column, and what to do', () => {
     const f = file('broken.json', '{"fio": {"size": "64M",}}');
     const r = cli('run', '--out', path.join(dir, 'never'), '--config', f);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, new RegExp(`${f.replace(/[.]/g, '\\.')}: the parameter config is not valid JSON at line 1, column 24 \\(.*\\); fix it, or leave out --config`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `${f.replace(/[.]/g, '\\.')}: the parameter config is not valid JSON at line 1, column 24 \\(.*\\); fix it, or leave out --config`,
+      ),
+    );
   });
   test('a missing file', () => {
     const f = path.join(dir, 'nope.json');
     const r = cli('plan', '--config', f);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, new RegExp(`${f.replace(/[.]/g, '\\.')}: cannot read the parameter config: no such file; fix it, or leave out --config`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `${f.replace(/[.]/g, '\\.')}: cannot read the parameter config: no such file; fix it, or leave out --config`,
+      ),
+    );
   });
   test('plan --profile standard lists every benchmark with its parameters and an estimate, and follows --config', () => {
     const r = cli('plan', '--profile', 'standard');
     assert.equal(r.status, 0, r.stderr);
-    for (const b of ['lifecycle', 'sysbench', 'stress-ng', 'iozone', 'fio', 'storage']) assert.match(r.stderr, new RegExp(`^${b}\\s`, 'm'));
+    for (const b of ['lifecycle', 'sysbench', 'stress-ng', 'iozone', 'fio', 'storage'])
+      assert.match(r.stderr, new RegExp(`^${b}\\s`, 'm'));
     assert.match(r.stderr, /"seconds":100/);
     const f = file('short.json', '{"stress-ng": {"seconds": 5}}');
     const r2 = cli('plan', '--profile', 'standard', '--bench', 'stress-ng', '--config', f);
@@ -75,7 +106,14 @@ describe('run --config and plan (real CLI)', () => {
 describe('estimate', () => {
   test('scales with iterations and parameters', () => {
     const plan = (/** @type {number} */ iterations) =>
-      makePlan({ benchmarks: ['stress-ng'], environments: ['docker', 'dind'], distros: ['debian'], engines: ['20.10'], iterations, warmup: 1 });
+      makePlan({
+        benchmarks: ['stress-ng'],
+        environments: ['docker', 'dind'],
+        distros: ['debian'],
+        engines: ['20.10'],
+        iterations,
+        warmup: 1,
+      });
     const a = estimateRun({ plan: plan(1), profile: 'standard' });
     const b = estimateRun({ plan: plan(3), profile: 'standard' });
     assert.equal(a.benchmarks[0].steps, 4);

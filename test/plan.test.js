@@ -3,12 +3,25 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makePlan } from '../src/run/plan.js';
 
-const base = { benchmarks: ['sysbench'], environments: ['native', 'docker', 'dind', 'dind-vfs'], distros: ['debian'], engines: ['20.10'], iterations: 2, warmup: 1 };
+const base = {
+  benchmarks: ['sysbench'],
+  environments: ['native', 'docker', 'dind', 'dind-vfs'],
+  distros: ['debian'],
+  engines: ['20.10'],
+  iterations: 2,
+  warmup: 1,
+};
 
 test('environments: DinD once per inner engine, the others once', () => {
   const plan = makePlan({ ...base, engines: ['20.10', '26.1'] });
-  assert.deepEqual(plan.environments.map((e) => e.key), ['native', 'docker', 'dind@20.10', 'dind@26.1', 'dind-vfs@20.10', 'dind-vfs@26.1']);
-  assert.deepEqual(plan.environments.filter((e) => e.engine).map((e) => e.engine), ['20.10', '26.1', '20.10', '26.1']);
+  assert.deepEqual(
+    plan.environments.map((e) => e.key),
+    ['native', 'docker', 'dind@20.10', 'dind@26.1', 'dind-vfs@20.10', 'dind-vfs@26.1'],
+  );
+  assert.deepEqual(
+    plan.environments.filter((e) => e.engine).map((e) => e.engine),
+    ['20.10', '26.1', '20.10', '26.1'],
+  );
 });
 
 test('steps interleave environments within each iteration, warm-up first', () => {
@@ -16,19 +29,30 @@ test('steps interleave environments within each iteration, warm-up first', () =>
   assert.deepEqual(
     plan.steps.map((s) => `${s.cell}#${s.iteration}${s.warmup ? 'w' : ''}`),
     [
-      'sysbench/docker/debian#-1w', 'sysbench/dind@20.10/debian#-1w',
-      'sysbench/docker/debian#0', 'sysbench/dind@20.10/debian#0',
-      'sysbench/docker/debian#1', 'sysbench/dind@20.10/debian#1',
+      'sysbench/docker/debian#-1w',
+      'sysbench/dind@20.10/debian#-1w',
+      'sysbench/docker/debian#0',
+      'sysbench/dind@20.10/debian#0',
+      'sysbench/docker/debian#1',
+      'sysbench/dind@20.10/debian#1',
     ],
   );
 });
 
 test('native runs once per benchmark whatever the distributions, as distro "host"', () => {
   const plan = makePlan({ ...base, distros: ['debian', 'alpine'], iterations: 1, warmup: 0 });
-  assert.deepEqual(plan.cells.map((c) => c.key), [
-    'sysbench/native/host', 'sysbench/docker/debian', 'sysbench/dind@20.10/debian', 'sysbench/dind-vfs@20.10/debian',
-    'sysbench/docker/alpine', 'sysbench/dind@20.10/alpine', 'sysbench/dind-vfs@20.10/alpine',
-  ]);
+  assert.deepEqual(
+    plan.cells.map((c) => c.key),
+    [
+      'sysbench/native/host',
+      'sysbench/docker/debian',
+      'sysbench/dind@20.10/debian',
+      'sysbench/dind-vfs@20.10/debian',
+      'sysbench/docker/alpine',
+      'sysbench/dind@20.10/alpine',
+      'sysbench/dind-vfs@20.10/alpine',
+    ],
+  );
   assert.equal(plan.steps.length, plan.cells.length);
 });
 
@@ -37,6 +61,9 @@ test('every cell gets warm-up + iterations steps', () => {
   for (const cell of plan.cells) {
     const steps = plan.steps.filter((s) => s.cell === cell.key);
     assert.equal(steps.length, 4, cell.key);
-    assert.deepEqual(steps.map((s) => s.warmup), [true, false, false, false]);
+    assert.deepEqual(
+      steps.map((s) => s.warmup),
+      [true, false, false, false],
+    );
   }
 });

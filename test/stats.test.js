@@ -5,7 +5,15 @@
 //   (the normal approximation with tie correction, as R's wilcox.test(correct = TRUE)), run on 2026-11-21.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapCI, bootstrapMedianCI, cliffsDelta, mannWhitneyU, median, ratioOfMedians, summarize } from '../src/stats/index.js';
+import {
+  bootstrapCI,
+  bootstrapMedianCI,
+  cliffsDelta,
+  mannWhitneyU,
+  median,
+  ratioOfMedians,
+  summarize,
+} from '../src/stats/index.js';
 
 const depressionX = [0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
 const depressionY = [1.15, 0.88, 0.9, 0.74, 1.21];
@@ -46,8 +54,18 @@ test('Mann-Whitney with ties: normal approximation with tie and continuity corre
 });
 
 test('Mann-Whitney, 60 vs 55 values with ties (scipy U = 1070, p = 0.0011753531)', () => {
-  const c = [94.1, 94.3, 103.3, 88.5, 99.3, 88.7, 105.5, 101.0, 106.8, 97.5, 102.0, 98.6, 96.3, 100.7, 93.7, 98.2, 103.5, 100.3, 97.9, 110.9, 100.3, 97.1, 100.8, 97.4, 98.1, 98.2, 110.1, 100.1, 100.9, 103.4, 110.1, 98.9, 96.9, 112.4, 92.7, 98.2, 103.3, 111.4, 95.3, 87.9, 103.3, 97.4, 98.1, 102.3, 101.1, 101.5, 97.8, 106.4, 107.5, 100.2, 97.7, 103.7, 102.4, 94.8, 97.7, 105.2, 99.5, 98.4, 101.1, 99.8];
-  const d = [103.0, 93.3, 111.7, 104.0, 98.6, 107.9, 104.5, 103.1, 108.2, 114.3, 105.8, 110.9, 113.8, 97.9, 100.4, 106.9, 94.5, 101.7, 109.5, 108.2, 105.9, 93.5, 114.8, 105.8, 106.8, 105.5, 94.4, 95.8, 96.9, 112.6, 98.8, 101.8, 101.7, 105.9, 105.5, 104.3, 96.7, 87.3, 103.8, 104.3, 109.2, 102.5, 99.9, 105.1, 95.2, 97.8, 98.0, 104.4, 113.5, 106.8, 108.7, 104.2, 104.4, 100.8, 101.6];
+  const c = [
+    94.1, 94.3, 103.3, 88.5, 99.3, 88.7, 105.5, 101.0, 106.8, 97.5, 102.0, 98.6, 96.3, 100.7, 93.7, 98.2, 103.5, 100.3,
+    97.9, 110.9, 100.3, 97.1, 100.8, 97.4, 98.1, 98.2, 110.1, 100.1, 100.9, 103.4, 110.1, 98.9, 96.9, 112.4, 92.7, 98.2,
+    103.3, 111.4, 95.3, 87.9, 103.3, 97.4, 98.1, 102.3, 101.1, 101.5, 97.8, 106.4, 107.5, 100.2, 97.7, 103.7, 102.4,
+    94.8, 97.7, 105.2, 99.5, 98.4, 101.1, 99.8,
+  ];
+  const d = [
+    103.0, 93.3, 111.7, 104.0, 98.6, 107.9, 104.5, 103.1, 108.2, 114.3, 105.8, 110.9, 113.8, 97.9, 100.4, 106.9, 94.5,
+    101.7, 109.5, 108.2, 105.9, 93.5, 114.8, 105.8, 106.8, 105.5, 94.4, 95.8, 96.9, 112.6, 98.8, 101.8, 101.7, 105.9,
+    105.5, 104.3, 96.7, 87.3, 103.8, 104.3, 109.2, 102.5, 99.9, 105.1, 95.2, 97.8, 98.0, 104.4, 113.5, 106.8, 108.7,
+    104.2, 104.4, 100.8, 101.6,
+  ];
   const r = mannWhitneyU(c, d);
   assert.equal(r.u, 1070);
   assert.ok(Math.abs(r.p - 0.0011753531096492472) < 1e-6, `p = ${r.p}`);
@@ -83,7 +101,10 @@ test('bootstrap: seeded (same seed, same interval), interval contains the estima
 
 test('ratio of medians: candidate/baseline with an interval around it; a clear doubling excludes 1', () => {
   const base = [10, 11, 9, 10.5, 9.5, 10.2, 9.8, 10.1, 9.9, 10];
-  const r = ratioOfMedians(base, base.map((x) => x * 2));
+  const r = ratioOfMedians(
+    base,
+    base.map((x) => x * 2),
+  );
   assert.equal(r.ratio, 2);
   assert.ok(r.low > 1.5 && r.high < 2.5 && r.low <= 2 && r.high >= 2, JSON.stringify(r));
   const same = ratioOfMedians(base, base);

@@ -7,18 +7,24 @@ import { renderHistory } from './history.js';
 import { renderOverview } from './overview.js';
 import { readState, writeState } from './state.js';
 import { renderStudy } from './study.js';
+import { renderWaterfall } from './waterfall.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 async function main() {
   const state = readState();
   const latestAll = await getJson('latest.json');
-  const runners = Object.values(latestAll.runners).sort((a, b) => /** @type {any} */ (b).time.localeCompare(/** @type {any} */ (a).time));
+  const runners = Object.values(latestAll.runners).sort((a, b) =>
+    /** @type {any} */ (b).time.localeCompare(/** @type {any} */ (a).time),
+  );
   if (!runners.length) {
-    $('answer').textContent = 'This history holds no run yet: publish one with `dind-bench publish DIR/results.json --history HISTDIR`.';
+    $('answer').textContent =
+      'This history holds no run yet: publish one with `dind-bench publish DIR/results.json --history HISTDIR`.';
     return;
   }
-  const runner = /** @type {any} */ (runners.find((r) => /** @type {any} */ (r).fingerprint === state.runner) ?? runners[0]);
+  const runner = /** @type {any} */ (
+    runners.find((r) => /** @type {any} */ (r).fingerprint === state.runner) ?? runners[0]
+  );
   const [latest, index] = await Promise.all([getJson(runner.file), getJson('index.json')]);
   const benches = [...new Set(latest.rows.map((/** @type {any} */ r) => r.benchmark))].sort();
   if (!state.bench || !benches.includes(state.bench)) state.bench = /** @type {string} */ (benches[0] ?? '');
@@ -28,6 +34,7 @@ async function main() {
     destroyAll();
     renderOverview(latest, state, dataUrl(runner.run));
     renderStudy(latest, state, runner.run);
+    renderWaterfall(latest, state);
     renderHistory(index, runner.fingerprint, state, openRun);
     document.body.dataset.ready = 'true';
   };
@@ -62,15 +69,33 @@ function buildFilters(runners, runner, latest, index, state) {
     el.innerHTML = options.map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join('');
     el.value = value;
   };
-  select('f-runner', runners.map((r) => [r.fingerprint, `${r.runner} (${r.fingerprint.slice(0, 6)}, ${date(r.time).slice(0, 10)})`]), runner.fingerprint);
+  select(
+    'f-runner',
+    runners.map((r) => [r.fingerprint, `${r.runner} (${r.fingerprint.slice(0, 6)}, ${date(r.time).slice(0, 10)})`]),
+    runner.fingerprint,
+  );
   const mine = Object.values(index.series).filter((s) => /** @type {any} */ (s).fingerprint === runner.fingerprint);
-  const benches = [...new Set([...mine.map((s) => /** @type {any} */ (s).benchmark), ...latest.rows.map((/** @type {any} */ r) => r.benchmark)])].sort();
-  select('f-bench', benches.map((b) => [b, b]), state.bench);
+  const benches = [
+    ...new Set([
+      ...mine.map((s) => /** @type {any} */ (s).benchmark),
+      ...latest.rows.map((/** @type {any} */ r) => r.benchmark),
+    ]),
+  ].sort();
+  select(
+    'f-bench',
+    benches.map((b) => [b, b]),
+    state.bench,
+  );
   /** @type {HTMLSelectElement} */ ($('f-range')).value = state.range;
   const envs = [...new Set(mine.map((s) => /** @type {any} */ (s).environmentKey))].sort();
   const distros = [...new Set(mine.map((s) => /** @type {any} */ (s).distro))].filter((d) => d !== 'host').sort();
   const engines = [...new Set(envs.map((k) => k.split('@')[1]).filter(Boolean))].sort();
-  const boxes = (/** @type {string} */ id, /** @type {string} */ name, /** @type {string[]} */ values, /** @type {string[]} */ chosen) => {
+  const boxes = (
+    /** @type {string} */ id,
+    /** @type {string} */ name,
+    /** @type {string[]} */ values,
+    /** @type {string[]} */ chosen,
+  ) => {
     const fs = $(id);
     fs.querySelectorAll('label').forEach((l) => l.remove());
     for (const v of values) {

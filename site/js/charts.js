@@ -1,6 +1,5 @@
 // Chart.js set-up shared by every chart: plugins, colours per environment, dark mode, and the tools
 // under each chart (download the data as CSV or JSON, zoom with buttons for keyboard users).
-/* global Chart, ChartZoom */
 const w = /** @type {any} */ (window);
 const ChartJs = w.Chart;
 for (const p of [w.ChartZoom, w['chartjs-plugin-annotation']]) if (p) ChartJs.register(p);
@@ -28,8 +27,11 @@ export function colorOf(envKey) {
   return name === 'dind-vfs' ? '#8250df' : ENGINE_SHADES[i];
 }
 
-/** @param {string} hex @param {number} alpha */
-export const alpha = (hex, a) => `${hex}${Math.round(a * 255).toString(16).padStart(2, '0')}`;
+/** @param {string} hex @param {number} a opacity, 0 to 1 */
+export const alpha = (hex, a) =>
+  `${hex}${Math.round(a * 255)
+    .toString(16)
+    .padStart(2, '0')}`;
 
 /** @type {Set<any>} */
 const live = new Set();
@@ -90,6 +92,8 @@ export function addTools(card, name, rows, chart) {
     button('reset', 'Reset zoom', () => chart()?.resetZoom());
   }
   button('CSV', 'Download the data as CSV', () => download(`${name}.csv`, toCsv(rows()), 'text/csv'));
-  button('JSON', 'Download the data as JSON', () => download(`${name}.json`, JSON.stringify(rows(), null, 2), 'application/json'));
+  button('JSON', 'Download the data as JSON', () =>
+    download(`${name}.json`, JSON.stringify(rows(), null, 2), 'application/json'),
+  );
   caption.append(tools);
 }

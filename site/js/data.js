@@ -12,10 +12,13 @@ export const dataUrl = (rel) => ROOT + rel;
 /** @param {string} rel a path inside the history @returns {Promise<any>} */
 export function getJson(rel) {
   if (!cache.has(rel)) {
-    cache.set(rel, fetch(dataUrl(rel)).then((r) => {
-      if (!r.ok) throw new Error(`${rel}: HTTP ${r.status}`);
-      return r.json();
-    }));
+    cache.set(
+      rel,
+      fetch(dataUrl(rel)).then((r) => {
+        if (!r.ok) throw new Error(`${rel}: HTTP ${r.status}`);
+        return r.json();
+      }),
+    );
   }
   return /** @type {Promise<any>} */ (cache.get(rel));
 }

@@ -4,7 +4,13 @@
 export function num(x) {
   if (x == null || !Number.isFinite(x)) return '–';
   const a = Math.abs(x);
-  return a >= 1000 ? Math.round(x).toLocaleString('en') : a >= 100 ? x.toFixed(0) : a >= 1 ? x.toFixed(2) : x.toFixed(3);
+  return a >= 1000
+    ? Math.round(x).toLocaleString('en')
+    : a >= 100
+      ? x.toFixed(0)
+      : a >= 1
+        ? x.toFixed(2)
+        : x.toFixed(3);
 }
 
 /**
@@ -12,6 +18,32 @@ export function num(x) {
  * @param {number} r @param {'higher'|'lower'} better
  */
 export const worsePct = (r, better) => (better === 'lower' ? (r - 1) * 100 : (1 - r) * 100);
+
+/**
+ * How many times worse (2 = twice as bad, 0.5 = twice as good) from a ratio candidate / baseline, for
+ * either direction: symmetric on a log axis, so one +9,000% cell does not flatten every other bar.
+ * @param {number} r @param {'higher'|'lower'} better
+ */
+export const costFactor = (r, better) => (better === 'lower' ? r : 1 / r);
+
+/** A tick of a cost-factor log axis: "same", "2× worse", "5× better". @param {number} f */
+export const factorLabel = (f) =>
+  Math.abs(f - 1) < 1e-9 ? 'same' : f > 1 ? `${+f.toPrecision(3)}× worse` : `${+(1 / f).toPrecision(3)}× better`;
+
+/**
+ * Ticks at 1, 2 and 5 times powers of ten between min and max (a log axis of factors).
+ * @param {number} min @param {number} max
+ */
+export function factorTicks(min, max) {
+  const out = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
+    for (const m of [1, 2, 5]) {
+      const f = m * 10 ** e;
+      if (f >= min * (1 - 1e-9) && f <= max * (1 + 1e-9)) out.push({ value: f });
+    }
+  }
+  return out;
+}
 
 /** @param {number} p */
 export const pct = (p) => (Number.isFinite(p) ? `${p > 0 ? '+' : ''}${p.toFixed(Math.abs(p) < 10 ? 1 : 0)}%` : '–');

@@ -15,7 +15,12 @@ export function renderHistory(index, fingerprint, state, openRun) {
   box.innerHTML = '';
   const series = Object.entries(index.series)
     .map(([key, s]) => ({ key, .../** @type {any} */ (s) }))
-    .filter((s) => s.fingerprint === fingerprint && (!state.bench || s.benchmark === state.bench) && visible(state, s.environmentKey, s.distro));
+    .filter(
+      (s) =>
+        s.fingerprint === fingerprint &&
+        (!state.bench || s.benchmark === state.bench) &&
+        visible(state, s.environmentKey, s.distro),
+    );
   /** @type {Map<string, any[]>} */
   const byMetric = new Map();
   for (const s of series) {
@@ -25,22 +30,26 @@ export function renderHistory(index, fingerprint, state, openRun) {
   }
   if (!byMetric.size) box.innerHTML = '<p class="note">No series for these filters.</p>';
   const since = state.range === 'all' ? null : new Date(Date.now() - Number(state.range) * 86400e3).toISOString();
-  const observer = new IntersectionObserver((entries) => {
-    for (const e of entries) {
-      if (!e.isIntersecting) continue;
-      observer.unobserve(e.target);
-      const card = /** @type {HTMLElement} */ (e.target);
-      drawChart(card, /** @type {any[]} */ (byMetric.get(card.dataset.metric ?? '')), since, openRun).catch((err) => {
-        card.querySelector('.note')?.append(`Could not load: ${err.message}`);
-      });
-    }
-  }, { rootMargin: '200px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        observer.unobserve(e.target);
+        const card = /** @type {HTMLElement} */ (e.target);
+        drawChart(card, /** @type {any[]} */ (byMetric.get(card.dataset.metric ?? '')), since, openRun).catch((err) => {
+          card.querySelector('.note')?.append(`Could not load: ${err.message}`);
+        });
+      }
+    },
+    { rootMargin: '200px' },
+  );
   for (const [id, list] of [...byMetric].sort(([a], [b]) => a.localeCompare(b))) {
     const card = document.createElement('figure');
     card.className = 'chart-card history-card';
     card.dataset.metric = id;
-    card.innerHTML = `<figcaption><span>${esc(id)} <span class="note">${esc(list[0].unit)}, ${list[0].better} is better</span></span></figcaption>`
-      + `<div class="chart-box"><canvas role="img" aria-label="${esc(id)} over time"></canvas></div><p class="note"></p>`;
+    card.innerHTML =
+      `<figcaption><span>${esc(id)} <span class="note">${esc(list[0].unit)}, ${list[0].better} is better</span></span></figcaption>` +
+      `<div class="chart-box"><canvas role="img" aria-label="${esc(id)} over time"></canvas></div><p class="note"></p>`;
     box.append(card);
     observer.observe(card);
   }
@@ -54,26 +63,78 @@ async function drawChart(card, list, since, openRun) {
   const annotations = {};
   /** @type {any[]} */
   const rows = [];
-  for (const { s, points } of loaded.sort((a, b) => `${a.s.environmentKey}${a.s.distro}`.localeCompare(`${b.s.environmentKey}${b.s.distro}`))) {
+  for (const { s, points } of loaded.sort((a, b) =>
+    `${a.s.environmentKey}${a.s.distro}`.localeCompare(`${b.s.environmentKey}${b.s.distro}`),
+  )) {
     if (!points.length) continue;
     const color = colorOf(s.environmentKey);
     const dash = s.distro === 'alpine' ? [6, 4] : [];
     const label = `${s.environmentKey} (${s.distro})`;
-    const xy = (/** @type {any} */ p, /** @type {'median'|'low'|'high'} */ f) => ({ x: Date.parse(p.time), y: p.summary?.[f] ?? null, p });
+    const xy = (/** @type {any} */ p, /** @type {'median'|'low'|'high'} */ f) => ({
+      x: Date.parse(p.time),
+      y: p.summary?.[f] ?? null,
+      p,
+    });
     // The band: low, then high filled down to it ('-1'); both hidden from the legend and the tooltip.
-    datasets.push({ label: `${label} low`, band: true, data: points.map((p) => xy(p, 'low')), borderWidth: 0, pointRadius: 0, fill: false });
-    datasets.push({ label: `${label} high`, band: true, data: points.map((p) => xy(p, 'high')), borderWidth: 0, pointRadius: 0, fill: '-1', backgroundColor: alpha(color, 0.18) });
-    datasets.push({ label, data: points.map((p) => xy(p, 'median')), borderColor: color, backgroundColor: color, borderDash: dash, borderWidth: 2, pointRadius: points.length > 60 ? 0 : 3, pointHoverRadius: 5, tension: 0 });
+    datasets.push({
+      label: `${label} low`,
+      band: true,
+      data: points.map((p) => xy(p, 'low')),
+      borderWidth: 0,
+      pointRadius: 0,
+      fill: false,
+    });
+    datasets.push({
+      label: `${label} high`,
+      band: true,
+      data: points.map((p) => xy(p, 'high')),
+      borderWidth: 0,
+      pointRadius: 0,
+      fill: '-1',
+      backgroundColor: alpha(color, 0.18),
+    });
+    datasets.push({
+      label,
+      data: points.map((p) => xy(p, 'median')),
+      borderColor: color,
+      backgroundColor: color,
+      borderDash: dash,
+      borderWidth: 2,
+      pointRadius: points.length > 60 ? 0 : 3,
+      pointHoverRadius: 5,
+      tension: 0,
+    });
     let prev = null;
     for (const p of points) {
       const eng = `${p.engines.outer}${p.engines.inner ? ` / inner ${p.engines.inner}` : ''}`;
       if (prev !== null && prev !== eng) {
-        annotations[`e${p.time}${eng}`] = { type: 'line', xMin: Date.parse(p.time), xMax: Date.parse(p.time), borderColor: '#888', borderDash: [4, 4], borderWidth: 1,
-          label: { display: true, content: `Engine ${eng}`, position: 'start', font: { size: 10 } } };
+        annotations[`e${p.time}${eng}`] = {
+          type: 'line',
+          xMin: Date.parse(p.time),
+          xMax: Date.parse(p.time),
+          borderColor: '#888',
+          borderDash: [4, 4],
+          borderWidth: 1,
+          label: { display: true, content: `Engine ${eng}`, position: 'start', font: { size: 10 } },
+        };
       }
       prev = eng;
-      rows.push({ series: s.key, environment: s.environmentKey, distro: s.distro, metric: s.metric, unit: s.unit, runId: p.runId, time: p.time, commit: p.commit,
-        runner: p.runner, engineOuter: p.engines.outer, engineInner: p.engines.inner, storageDriver: p.storageDriver, ...p.summary, samples: p.samples.join(' ') });
+      rows.push({
+        series: s.key,
+        environment: s.environmentKey,
+        distro: s.distro,
+        metric: s.metric,
+        unit: s.unit,
+        runId: p.runId,
+        time: p.time,
+        commit: p.commit,
+        runner: p.runner,
+        engineOuter: p.engines.outer,
+        engineInner: p.engines.inner,
+        storageDriver: p.storageDriver,
+        ...p.summary,
+        samples: p.samples.join(' '),
+      });
     }
   }
   const note = /** @type {HTMLElement} */ (card.querySelector('.note'));
@@ -86,9 +147,14 @@ async function drawChart(card, list, since, openRun) {
     type: 'line',
     data: { datasets },
     options: {
-      maintainAspectRatio: false, animation: false, normalized: true,
+      maintainAspectRatio: false,
+      animation: false,
+      normalized: true,
       interaction: { mode: 'nearest', intersect: false },
-      scales: { x: { type: 'time', time: { tooltipFormat: 'yyyy-MM-dd HH:mm' } }, y: { title: { display: true, text: list[0].unit } } },
+      scales: {
+        x: { type: 'time', time: { tooltipFormat: 'yyyy-MM-dd HH:mm' } },
+        y: { title: { display: true, text: list[0].unit } },
+      },
       onClick: (/** @type {any} */ _e, /** @type {any[]} */ els) => {
         const el = els.find((x) => !datasets[x.datasetIndex].band);
         if (el) openRun(datasets[el.datasetIndex].data[el.index].p);
@@ -96,15 +162,28 @@ async function drawChart(card, list, since, openRun) {
       plugins: {
         legend: { labels: { filter: (/** @type {any} */ item) => !datasets[item.datasetIndex].band, boxWidth: 12 } },
         annotation: { annotations },
-        zoom: { zoom: { drag: { enabled: true }, pinch: { enabled: true }, mode: 'x' }, pan: { enabled: true, mode: 'x', modifierKey: 'shift' } },
+        zoom: {
+          zoom: { drag: { enabled: true }, pinch: { enabled: true }, mode: 'x' },
+          pan: { enabled: true, mode: 'x', modifierKey: 'shift' },
+        },
         tooltip: {
           filter: (/** @type {any} */ item) => !datasets[item.datasetIndex].band,
           callbacks: {
-            label: (/** @type {any} */ c) => { const s = c.raw.p.summary; return `${c.dataset.label}: ${num(s.median)} ${list[0].unit} [${num(s.low)}–${num(s.high)}], n=${s.n}`; },
+            label: (/** @type {any} */ c) => {
+              const s = c.raw.p.summary;
+              return `${c.dataset.label}: ${num(s.median)} ${list[0].unit} [${num(s.low)}–${num(s.high)}], n=${s.n}`;
+            },
             footer: (/** @type {any[]} */ items) => {
               const p = items[0]?.raw.p;
-              return p ? [`run ${p.runId}`, `commit ${shortCommit(p.commit)}, ${date(p.time)}`, `runner ${p.runner}`,
-                `Engine ${p.engines.outer}${p.engines.inner ? `, inner ${p.engines.inner}` : ''}`, `storage ${p.storageDriver ?? 'none (native)'}`] : [];
+              return p
+                ? [
+                    `run ${p.runId}`,
+                    `commit ${shortCommit(p.commit)}, ${date(p.time)}`,
+                    `runner ${p.runner}`,
+                    `Engine ${p.engines.outer}${p.engines.inner ? `, inner ${p.engines.inner}` : ''}`,
+                    `storage ${p.storageDriver ?? 'none (native)'}`,
+                  ]
+                : [];
             },
           },
         },
@@ -112,5 +191,10 @@ async function drawChart(card, list, since, openRun) {
     },
   });
   card.dataset.series = String(datasets.filter((d) => !d.band).length);
-  addTools(card, `history-${list[0].benchmark}-${list[0].metric}`, () => rows, () => chart);
+  addTools(
+    card,
+    `history-${list[0].benchmark}-${list[0].metric}`,
+    () => rows,
+    () => chart,
+  );
 }

@@ -1,8 +1,20 @@
 // The first screen: the runner's newest run, the plain-words answer, what changed since the previous
 // runs, DinD against Docker per metric (chart and table). Everything comes from one precomputed file.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
-import { date, esc, num, pct, shortCommit, worseInterval, worsePct } from './format.js';
+import {
+  costFactor,
+  date,
+  esc,
+  factorLabel,
+  factorTicks,
+  num,
+  pct,
+  shortCommit,
+  worseInterval,
+  worsePct,
+} from './format.js';
 import { visible } from './state.js';
+import { verdictBadge, verdictCss } from './verdicts.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -26,58 +38,92 @@ function renderFacts(latest, runFile) {
   const h = latest.host;
   const envs = latest.environments
     .filter((/** @type {any} */ e) => e.status === 'ok' && e.facts?.engineVersion)
-    .map((/** @type {any} */ e) => `${e.key}: Engine ${e.facts.engineVersion}, ${e.facts.storageDriver}${e.facts.dind ? `, started with ${e.facts.dind.mode}` : ''}`);
+    .map(
+      (/** @type {any} */ e) =>
+        `${e.key}: Engine ${e.facts.engineVersion}, ${e.facts.storageDriver}${e.facts.dind ? `, started with ${e.facts.dind.mode}` : ''}`,
+    );
   const facts = [
     ['Run', `${date(latest.run.time)} (${latest.run.profile}, ${latest.run.iterations} iterations)`],
     ['Runner', `${latest.runner.name}${latest.runner.labels?.length ? ` [${latest.runner.labels.join(', ')}]` : ''}`],
-    ['Machine', `${h.cpuModel}, ${h.cores} cores, ${Math.round(h.memoryBytes / 2 ** 30)} GiB, ${h.distribution}, cgroup v${h.cgroupVersion}`],
+    [
+      'Machine',
+      `${h.cpuModel}, ${h.cores} cores, ${Math.round(h.memoryBytes / 2 ** 30)} GiB, ${h.distribution}, cgroup v${h.cgroupVersion}`,
+    ],
     ['Commit', shortCommit(latest.run.commit)],
     ...envs.map((/** @type {string} */ e) => ['', e]),
   ];
-  $('run-facts').innerHTML = facts.map(([k, v]) => `<span>${k ? `${esc(k)}: ` : ''}<b>${esc(v)}</b></span>`).join('')
-    + ` <a href="${esc(runFile)}">results.json</a>`;
+  $('run-facts').innerHTML =
+    facts.map(([k, v]) => `<span>${k ? `${esc(k)}: ` : ''}<b>${esc(v)}</b></span>`).join('') +
+    ` <a href="${esc(runFile)}">results.json</a>`;
 }
 
 /** The answer to "does DinD cost me on this machine, and where?" in one paragraph. */
 function renderAnswer(/** @type {any} */ latest, /** @type {any[]} */ rows, /** @type {any} */ state) {
   const parts = [];
-  const dindKeys = [...new Set(rows.flatMap((r) => Object.keys(r.vsDocker ?? {})).filter((k) => k.startsWith('dind') && visible(state, k, 'debian')))];
+  const dindKeys = [
+    ...new Set(
+      rows
+        .flatMap((r) => Object.keys(r.vsDocker ?? {}))
+        .filter((k) => k.startsWith('dind') && visible(state, k, 'debian')),
+    ),
+  ];
   for (const k of dindKeys) {
-    const cmp = rows.filter((r) => r.vsDocker?.[k] && visible(state, k, r.distro)).map((r) => ({ r, c: r.vsDocker[k] }));
+    const cmp = rows
+      .filter((r) => r.vsDocker?.[k] && visible(state, k, r.distro))
+      .map((r) => ({ r, c: r.vsDocker[k] }));
     const worse = cmp.filter((x) => x.c.verdict === 'worse');
     const better = cmp.filter((x) => x.c.verdict === 'better');
-    const top = [...worse].sort((a, b) => worsePct(b.c.ratio, b.r.better) - worsePct(a.c.ratio, a.r.better)).slice(0, 3);
-    parts.push(`<b>${esc(k)}</b> is clearly worse than plain Docker in <b>${worse.length}</b> of ${cmp.length} metrics and clearly better in ${better.length}`
-      + (top.length ? `; most: ${top.map((x) => `${esc(x.r.metric)} ${pct(worsePct(x.c.ratio, x.r.better))}`).join(', ')}` : '') + '.');
+    const top = [...worse]
+      .sort((a, b) => worsePct(b.c.ratio, b.r.better) - worsePct(a.c.ratio, a.r.better))
+      .slice(0, 3);
+    parts.push(
+      `<b>${esc(k)}</b> is clearly worse than plain Docker in <b>${worse.length}</b> of ${cmp.length} metrics and clearly better in ${better.length}` +
+        (top.length
+          ? `; most: ${top.map((x) => `${esc(x.r.metric)} ${pct(worsePct(x.c.ratio, x.r.better))}`).join(', ')}`
+          : '') +
+        '.',
+    );
   }
   const ready = latest.rows.find((/** @type {any} */ r) => r.metric === 'daemon.start_to_ready_ms');
   if (ready) {
     for (const [k, e] of Object.entries(ready.envs)) {
-      if (visible(state, k, ready.distro)) parts.push(`Starting the inner Engine of ${esc(k)} takes <b>${num(/** @type {any} */ (e).median)} ms</b> before a job's first container.`);
+      if (visible(state, k, ready.distro))
+        parts.push(
+          `Starting the inner Engine of ${esc(k)} takes <b>${num(/** @type {any} */ (e).median)} ms</b> before a job's first container.`,
+        );
     }
   }
-  $('answer').innerHTML = parts.length ? parts.join(' ') : 'No DinD environment in this run or these filters: nothing to compare with Docker.';
+  $('answer').innerHTML = parts.length
+    ? parts.join(' ')
+    : 'No DinD environment in this run or these filters: nothing to compare with Docker.';
 }
 
-/** Regressions and improvements since the previous runs of each series. */
+/** Regressions and improvements since the previous runs of each series: the verdicts `compare --history` gives. */
 function renderHighlights(/** @type {any[]} */ rows, /** @type {any} */ state) {
   const items = [];
+  /** @type {Set<string>} */
+  const seen = new Set();
   for (const r of rows) {
     for (const [k, e] of Object.entries(r.envs)) {
       const t = /** @type {any} */ (e).trend;
-      if (!visible(state, k, r.distro) || !t || (t.verdict !== 'regression' && t.verdict !== 'improvement')) continue;
-      const [lo, hi] = worseInterval(t, r.better);
-      items.push({ verdict: t.verdict, text: `${r.benchmark} ${r.metric} in ${k} (${r.distro}): ${pct(worsePct(t.ratio, r.better))} ${Number.isFinite(lo) ? `[${pct(lo)}, ${pct(hi)}] ` : ''}against the previous ${t.runs} run(s), δ ${t.delta.toFixed(2)} (${t.magnitude})` });
+      if (!visible(state, k, r.distro) || !t) continue;
+      seen.add(t.status);
+      if (t.status !== 'regression' && t.status !== 'improvement') continue;
+      items.push({ trend: t, text: `${r.benchmark} ${r.metric} in ${k} (${r.distro}): ${t.reason}` });
     }
   }
-  const first = rows.some((r) => Object.values(r.envs).some((e) => /** @type {any} */ (e).trend?.verdict === 'first'));
-  const li = (/** @type {any} */ i) => `<li class="${i.verdict}"><span class="badge">${i.verdict}</span> ${esc(i.text)}</li>`;
-  items.sort((a, b) => a.verdict.localeCompare(b.verdict) * -1);
+  const li = (/** @type {any} */ i) =>
+    `<li class="${verdictCss(i.trend)}">${verdictBadge(i.trend, esc)} ${esc(i.text)}</li>`;
+  items.sort((a, b) => (a.trend.status === b.trend.status ? 0 : a.trend.status === 'regression' ? -1 : 1));
+  const waiting = seen.has('baseline') || seen.has('insufficient data');
   // A long list would push the charts off the screen: the first ten, the rest one click away.
   $('highlights').innerHTML = items.length
-    ? `<h3>Since the previous runs</h3><ul>${items.slice(0, 10).map(li).join('')}</ul>`
-      + (items.length > 10 ? `<details><summary>${items.length - 10} more</summary><ul>${items.slice(10).map(li).join('')}</ul></details>` : '')
-    : `<p class="note">${first ? 'First run of these series: nothing earlier to compare with yet.' : 'No regression or improvement since the previous runs (this run\'s samples against the medians of the previous runs, ratio of medians with a 95% bootstrap interval; changes under 3% or with a negligible effect size count as unchanged).'}</p>`;
+    ? `<h3>Since the previous runs</h3><ul>${items.slice(0, 10).map(li).join('')}</ul>` +
+      (items.length > 10
+        ? `<details><summary>${items.length - 10} more</summary><ul>${items.slice(10).map(li).join('')}</ul></details>`
+        : '')
+    : `<p class="note">No regression or improvement since the previous runs${waiting ? ' (some series have too few earlier runs for a verdict yet)' : ''}: ` +
+      "each run's median against the medians of its earlier runs on this machine, as `dind-bench compare --history` judges it.</p>";
 }
 
 function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state) {
@@ -88,30 +134,99 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
       if (!k.startsWith('dind') || !visible(state, k, r.distro)) continue;
       const cmp = /** @type {any} */ (c);
       const [lo, hi] = worseInterval(cmp, r.better);
-      bars.push({ label: `${r.metric} · ${k} · ${r.distro}`, benchmark: r.benchmark, metric: r.metric, environment: k, distro: r.distro, unit: r.unit,
-        worsePct: worsePct(cmp.ratio, r.better), low: lo, high: hi, ratio: cmp.ratio, delta: cmp.delta, magnitude: cmp.magnitude, verdict: cmp.verdict });
+      bars.push({
+        label: `${r.metric} · ${k} · ${r.distro}`,
+        benchmark: r.benchmark,
+        metric: r.metric,
+        environment: k,
+        distro: r.distro,
+        unit: r.unit,
+        worsePct: worsePct(cmp.ratio, r.better),
+        low: lo,
+        high: hi,
+        ratio: cmp.ratio,
+        delta: cmp.delta,
+        magnitude: cmp.magnitude,
+        verdict: cmp.verdict,
+      });
     }
   }
   bars.sort((a, b) => b.worsePct - a.worsePct);
+  // A log axis of the cost factor (see costFactor): +9,000% and +3% are both readable on it.
+  const factor = (/** @type {any} */ b, /** @type {number} */ ratio) => costFactor(ratio, b.better);
+  for (const b of bars) {
+    const r = rows.find((x) => x.metric === b.metric && x.benchmark === b.benchmark && x.distro === b.distro);
+    b.better = r.better;
+    const c = r.vsDocker[b.environment];
+    const ends = [factor(b, c.low), factor(b, c.high)].filter((v) => Number.isFinite(v) && v > 0);
+    b.factor = factor(b, c.ratio);
+    b.factorLow = ends.length === 2 ? Math.min(...ends) : b.factor;
+    b.factorHigh = ends.length === 2 ? Math.max(...ends) : b.factor;
+  }
+  const finite = bars.flatMap((b) => [b.factorLow, b.factorHigh, b.factor]).filter((v) => Number.isFinite(v) && v > 0);
+  const axisMin = Math.max(1e-3, Math.min(0.5, ...finite) * 0.9);
+  const axisMax = Math.min(1e3, Math.max(2, ...finite) * 1.1);
   const card = $('overhead-card');
-  /** @type {HTMLElement} */ (card.querySelector('.chart-box')).style.height = `${Math.max(160, 60 + bars.length * 22)}px`;
-  const color = (/** @type {string} */ v) => getComputedStyle(document.documentElement).getPropertyValue(v === 'worse' ? '--worse' : v === 'better' ? '--better' : '--same').trim();
+  /** @type {HTMLElement} */ (card.querySelector('.chart-box')).style.height =
+    `${Math.max(160, 60 + bars.length * 22)}px`;
+  const color = (/** @type {string} */ v) =>
+    getComputedStyle(document.documentElement)
+      .getPropertyValue(v === 'worse' ? '--worse' : v === 'better' ? '--better' : '--same')
+      .trim();
   const chart = makeChart(/** @type {HTMLCanvasElement} */ ($('overhead-chart')), {
     type: 'bar',
     data: {
       labels: bars.map((b) => b.label),
       datasets: [
-        { label: '95% interval (% worse than Docker)', data: bars.map((b) => [b.low, b.high]), backgroundColor: bars.map((b) => alpha(color(b.verdict), 0.45)), borderColor: bars.map((b) => color(b.verdict)), borderWidth: 1, barPercentage: 0.7 },
-        { type: 'line', label: 'median ratio', data: bars.map((b) => b.worsePct), showLine: false, pointStyle: 'line', pointRadius: 9, pointBorderWidth: 3, borderColor: '#888', backgroundColor: '#888' },
+        {
+          label: '95% interval (times worse than Docker)',
+          data: bars.map((b) => [b.factorLow, b.factorHigh]),
+          backgroundColor: bars.map((b) => alpha(color(b.verdict), 0.45)),
+          borderColor: bars.map((b) => color(b.verdict)),
+          borderWidth: 1,
+          barPercentage: 0.7,
+        },
+        {
+          type: 'line',
+          label: 'median ratio',
+          data: bars.map((b) => b.factor),
+          showLine: false,
+          pointStyle: 'line',
+          pointRadius: 9,
+          pointBorderWidth: 3,
+          borderColor: '#888',
+          backgroundColor: '#888',
+        },
       ],
     },
     options: {
-      indexAxis: 'y', maintainAspectRatio: false, animation: false,
-      scales: { x: { title: { display: true, text: '% worse than plain Docker (negative = better)' } }, y: { ticks: { autoSkip: false, font: { size: 11 } } } },
+      indexAxis: 'y',
+      maintainAspectRatio: false,
+      animation: false,
+      scales: {
+        x: {
+          type: 'logarithmic',
+          min: axisMin,
+          max: axisMax,
+          title: { display: true, text: 'times worse than plain Docker (log scale; left of "same" = better)' },
+          afterBuildTicks: (/** @type {any} */ axis) => {
+            axis.ticks = factorTicks(axisMin, axisMax);
+          },
+          ticks: { callback: (/** @type {number} */ v) => factorLabel(v) },
+        },
+        y: { ticks: { autoSkip: false, font: { size: 11 } } },
+      },
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { label: (/** @type {any} */ ctx) => { const b = bars[ctx.dataIndex]; return `${pct(b.worsePct)} [${pct(b.low)}, ${pct(b.high)}], δ ${b.delta.toFixed(2)} (${b.magnitude}), ${b.verdict}`; } } },
-        annotation: { annotations: { zero: { type: 'line', xMin: 0, xMax: 0, borderColor: '#888', borderWidth: 1 } } },
+        tooltip: {
+          callbacks: {
+            label: (/** @type {any} */ ctx) => {
+              const b = bars[ctx.dataIndex];
+              return `${pct(b.worsePct)} [${pct(b.low)}, ${pct(b.high)}], δ ${b.delta.toFixed(2)} (${b.magnitude}), ${b.verdict}`;
+            },
+          },
+        },
+        annotation: { annotations: { zero: { type: 'line', xMin: 1, xMax: 1, borderColor: '#888', borderWidth: 1 } } },
       },
     },
   });
@@ -120,21 +235,42 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
 }
 
 function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
-  const head = '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col">since previous runs</th></tr></thead>';
+  const head =
+    '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col" title="the smallest change against Docker this run could detect (p &lt; 0.05, power 0.8), and the iterations per side that would detect 5%">detectable, iterations for 5%</th><th scope="col">since previous runs</th></tr></thead>';
   const body = [];
   for (const r of rows) {
-    for (const [k, e] of Object.entries(r.envs).sort(([a], [b]) => (a === 'docker' ? -1 : b === 'docker' ? 1 : a.localeCompare(b)))) {
+    for (const [k, e] of Object.entries(r.envs).sort(([a], [b]) =>
+      a === 'docker' ? -1 : b === 'docker' ? 1 : a.localeCompare(b),
+    )) {
       if (!visible(state, k, r.distro)) continue;
       const env = /** @type {any} */ (e);
       const c = r.vsDocker?.[k];
       const [lo, hi] = c ? worseInterval(c, r.better) : [NaN, NaN];
-      const t = env.trend ?? { verdict: 'first' };
-      body.push(`<tr><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>`
-        + `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>`
-        + `<td class="num ${c?.verdict ?? ''}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] <span class="badge">${c.verdict}</span>` : k === 'docker' ? 'baseline' : '–'}</td>`
-        + `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>`
-        + `<td class="${t.verdict}">${t.verdict === 'first' ? 'first run' : `<span class="badge">${t.verdict}</span> ${t.ratio != null ? pct(worsePct(t.ratio, r.better)) : ''}`}</td></tr>`);
+      const t = env.trend;
+      body.push(
+        `<tr data-key="${esc(env.key)}"><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>` +
+          `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>` +
+          `<td class="num ${c?.verdict ?? ''}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] <span class="badge">${c.verdict}</span>` : k === 'docker' ? 'baseline' : '–'}</td>` +
+          `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>` +
+          `<td class="num">${c ? detectableText(c.detectable) : ''}</td>` +
+          `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? pct(t.change * 100) : ''}</td></tr>`,
+      );
     }
   }
-  $('overview-table').innerHTML = `<caption class="note">+ means worse for that metric's direction. Verdicts need the whole interval on one side.</caption>${head}<tbody>${body.join('')}</tbody>`;
+  $('overview-table').innerHTML =
+    `<caption class="note">+ means worse for that metric's direction. Verdicts need the whole interval on one side.</caption>${head}<tbody>${body.join('')}</tbody>`;
+}
+
+/**
+ * "12%, 40": the smallest change this run could detect against Docker, and the iterations per side for
+ * 5% (src/stats/detectable.js, computed at publish time); "none" when the samples are too few for a test.
+ * @param {{ change: number | null, iterationsFor5Pct: number | null } | undefined} d
+ */
+function detectableText(d) {
+  if (!d) return '–';
+  const change =
+    d.change === null
+      ? 'none'
+      : `${d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en')}%`;
+  return `${change}, ${d.iterationsFor5Pct === null ? '>10,000' : d.iterationsFor5Pct.toLocaleString('en')}`;
 }

@@ -6,8 +6,12 @@ import { log } from './log.js';
 
 export function program() {
   const cli = new Command('dind-bench')
-    .description('What does Docker-in-Docker cost compared with plain Docker, on this machine? Measured, with raw samples and provenance.')
+    .description(
+      'What does Docker-in-Docker cost compared with plain Docker, on this machine? Measured, with raw samples and provenance.',
+    )
     .showHelpAfterError('(add --help for usage)')
+    // The suite's own version and ref: what a caller pins (`@v1`) and what results record as `suite`.
+    .option('-V, --version', "print the suite's version, ref and commit")
     .exitOverride();
   for (const register of COMMANDS) register(cli);
   return cli;
@@ -15,6 +19,12 @@ export function program() {
 
 /** @param {string[]} argv */
 export async function main(argv) {
+  // --version is answered before commander parses anything; provenance.js (git, package.json) loads only here.
+  if (argv[2] === '--version' || argv[2] === '-V') {
+    const { versionLine } = await import('../results/provenance.js');
+    process.stdout.write(`${versionLine()}\n`);
+    return;
+  }
   const cli = program();
   try {
     await cli.parseAsync(argv);

@@ -55,7 +55,15 @@ function run(cmd, args) {
 // image starts from this base, and dind-vfs copies an image's whole filesystem at each container
 // create, so each megabyte here is paid again and again. The dpkg excludes keep packages installed
 // later from bringing those files back.
-const SLIM_REMOVE = ['usr/share/doc', 'usr/share/man', 'usr/share/info', 'usr/share/locale', 'var/lib/apt/lists', 'var/cache/apt', 'var/cache/debconf/templates.dat-old'];
+const SLIM_REMOVE = [
+  'usr/share/doc',
+  'usr/share/man',
+  'usr/share/info',
+  'usr/share/locale',
+  'var/lib/apt/lists',
+  'var/cache/apt',
+  'var/cache/debconf/templates.dat-old',
+];
 const DPKG_EXCLUDES = `# dind-bench slim base: no documentation, manuals or translations in benchmark images
 path-exclude /usr/share/doc/*
 path-exclude /usr/share/man/*

@@ -8,7 +8,15 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDebianBase } from './base.js';
-import { ENGINES, OFFLINE_BASES, OFFLINE_SUITES, benchImage, dindImage } from './catalog.js';
+import {
+  ENGINES,
+  IMAGE_PREFIX,
+  OFFLINE_BASES,
+  OFFLINE_SUITES,
+  SOURCE_ENGINES,
+  benchImage,
+  dindImage,
+} from './catalog.js';
 import { imageExists, imageLabels } from './describe.js';
 
 /** The label holding an image's recipe hash (see recipeHash): how a stale image is told apart. */
@@ -25,7 +33,9 @@ export function bake(args, vars = {}, onLine) {
   return new Promise((resolve, reject) => {
     const child = spawn('docker', ['buildx', 'bake', '-f', BAKE_FILE, ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...vars },
+      // The bake file's IMAGE_PREFIX follows DIND_BENCH_IMAGE_PREFIX, so a prefixed build never retags
+      // the images other runs on this engine use.
+      env: { ...process.env, IMAGE_PREFIX, ...vars },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -35,7 +45,11 @@ export function bake(args, vars = {}, onLine) {
       err = (err + d).slice(-20000);
       if (onLine) for (const l of String(d).split('\n')) if (l.trim()) onLine(l);
     });
-    child.on('error', (e) => reject(new Error(`cannot run docker buildx: ${e.message}. Install the docker CLI and buildx (see .ci/install.sh).`)));
+    child.on('error', (e) =>
+      reject(
+        new Error(`cannot run docker buildx: ${e.message}. Install the docker CLI and buildx (see .ci/install.sh).`),
+      ),
+    );
     child.on('close', (code) => {
       if (code === 0) return resolve(out);
       const tail = err.trim().split('\n').slice(-25).join('\n');
@@ -66,10 +80,14 @@ export async function recipeHash(target) {
   const hash = createHash('sha256');
   const dir = path.resolve(ROOT, target.context);
   for (const name of (await readdir(dir)).sort()) {
-    hash.update(`${name}\0`).update(await readFile(path.join(dir, name))).update('\0');
+    hash
+      .update(`${name}\0`)
+      .update(await readFile(path.join(dir, name)))
+      .update('\0');
   }
   hash.update(`dockerfile=${target.dockerfile ?? 'Dockerfile'}\0`);
-  for (const [k, v] of Object.entries(target.args ?? {}).sort(([a], [b]) => a.localeCompare(b))) hash.update(`${k}=${v}\0`);
+  for (const [k, v] of Object.entries(target.args ?? {}).sort(([a], [b]) => a.localeCompare(b)))
+    hash.update(`${k}=${v}\0`);
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -84,12 +102,30 @@ export async function bakeTargets(want) {
   for (const [name, t] of Object.entries(printed.target)) {
     const labels = t.labels || {};
     const kind = labels['dind-bench.kind'];
-    if (kind === 'bench' && want.distros.includes(labels['dind-bench.distro']) && want.benchImages.includes(labels['dind-bench.bench'])) {
+    if (
+      kind === 'bench' &&
+      want.distros.includes(labels['dind-bench.distro']) &&
+      want.benchImages.includes(labels['dind-bench.bench'])
+    ) {
       const distro = labels['dind-bench.distro'];
-      targets.push({ target: name, ref: benchImage(labels['dind-bench.bench'], distro), base: t.args.BASE, baseVariable: distro === 'debian' ? 'DEBIAN_BASE' : 'ALPINE_BASE', distro, recipe: await recipeHash(t) });
+      targets.push({
+        target: name,
+        ref: benchImage(labels['dind-bench.bench'], distro),
+        base: t.args.BASE,
+        baseVariable: distro === 'debian' ? 'DEBIAN_BASE' : 'ALPINE_BASE',
+        distro,
+        recipe: await recipeHash(t),
+      });
     } else if (kind === 'dind' && want.engines.includes(labels['dind-bench.engine'])) {
       const engine = labels['dind-bench.engine'];
-      targets.push({ target: name, ref: dindImage(engine), base: t.args.BASE, baseVariable: ENGINES[engine].baseVariable, distro: null, recipe: await recipeHash(t) });
+      targets.push({
+        target: name,
+        ref: dindImage(engine),
+        base: t.args.BASE,
+        baseVariable: ENGINES[engine].baseVariable,
+        distro: null,
+        recipe: await recipeHash(t),
+      });
     }
   }
   return targets;
@@ -100,9 +136,20 @@ export async function bakeTargets(want) {
  * @param {{outer: import('dockerode'), distros: string[], engines: string[], benchImages: string[], pull?: boolean, onlyMissing?: boolean, log: (s: string) => void, verbose?: boolean}} opts
  * @returns {Promise<{built: string[], unavailable: Record<string, string>}>}
  */
-export async function buildImages({ outer, distros, engines, benchImages, pull = false, onlyMissing = false, log, verbose = false }) {
+export async function buildImages({
+  outer,
+  distros,
+  engines,
+  benchImages,
+  pull = false,
+  onlyMissing = false,
+  log,
+  verbose = false,
+}) {
   if (!(await buildxVersion())) {
-    throw new Error('docker buildx is not installed: run `bash .ci/install.sh` (it installs buildx from the Go module proxy), then try again.');
+    throw new Error(
+      'docker buildx is not installed: run `bash .ci/install.sh` (it installs buildx from the Go module proxy), then try again.',
+    );
   }
   let targets = await bakeTargets({ distros, engines, benchImages });
   if (onlyMissing) {
@@ -137,11 +184,20 @@ export async function buildImages({ outer, distros, engines, benchImages, pull =
       for (const t of targets.filter((x) => x.baseVariable === variable)) unavailable[t.ref] = reason;
     }
   }
+  // Engine lines built from source are never built here; a missing image says how to make it.
+  for (const engine of engines.filter((e) => e in SOURCE_ENGINES)) {
+    const ref = dindImage(engine);
+    if (!(await imageExists(outer, ref))) unavailable[ref] = SOURCE_ENGINES[engine].how;
+  }
   const toBuild = targets.filter((t) => !unavailable[t.ref]);
   if (toBuild.length) {
     log(`docker buildx bake ${toBuild.map((t) => t.target).join(' ')}`);
     const recipes = toBuild.flatMap((t) => ['--set', `${t.target}.labels.${RECIPE_LABEL}=${t.recipe}`]);
-    await bake([...toBuild.map((t) => t.target), ...recipes, '--load', '--progress=plain', ...(pull ? ['--pull'] : [])], vars, verbose ? log : undefined);
+    await bake(
+      [...toBuild.map((t) => t.target), ...recipes, '--load', '--progress=plain', ...(pull ? ['--pull'] : [])],
+      vars,
+      verbose ? log : undefined,
+    );
   }
   return { built: toBuild.map((t) => t.ref), unavailable };
 }

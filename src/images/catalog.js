@@ -12,9 +12,25 @@ export const DISTROS = ['debian', 'alpine'];
  */
 export const ENGINES = {
   '20.10': { suite: 'bookworm', baseVariable: 'DEBIAN_BASE' },
-  '26.1': { suite: 'trixie', baseVariable: 'TRIXIE_BASE' },
+  26.1: { suite: 'trixie', baseVariable: 'TRIXIE_BASE' },
 };
+/**
+ * Engine lines whose DinD image is built apart, from source, because it takes many minutes: the
+ * newest Docker Engine (Docker 29.8.0, from the Go module github.com/moby/moby/v2 v2.0.0-beta.24) with
+ * runc v1.5.1, on Debian trixie. How to build it: docs/environments.md ("Newest Engine line").
+ * @type {Record<string, {how: string}>}
+ */
+export const SOURCE_ENGINES = {
+  29.8: {
+    how:
+      'built from source, apart from `images build`: run images/dind/moby-sources.sh, then build ' +
+      'images/dind/Dockerfile.moby as docs/environments.md shows',
+  },
+};
+/** Engine lines `images build` makes (from Debian's packages). */
 export const ENGINE_VERSIONS = Object.keys(ENGINES);
+/** Every Engine line a run can use: Debian's, and those built from source when their image is there. */
+export const ALL_ENGINE_VERSIONS = [...ENGINE_VERSIONS, ...Object.keys(SOURCE_ENGINES)];
 export const DEFAULT_ENGINE = '20.10';
 
 /** @param {string} bench @param {string} distro */

@@ -15,7 +15,11 @@ export async function describeImage(docker, ref, tracker) {
   const info = await docker.getImage(ref).inspect();
   let packages = null;
   try {
-    const r = await runContainer(docker, { image: ref, cmd: ['sh', '-c', COUNT_PACKAGES], labels: {}, timeoutMs: 30_000 }, tracker);
+    const r = await runContainer(
+      docker,
+      { image: ref, cmd: ['sh', '-c', COUNT_PACKAGES], labels: {}, timeoutMs: 30_000 },
+      tracker,
+    );
     const n = Number(r.stdout.trim());
     packages = r.exitCode === 0 && Number.isInteger(n) ? n : null;
   } catch {

@@ -1,10 +1,12 @@
 // `site build`: the static site = the pages in site/, the chart libraries from node_modules (copied in,
 // so the built site needs no CDN and works on GitHub Pages and offline), and the history's data.
-import { existsSync, promises as fs } from 'node:fs';
+import { constants, existsSync, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARCHIVE_DIR, LOCK_FILE } from '../history/layout.js';
+import { HistoryError, LINK_PROBLEM } from '../history/files.js';
+import { JOURNAL_DIR } from '../history/journal.js';
+import { ARCHIVE_DIR } from '../history/layout.js';
 import { openHistory } from '../history/store.js';
 
 const SITE_SRC = fileURLToPath(new URL('../../site/', import.meta.url));
@@ -28,6 +30,14 @@ export const VENDOR = [
  */
 export async function buildSite({ history, out }) {
   await openHistory(history); // refuses a missing, foreign or corrupt history before anything is written
+  if (existsSync(path.join(history, JOURNAL_DIR))) {
+    throw new HistoryError(
+      path.join(history, JOURNAL_DIR),
+      'a publish is running or was interrupted; publish again (the same run will do) to complete it, then build. Nothing was written',
+    );
+  }
+  // Every file the site would take from the history, listed (and links refused) before anything is written.
+  const dataFiles = await historyFiles(history);
   const inPlace = path.resolve(history) === path.resolve(out);
   await checkOut(out, inPlace);
   await fs.mkdir(out, { recursive: true });
@@ -50,14 +60,11 @@ export async function buildSite({ history, out }) {
   if (!inPlace) {
     const data = path.join(out, 'data');
     await fs.rm(data, { recursive: true, force: true });
-    // The archive is kept in the history but not served: the site shows the retained months.
-    await fs.cp(history, data, {
-      recursive: true,
-      filter: (src) => {
-        const base = path.basename(src);
-        return base !== LOCK_FILE && !base.endsWith('.tmp') && path.relative(history, src) !== ARCHIVE_DIR && base !== '.git';
-      },
-    });
+    for (const rel of dataFiles) {
+      await fs.mkdir(path.dirname(path.join(data, rel)), { recursive: true });
+      // COPYFILE_EXCL: a file already there (only possible if someone raced us) is never overwritten.
+      await fs.copyFile(path.join(history, rel), path.join(data, rel), constants.COPYFILE_EXCL);
+    }
   }
   await fs.writeFile(path.join(out, SITE_MARKER), `built ${new Date().toISOString()} from ${path.resolve(history)}\n`);
   // GitHub Pages runs Jekyll unless told not to; Jekyll would hide folders starting with "_" and slow deploys.
@@ -70,7 +77,9 @@ async function checkOut(/** @type {string} */ out, /** @type {boolean} */ inPlac
   if (inPlace) return;
   const entries = /** @type {string[]} */ (await fs.readdir(out).catch(() => []));
   if (entries.length && !entries.includes(SITE_MARKER)) {
-    throw new Error(`${out}: not empty and not a dind-bench site (no ${SITE_MARKER}); nothing was written. Build into a new folder`);
+    throw new Error(
+      `${out}: not empty and not a dind-bench site (no ${SITE_MARKER}); nothing was written. Build into a new folder`,
+    );
   }
 }
 
@@ -86,6 +95,29 @@ function packageFile(spec) {
     if (existsSync(file)) return file;
   }
   throw new Error(`${spec}: not installed; run \`npm ci\` in the dind-bench folder`);
+}
+
+/**
+ * The history's files the site serves: plain files only. Hidden entries (.git, the lock, a publish's
+ * staging), temp files of older versions and archive/ are left out (the site shows the retained months); a symbolic link anywhere is
+ * refused, never copied or followed (a Pages upload would dereference it and publish what it points to).
+ * @param {string} root @returns {Promise<string[]>}
+ */
+export async function historyFiles(root, prefix = '') {
+  const out = [];
+  for (const e of await fs.readdir(path.join(root, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.name.startsWith('.') || e.name.endsWith('.tmp') || rel === ARCHIVE_DIR) continue;
+    if (e.isSymbolicLink()) throw new HistoryError(path.join(root, rel), `${LINK_PROBLEM}. The site was not built`);
+    if (e.isDirectory()) out.push(...(await historyFiles(root, rel)));
+    else if (e.isFile()) out.push(rel);
+    else
+      throw new HistoryError(
+        path.join(root, rel),
+        'is neither a file nor a folder (a device, socket or pipe); the site was not built. Remove it',
+      );
+  }
+  return out;
 }
 
 /** @param {string} dir @returns {Promise<string[]>} */

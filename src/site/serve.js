@@ -23,7 +23,9 @@ const TYPES = /** @type {Record<string, string>} */ ({
 export async function serveSite(root, { port = 0 } = {}) {
   const base = path.resolve(root);
   await fs.access(path.join(base, 'index.html')).catch(() => {
-    throw new Error(`${root}: no index.html; build the site first with \`dind-bench site build --history HISTDIR --out ${root}\``);
+    throw new Error(
+      `${root}: no index.html; build the site first with \`dind-bench site build --history HISTDIR --out ${root}\``,
+    );
   });
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -39,7 +41,11 @@ export async function serveSite(root, { port = 0 } = {}) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${rel}\n`);
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': stat.size, 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'content-length': stat.size,
+      'cache-control': 'no-cache',
+    });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   });
@@ -51,6 +57,10 @@ export async function serveSite(root, { port = 0 } = {}) {
   return {
     url: `http://127.0.0.1:${addr.port}/`,
     server,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

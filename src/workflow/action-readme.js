@@ -11,18 +11,32 @@ const BEGIN = '<!-- tables from action.yml: npm run docs:actions -->';
 const END = '<!-- end of tables -->';
 
 /** @param {string} s */
-const cell = (s) => String(s ?? '').replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+const cell = (s) =>
+  String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 
 /** The Markdown tables of one action.yml. @param {string} yml */
 export function tables(yml) {
   const a = parse(yml);
   const inputs = Object.entries(a.inputs ?? {}).map(
-    ([name, i]) => `| \`${name}\` | ${i.required ? 'yes' : 'no'} | ${i.default === undefined || i.default === '' ? '' : `\`${i.default}\``} | ${cell(i.description)} |`,
+    ([name, i]) =>
+      `| \`${name}\` | ${i.required ? 'yes' : 'no'} | ${i.default === undefined || i.default === '' ? '' : `\`${i.default}\``} | ${cell(i.description)} |`,
   );
   const outputs = Object.entries(a.outputs ?? {}).map(([name, o]) => `| \`${name}\` | ${cell(o.description)} |`);
   return [
-    '### Inputs', '', '| input | required | default | description |', '|---|---|---|---|', ...inputs, '',
-    '### Outputs', '', '| output | description |', '|---|---|', ...outputs,
+    '### Inputs',
+    '',
+    '| input | required | default | description |',
+    '|---|---|---|---|',
+    ...inputs,
+    '',
+    '### Outputs',
+    '',
+    '| output | description |',
+    '|---|---|',
+    ...outputs,
   ].join('\n');
 }
 
@@ -35,11 +49,16 @@ export function withTables(readme, yml) {
 }
 
 export function actionNames() {
-  return readdirSync(ACTIONS).filter((d) => !d.includes('.')).sort();
+  return readdirSync(ACTIONS)
+    .filter((d) => !d.includes('.'))
+    .sort();
 }
 
 /** @param {string} name */
-export const actionFiles = (name) => ({ yml: path.join(ACTIONS, name, 'action.yml'), readme: path.join(ACTIONS, name, 'README.md') });
+export const actionFiles = (name) => ({
+  yml: path.join(ACTIONS, name, 'action.yml'),
+  readme: path.join(ACTIONS, name, 'README.md'),
+});
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const name of actionNames()) {

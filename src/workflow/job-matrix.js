@@ -9,6 +9,13 @@
 //   both        all three.
 // A host Engine version becomes the runner label `docker-<version>`, which runners/ put on every runner,
 // so a fleet mid-upgrade runs the suite on the old and the new Engine and the history shows the change.
+//
+// Shards: with a job time budget (maxMinutes), a job whose estimated time (plan's estimates, through the
+// `estimate` callback) is over it is split into shard jobs of the same `group`, by benchmark first and, for
+// a benchmark too long alone, by environment group (native+docker apart from each DinD environment, which
+// gives up interleaving for that benchmark only; one environment per part if even that is over). `dind-bench
+// merge` makes each group one run again.
+import { parseList } from '../text/lists.js';
 
 export const LAYOUTS = ['separate', 'interleaved', 'both'];
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -26,7 +33,11 @@ export class MatrixInputError extends Error {}
  * @typedef {{
  *   id: string, name: string, runsOn: string[], mode: keyof typeof MODE_ENVIRONMENTS, environments: string,
  *   benchmarks: string, distributions: string, engines: string, hostEngine: string,
+ *   group: string, shard: string, estimateMinutes?: number,
  * }} Job
+ *   group: the run this job's results belong to (the id of the unsharded job); shard: "k/n" within it
+ * @typedef {(part: {benchmarks: string[], environments: string[]}) => number} Estimate
+ *   estimated seconds for one job running these benchmarks in these environments (setup included)
  */
 
 /**
@@ -34,10 +45,10 @@ export class MatrixInputError extends Error {}
  * @returns {string[]}
  */
 function listInput(value, valid, input) {
-  const items = [...new Set(String(value ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+  const { items, unknown } = parseList(value, valid);
   if (!items.length) throw new MatrixInputError(`input ${input} is empty; valid: ${valid.join(', ')}`);
-  const unknown = items.filter((i) => !valid.includes(i));
-  if (unknown.length) throw new MatrixInputError(`input ${input}: unknown ${unknown.join(', ')}; valid: ${valid.join(', ')}`);
+  if (unknown.length)
+    throw new MatrixInputError(`input ${input}: unknown ${unknown.join(', ')}; valid: ${valid.join(', ')}`);
   return items;
 }
 
@@ -48,12 +59,25 @@ function listInput(value, valid, input) {
 export function parseRunnerSets(value) {
   const sets = String(value ?? '')
     .split(';')
-    .map((set) => [...new Set(set.split(',').map((l) => l.trim()).filter(Boolean))])
+    .map((set) => [
+      ...new Set(
+        set
+          .split(',')
+          .map((l) => l.trim())
+          .filter(Boolean),
+      ),
+    ])
     .filter((set) => set.length);
-  if (!sets.length) throw new MatrixInputError('input runners is empty; give label sets such as "self-hosted,linux,gce; self-hosted,linux,lab"');
+  if (!sets.length)
+    throw new MatrixInputError(
+      'input runners is empty; give label sets such as "self-hosted,linux,gce; self-hosted,linux,lab"',
+    );
   for (const set of sets) {
     const bad = set.filter((l) => !LABEL.test(l));
-    if (bad.length) throw new MatrixInputError(`input runners: label ${JSON.stringify(bad[0])} is not a runner label (letters, digits, . _ - only)`);
+    if (bad.length)
+      throw new MatrixInputError(
+        `input runners: label ${JSON.stringify(bad[0])} is not a runner label (letters, digits, . _ - only)`,
+      );
   }
   return sets;
 }
@@ -65,22 +89,36 @@ const slug = (labels) => labels.filter((l) => l !== 'self-hosted' && l !== 'linu
  * @param {{
  *   bake: {distros: string[], engines: string[]},
  *   benchmarkNames: readonly string[],
- *   inputs: {benchmarks: string, distributions: string, engines: string, runners: string, hostEngines?: string, layout?: string},
+ *   inputs: {benchmarks: string, distributions: string, engines: string, runners: string, hostEngines?: string,
+ *     layout?: string, maxMinutes?: number},
+ *   estimate?: Estimate,
  * }} args
  * @returns {{include: Job[]}}
  */
-export function jobMatrix({ bake, benchmarkNames, inputs }) {
+export function jobMatrix({ bake, benchmarkNames, inputs, estimate }) {
   const benchmarks = listInput(inputs.benchmarks, benchmarkNames, 'benchmarks');
   const distributions = listInput(inputs.distributions, bake.distros, 'distributions');
   const engines = listInput(inputs.engines, bake.engines, 'engines');
   const layout = inputs.layout || 'both';
-  if (!LAYOUTS.includes(layout)) throw new MatrixInputError(`input layout: unknown ${layout}; valid: ${LAYOUTS.join(', ')}`);
-  const hostEngines = String(inputs.hostEngines ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!LAYOUTS.includes(layout))
+    throw new MatrixInputError(`input layout: unknown ${layout}; valid: ${LAYOUTS.join(', ')}`);
+  const hostEngines = String(inputs.hostEngines ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const v of hostEngines) {
-    if (!/^\d+\.\d+(\.\d+)?$/.test(v)) throw new MatrixInputError(`input host-engines: ${JSON.stringify(v)} is not an Engine version such as 27.5 or 28.2.1`);
+    if (!/^\d+\.\d+(\.\d+)?$/.test(v))
+      throw new MatrixInputError(
+        `input host-engines: ${JSON.stringify(v)} is not an Engine version such as 27.5 or 28.2.1`,
+      );
   }
   /** @type {(keyof typeof MODE_ENVIRONMENTS)[]} */
-  const modes = layout === 'separate' ? ['docker', 'dind'] : layout === 'interleaved' ? ['interleaved'] : ['docker', 'dind', 'interleaved'];
+  const modes =
+    layout === 'separate'
+      ? ['docker', 'dind']
+      : layout === 'interleaved'
+        ? ['interleaved']
+        : ['docker', 'dind', 'interleaved'];
 
   /** @type {Job[]} */
   const include = [];
@@ -89,20 +127,96 @@ export function jobMatrix({ bake, benchmarkNames, inputs }) {
       const runsOn = hostEngine ? [...set, `docker-${hostEngine}`] : set;
       for (const mode of modes) {
         const id = `${slug(runsOn)}-${mode}`;
-        if (include.some((j) => j.id === id)) throw new MatrixInputError(`input runners: two label sets give the same job ${id}; list each set once`);
-        include.push({
-          id,
-          name: `${slug(runsOn)} · ${mode}`,
-          runsOn,
-          mode,
-          environments: MODE_ENVIRONMENTS[mode].join(','),
-          benchmarks: benchmarks.join(','),
-          distributions: distributions.join(','),
-          engines: engines.join(','),
-          hostEngine,
-        });
+        if (include.some((j) => j.group === id)) {
+          throw new MatrixInputError(`input runners: two label sets give the same job ${id}; list each set once`);
+        }
+        const environments = MODE_ENVIRONMENTS[mode];
+        const parts =
+          inputs.maxMinutes && estimate
+            ? shardJob({ benchmarks, environments, estimate, maxSeconds: inputs.maxMinutes * 60, job: id })
+            : [{ benchmarks, environments }];
+        for (const [k, part] of parts.entries()) {
+          const shard = parts.length > 1 ? `${k + 1}/${parts.length}` : '1/1';
+          include.push({
+            id: parts.length > 1 ? `${id}-${k + 1}` : id,
+            name: `${slug(runsOn)} · ${mode}${parts.length > 1 ? ` · ${shard}` : ''}`,
+            runsOn,
+            mode,
+            environments: part.environments.join(','),
+            benchmarks: part.benchmarks.join(','),
+            distributions: distributions.join(','),
+            engines: engines.join(','),
+            hostEngine,
+            group: id,
+            shard,
+            ...(estimate ? { estimateMinutes: Math.ceil(estimate(part) / 60) } : {}),
+          });
+        }
       }
     }
   }
   return { include };
 }
+
+/**
+ * Splits one job into parts whose estimate stays under maxSeconds: units are benchmarks (all of the job's
+ * environments, interleaved), a benchmark over the budget alone becomes one unit per environment group;
+ * units are packed first-fit, longest first, and each part is estimated whole (each pays its own setup).
+ * @param {{benchmarks: string[], environments: string[], estimate: Estimate, maxSeconds: number, job: string}} args
+ * @returns {{benchmarks: string[], environments: string[]}[]}
+ */
+export function shardJob({ benchmarks, environments, estimate, maxSeconds, job }) {
+  if (!(maxSeconds > 0)) throw new MatrixInputError(`input max-minutes must be a positive number of minutes`);
+  /** @type {{benchmarks: string[], environments: string[], seconds: number}[]} */
+  const units = [];
+  for (const b of benchmarks) {
+    const whole = { benchmarks: [b], environments };
+    if (estimate(whole) <= maxSeconds) {
+      units.push({ ...whole, seconds: estimate(whole) });
+      continue;
+    }
+    for (const group of environmentGroups(environments)) {
+      // A group still over the budget is split once more: one environment per part.
+      const tooLong = estimate({ benchmarks: [b], environments: group }) > maxSeconds;
+      for (const envs of tooLong ? group.map((e) => [e]) : [group]) {
+        const part = { benchmarks: [b], environments: envs };
+        const seconds = estimate(part);
+        if (seconds > maxSeconds) {
+          throw new MatrixInputError(
+            `job ${job}: ${b} in ${envs.join(',')} alone is estimated at ${Math.ceil(seconds / 60)} min, ` +
+              `over max-minutes ` +
+              `${Math.round(maxSeconds / 60)}: raise max-minutes (and the job timeout), or lower the iterations`,
+          );
+        }
+        units.push({ ...part, seconds });
+      }
+    }
+  }
+  units.sort((a, b) => b.seconds - a.seconds);
+  /** @type {{benchmarks: string[], environments: string[]}[]} */
+  const parts = [];
+  for (const u of units) {
+    const together = (/** @type {{benchmarks: string[], environments: string[]}} */ p) =>
+      estimate({ ...p, benchmarks: [...p.benchmarks, ...u.benchmarks] });
+    const fits = parts.find((p) => sameList(p.environments, u.environments) && together(p) <= maxSeconds);
+    if (fits) fits.benchmarks.push(...u.benchmarks);
+    else parts.push({ benchmarks: [...u.benchmarks], environments: u.environments });
+  }
+  // Benchmarks in the order the user gave them, within each part and across parts.
+  const order = (/** @type {string} */ b) => benchmarks.indexOf(b);
+  for (const p of parts) p.benchmarks.sort((a, b) => order(a) - order(b));
+  const envOrder = (/** @type {string} */ e) => environments.indexOf(e);
+  return parts.sort(
+    (a, b) =>
+      order(a.benchmarks[0]) - order(b.benchmarks[0]) || envOrder(a.environments[0]) - envOrder(b.environments[0]),
+  );
+}
+
+/** native and docker together (one machine's baseline); each DinD environment apart. @param {string[]} envs */
+function environmentGroups(envs) {
+  const base = envs.filter((e) => ['native', 'docker'].includes(e));
+  return [...(base.length ? [base] : []), ...envs.filter((e) => !base.includes(e)).map((e) => [e])];
+}
+
+/** @param {string[]} a @param {string[]} b */
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);

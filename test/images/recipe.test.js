@@ -9,13 +9,24 @@ import { bakeTargets, buildxVersion, recipeHash } from '../../src/images/build.j
 
 test('every target of the matrix has its own recipe, the same on every reading', async (t) => {
   if (!(await buildxVersion())) return t.skip('docker buildx is not installed: `bash .ci/install.sh` installs it');
-  const want = { distros: ['debian', 'alpine'], engines: ['20.10', '26.1'], benchImages: ['lifecycle', 'sysbench', 'pgbench', 'storage'] };
+  const want = {
+    distros: ['debian', 'alpine'],
+    engines: ['20.10', '26.1'],
+    benchImages: ['lifecycle', 'sysbench', 'pgbench', 'storage'],
+  };
   const first = await bakeTargets(want);
   const again = await bakeTargets(want);
   assert.equal(first.length, 10);
   for (const target of first) assert.match(target.recipe, /^[0-9a-f]{16}$/, target.target);
-  assert.equal(new Set(first.map((x) => x.recipe)).size, first.length, 'targets with other arguments or Dockerfiles differ');
-  assert.deepEqual(again.map((x) => x.recipe), first.map((x) => x.recipe));
+  assert.equal(
+    new Set(first.map((x) => x.recipe)).size,
+    first.length,
+    'targets with other arguments or Dockerfiles differ',
+  );
+  assert.deepEqual(
+    again.map((x) => x.recipe),
+    first.map((x) => x.recipe),
+  );
 });
 
 test('a changed Dockerfile, context file or build argument changes the recipe', async (t) => {
@@ -25,7 +36,11 @@ test('a changed Dockerfile, context file or build argument changes the recipe', 
   writeFileSync(path.join(dir, 'helper.sh'), 'echo one\n');
   const target = { context: dir, dockerfile: 'Dockerfile.debian', args: { PACKAGES: 'fio', BASE: 'b' } };
   const base = await recipeHash(target);
-  assert.equal(await recipeHash({ ...target, args: { BASE: 'b', PACKAGES: 'fio' } }), base, 'argument order does not matter');
+  assert.equal(
+    await recipeHash({ ...target, args: { BASE: 'b', PACKAGES: 'fio' } }),
+    base,
+    'argument order does not matter',
+  );
   assert.notEqual(await recipeHash({ ...target, args: { ...target.args, PACKAGES: 'fio python3' } }), base);
   writeFileSync(path.join(dir, 'helper.sh'), 'echo two\n');
   const helperChanged = await recipeHash(target);

@@ -6,8 +6,16 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A browser with a fresh profile; `close()` removes the profile too. */
 export async function launch() {
@@ -31,13 +39,19 @@ export async function launch() {
  * Opens `url` in a new page and collects console errors and failed requests.
  * @param {import('playwright-core').BrowserContext} context @param {string} url
  */
-export async function openPage(context, url, { colorScheme = /** @type {'light'|'dark'} */ ('light'), width = 1280 } = {}) {
+export async function openPage(
+  context,
+  url,
+  { colorScheme = /** @type {'light'|'dark'} */ ('light'), width = 1280 } = {},
+) {
   const page = await context.newPage();
   await page.setViewportSize({ width, height: 900 });
   await page.emulateMedia({ colorScheme });
   /** @type {string[]} */
   const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
   await page.goto(url);

@@ -1,21 +1,29 @@
 // `dind-bench compare`: DinD vs Docker (and Docker vs native, Alpine vs Debian) inside a run with intervals,
 // p-values and effect sizes; with --history, a verdict per metric against the series' own past.
-import { compareCommand } from '../../compare/command.js';
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
   cli
     .command('compare')
-    .description('compare inside a run (DinD vs Docker, with intervals and effect sizes) and, with --history, against earlier runs')
+    .description(
+      'compare inside a run (DinD vs Docker, with intervals and effect sizes) and, with --history, against earlier runs',
+    )
     .argument('<results>', 'a results.json written by `dind-bench run`')
-    .option('--history <dir>', 'history folder (see `dind-bench publish`): a verdict per metric against earlier runs on this runner')
+    .option(
+      '--history <dir>',
+      'history folder (see `dind-bench publish`): a verdict per metric against earlier runs on this runner',
+    )
     .option('--config <file>', 'JSON thresholds per metric for the verdicts (see README, "Comparing results")')
     .option('--markdown <file>', 'write the report as Markdown')
     .option('--json <file>', 'write comparisons and verdicts as JSON')
     .option('--pr-comment <file>', 'write a pull-request comment body (Markdown)')
-    .option('--export-gab <dir>', "write github-action-benchmark's custom JSON (bigger-is-better.json, smaller-is-better.json)")
+    .option(
+      '--export-gab <dir>',
+      "write github-action-benchmark's custom JSON (bigger-is-better.json, smaller-is-better.json)",
+    )
     .option('--fail-on-regression', 'exit with code 4 when a regression is found')
     .action(async (results, opts) => {
+      const { compareCommand } = await import('../../compare/command.js');
       const { exitCode } = await compareCommand({ results, ...opts });
       process.exitCode = exitCode;
     });

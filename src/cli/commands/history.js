@@ -1,20 +1,24 @@
 // `dind-bench history import-gab` / `export-gab`: github-action-benchmark's data.js in and out.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { exportGab, formatDataJs, importGab } from '../../history/gab.js';
 import { log } from '../log.js';
+
+const gab = () => import('../../history/gab.js');
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
   const history = cli.command('history').description("a history folder and github-action-benchmark's data.js");
   history
     .command('import-gab')
-    .description("import a github-action-benchmark data.js (window.BENCHMARK_DATA) into a history; re-importing skips what is there")
+    .description(
+      'import a github-action-benchmark data.js (window.BENCHMARK_DATA) into a history; re-importing skips what is there',
+    )
     .argument('<datajs>', 'the data.js file (e.g. dev/bench/data.js of a gh-pages branch)')
     .requiredOption('--history <dir>', 'the history folder (created when new)')
     .action(async (file, opts) => {
+      const { importGab } = await gab();
       const r = await importGab(opts.history, file);
-      log(`history: ${r.added} run(s) imported from ${file} into ${opts.history}${r.skipped ? `, ${r.skipped} already there` : ''}`);
+      log(
+        `history: ${r.added} run(s) imported from ${file} into ${opts.history}${r.skipped ? `, ${r.skipped} already there` : ''}`,
+      );
     });
   history
     .command('export-gab')
@@ -23,6 +27,11 @@ export function register(cli) {
     .requiredOption('--out <file>', 'where to write data.js (replaced if it exists: it is derived data)')
     .option('--repo-url <url>', 'the repository URL, for commit links in that page', '')
     .action(async (opts) => {
+      const [{ exportGab, formatDataJs }, { promises: fs }, { default: path }] = await Promise.all([
+        gab(),
+        import('node:fs'),
+        import('node:path'),
+      ]);
       const data = await exportGab(opts.history, { repoUrl: opts.repoUrl });
       await fs.mkdir(path.dirname(path.resolve(opts.out)), { recursive: true });
       await fs.writeFile(opts.out, formatDataJs(data));

@@ -1,26 +1,37 @@
 // `dind-bench publish DIR/results.json --history HISTDIR`: append one run to a history folder.
-import { archiveOldShards } from '../../history/retention.js';
-import { publishRun } from '../../history/append.js';
-import { positiveInt } from '../lists.js';
+import { positiveInt } from '../options.js';
+import { logText } from '../../text/escape.js';
 import { log } from '../log.js';
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
   cli
     .command('publish')
-    .description('append a run (results.json) to a history folder (created when new), append-only and sharded per series and month')
+    .description(
+      'append a run (results.json) to a history folder (created when new), append-only and sharded per series and month',
+    )
     .argument('<results>', 'a results.json written by `dind-bench run`')
     .requiredOption('--history <dir>', 'the history folder (the content of the gh-pages branch)')
-    .option('--retain-months <n>', 'after publishing, move shards older than this many months to archive/ (never deleted)', positiveInt)
+    .option(
+      '--retain-months <n>',
+      'after publishing, move shards older than this many months to archive/ (never deleted)',
+      positiveInt,
+    )
     .action(async (results, opts) => {
+      const [{ publishRun }, { archiveOldShards }] = await Promise.all([
+        import('../../history/append.js'),
+        import('../../history/retention.js'),
+      ]);
       const started = performance.now();
       const r = await publishRun(opts.history, results);
       const ms = Math.round(performance.now() - started);
-      if (r.duplicate) log(`publish: run ${r.runId} is already in ${opts.history}; nothing changed`);
-      else log(`publish: run ${r.runId}: ${r.points} points in ${r.series} series added to ${opts.history} (${ms} ms)`);
+      // The run id comes from the results file: escaped, so it cannot break the line (logText).
+      const [id, dir] = [logText(r.runId), logText(opts.history)];
+      if (r.duplicate) log(`publish: run ${id} is already in ${dir}; nothing changed`);
+      else log(`publish: run ${id}: ${r.points} points in ${r.series} series added to ${dir} (${ms} ms)`);
       if (opts.retainMonths) {
         const moved = await archiveOldShards(opts.history, { keepMonths: opts.retainMonths });
-        if (moved) log(`publish: ${moved} shard(s) older than ${opts.retainMonths} months moved to ${opts.history}/archive/`);
+        if (moved) log(`publish: ${moved} shard(s) older than ${opts.retainMonths} months moved to ${dir}/archive/`);
       }
     });
 }

@@ -1,31 +1,58 @@
 // `dind-bench run`: benchmarks x environments x distributions, interleaved, into DIR/results.json.
-import { Option } from 'commander';
-import { BENCHMARK_NAMES } from '../../benchmarks/index.js';
-import { outerEngine } from '../../engine/client.js';
-import { ENVIRONMENT_NAMES } from '../../environments/index.js';
-import { DEFAULT_ENGINE, DISTROS, ENGINE_VERSIONS } from '../../images/catalog.js';
-import { runCommand } from '../../run/command.js';
-import { loadParamOverrides } from '../../run/params.js';
-import { PROFILE_NAMES } from '../../run/profiles.js';
-import { listOf, positiveInt } from '../lists.js';
+import path from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import { parseDuration } from '../../text/durations.js';
 import { log } from '../log.js';
+import { addRunSelection } from '../options.js';
+
+/** --budget's value in milliseconds. @param {string} v */
+function duration(v) {
+  const ms = parseDuration(v);
+  if (!(ms > 0))
+    throw new InvalidArgumentError(`expected a duration such as 15m, 90s or 1h30m, got ${JSON.stringify(v)}`);
+  return ms;
+}
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
-  cli
-    .command('run')
-    .description('run benchmarks in native, docker and DinD environments, interleaved, and write DIR/results.json')
-    .addOption(new Option('--profile <name>', 'how long and how often').choices(PROFILE_NAMES).default('quick'))
-    .option('--bench <list>', `benchmarks (${BENCHMARK_NAMES.join(', ')})`, listOf(BENCHMARK_NAMES, 'benchmark'), BENCHMARK_NAMES)
-    .option('--env <list>', `environments (${ENVIRONMENT_NAMES.join(', ')})`, listOf(ENVIRONMENT_NAMES, 'environment'), ENVIRONMENT_NAMES)
-    .option('--distro <list>', `image distributions (${DISTROS.join(', ')})`, listOf(DISTROS, 'distribution'), DISTROS)
-    .option('--engine <list>', `inner Engine versions for DinD (${ENGINE_VERSIONS.join(', ')})`, listOf(ENGINE_VERSIONS, 'engine version'), [DEFAULT_ENGINE])
-    .option('--iterations <n>', 'measured iterations per cell (default: the profile\'s)', positiveInt)
-    .option('--runner-labels <list>', 'labels of this runner, recorded with the results', (v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .option('--config <file>', 'JSON file of per-benchmark parameter overrides, e.g. {"fio": {"size": "64M"}} (see README)')
+  addRunSelection(
+    cli
+      .command('run')
+      .description('run benchmarks in native, docker and DinD environments, interleaved, and write DIR/results.json'),
+  )
+    .option('--runner-labels <list>', 'labels of this runner, recorded with the results', (v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .option(
+      '--config <file>',
+      'JSON file of per-benchmark parameter overrides, e.g. {"fio": {"size": "64M"}} (see README)',
+    )
     .option('--no-build', 'do not build missing images; their cells are reported unavailable')
-    .requiredOption('--out <dir>', 'folder for results.json, report.md and raw/ (must not hold a results.json yet)')
+    .option(
+      '--budget <duration>',
+      'wall-time budget (e.g. 15m): after the planned iterations, add iterations where DinD vs Docker is still too wide to show 5%, while it lasts',
+      duration,
+    )
+    .option('--out <dir>', 'folder for results.json (written as it goes), report.md and raw/ (no results.json yet)')
+    .option('--resume <dir>', 'continue the interrupted run in DIR with its recorded options (others are ignored)')
     .action(async (opts) => {
+      // Loaded here, not at start: `--help` and other commands never pay for dockerode and the benchmarks.
+      const [{ outerEngine }, { resumeCommand, runCommand }, { loadParamOverrides }] = await Promise.all([
+        import('../../engine/client.js'),
+        import('../../run/command.js'),
+        import('../../run/params.js'),
+      ]);
+      if (opts.resume) {
+        if (opts.out && path.resolve(opts.out) !== path.resolve(opts.resume)) {
+          throw new Error('--resume DIR continues the run in DIR: leave out --out');
+        }
+        process.exitCode = (await resumeCommand({ outer: outerEngine(), dir: opts.resume, log })).exitCode;
+        return;
+      }
+      if (!opts.out) throw new Error("required option '--out <dir>' not specified (or --resume DIR to continue a run)");
       // Validated before anything starts; recorded in results (run.args.paramOverrides).
       const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
       const { exitCode } = await runCommand({
@@ -39,6 +66,7 @@ export function register(cli) {
         out: opts.out,
         build: opts.build,
         runnerLabels: opts.runnerLabels,
+        budgetMs: opts.budget,
         args: { ...opts, paramOverrides },
         paramOverrides,
         log,

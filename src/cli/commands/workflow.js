@@ -1,8 +1,12 @@
 // `dind-bench workflow matrix`: the job matrix of .github/workflows/bench.yml, printed as JSON for
 // `strategy.matrix` (the prepare job calls it; see src/workflow/job-matrix.js for the layouts).
-import { BENCHMARK_NAMES } from '../../benchmarks/index.js';
-import { bakeMatrix } from '../../images/matrix.js';
-import { LAYOUTS, MatrixInputError, jobMatrix } from '../../workflow/job-matrix.js';
+import { BENCHMARK_NAMES } from '../names.js';
+
+/** The layouts of job-matrix.js, for the help text (that module is loaded only when the command runs). */
+const LAYOUTS = ['separate', 'interleaved', 'both'];
+import { PROFILES, PROFILE_NAMES } from '../../run/profiles.js';
+import { isDind } from '../names.js';
+import { positiveInt } from '../options.js';
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
@@ -17,13 +21,36 @@ export function register(cli) {
     .option('--host-engines <list>', 'host Engine versions: each adds the runner label docker-<version>', '')
     .option('--layout <name>', `separate jobs, interleaved in one job, or both (${LAYOUTS.join(', ')})`, 'both')
     .option('--bake-matrix <json>', 'the image matrix as printed by `images matrix` (default: read the bake file)')
+    .option('--profile <name>', `the run profile, for the time estimates (${PROFILE_NAMES.join(', ')})`, 'quick')
+    .option('--iterations <n>', "measured iterations per cell (default: the profile's)", positiveInt)
+    .option(
+      '--max-minutes <n>',
+      'split a job whose estimated time (`dind-bench plan`) is over this into shard jobs of one group',
+      positiveInt,
+    )
     .action(async (opts) => {
+      const [{ MatrixInputError, jobMatrix }, { bakeMatrix }, { makePlan }, { estimateRun }] = await Promise.all([
+        import('../../workflow/job-matrix.js'),
+        import('../../images/matrix.js'),
+        import('../../run/plan.js'),
+        import('../../run/estimate.js'),
+      ]);
       const bake = opts.bakeMatrix ? JSON.parse(opts.bakeMatrix) : await bakeMatrix();
+      if (!PROFILES[opts.profile]) throw new Error(`--profile ${opts.profile}: valid: ${PROFILE_NAMES.join(', ')}`);
       try {
         const matrix = jobMatrix({
           bake,
           benchmarkNames: BENCHMARK_NAMES,
-          inputs: { benchmarks: opts.bench, distributions: opts.distro, engines: opts.engine, runners: opts.runners, hostEngines: opts.hostEngines, layout: opts.layout },
+          inputs: {
+            benchmarks: opts.bench,
+            distributions: opts.distro,
+            engines: opts.engine,
+            runners: opts.runners,
+            hostEngines: opts.hostEngines,
+            layout: opts.layout,
+            maxMinutes: opts.maxMinutes,
+          },
+          estimate: planEstimate(opts, makePlan, estimateRun),
         });
         process.stdout.write(JSON.stringify(matrix) + '\n');
       } catch (e) {
@@ -31,4 +58,31 @@ export function register(cli) {
         throw e;
       }
     });
+}
+
+/**
+ * Seconds `dind-bench plan` estimates for one job's part, with the workflow's distributions and engines.
+ * @param {{profile: string, iterations?: number, distro: string, engine: string}} opts
+ * @param {typeof import('../../run/plan.js').makePlan} makePlan
+ * @param {typeof import('../../run/estimate.js').estimateRun} estimateRun (both loaded by the action)
+ * @returns {import('../../workflow/job-matrix.js').Estimate}
+ */
+function planEstimate(opts, makePlan, estimateRun) {
+  const profile = PROFILES[opts.profile];
+  const list = (/** @type {string} */ v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return ({ benchmarks, environments }) => {
+    const plan = makePlan({
+      benchmarks,
+      environments,
+      distros: list(opts.distro),
+      engines: environments.some(isDind) ? list(opts.engine) : [],
+      iterations: opts.iterations ?? profile.iterations,
+      warmup: profile.warmup,
+    });
+    return estimateRun({ plan, profile: opts.profile }).totalS;
+  };
 }

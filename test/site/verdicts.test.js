@@ -1,0 +1,110 @@
+// The site and `compare --history` say the same word for every series: histories of 1, 4 and 6 runs are
+// published, the site is built and read in real headless Chromium, and each series' verdict on the page
+// is checked against the verdicts `dind-bench compare --history --json` writes for the same newest run.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { publishRun } from '../../src/history/append.js';
+import { buildSite } from '../../src/site/build.js';
+import { serveSite } from '../../src/site/serve.js';
+import { VERDICTS } from '../../src/stats/verdicts.js';
+import { VERDICT_DISPLAY } from '../../site/js/verdicts.js';
+import { BIN, tmpDir, variant } from '../history/helpers.js';
+import { CHROMIUM, launch, openPage } from './browser.js';
+
+const skip = existsSync(CHROMIUM)
+  ? false
+  : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\` (CI installs it in .ci/install.sh)`;
+const BENCHES = ['lifecycle', 'sysbench'];
+
+/** @type {Awaited<ReturnType<typeof launch>>} */ let browser;
+before(async () => {
+  if (!skip) browser = await launch();
+});
+after(() => browser?.close());
+
+/**
+ * A history of `count` nightly runs of the real quick run (earlier ones within 4% of each other, the newest
+ * 40% slower), its site served, and the newest run's results file.
+ * @param {number} count
+ */
+async function historyOf(count) {
+  const history = tmpDir(`verdicts-history-${count}`);
+  const runs = tmpDir(`verdicts-runs-${count}`);
+  const day = 86400e3;
+  let newest = '';
+  for (let i = count - 1; i >= 0; i--) {
+    const scale = i === 0 && count > 1 ? 1.4 : 1 + (i % 3) / 50;
+    newest = variant(runs, { id: `night-${i}`, startedAt: new Date(Date.now() - i * day).toISOString(), scale });
+    await publishRun(history, newest);
+  }
+  const site = await serveSite(
+    (await buildSite({ history, out: path.join(tmpDir(`verdicts-site-${count}`), 'site') })).out,
+  );
+  return { history, newest, site };
+}
+
+/** `compare --history --json` on the newest run: series key -> verdict. @param {string} history @param {string} results */
+function compareVerdicts(history, results) {
+  const json = path.join(tmpDir('verdicts-json'), 'verdicts.json');
+  const r = spawnSync(process.execPath, [BIN, 'compare', results, '--history', history, '--json', json], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(readFileSync(json, 'utf8'));
+  return new Map(doc.verdicts.map((/** @type {any} */ v) => [v.key, v.status]));
+}
+
+/** The site's verdict per series key, for one benchmark. @param {string} url @param {string} bench */
+async function siteVerdicts(url, bench) {
+  const { page, errors } = await openPage(browser.context, `${url}?bench=${bench}`);
+  const rows = await page
+    .locator('#overview-table tr[data-key]')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.getAttribute('data-key'),
+        tr.querySelector('[data-verdict]')?.getAttribute('data-verdict') ?? null,
+      ]),
+    );
+  await page.close();
+  assert.deepEqual(errors, []);
+  return /** @type {[string, string | null][]} */ (rows);
+}
+
+for (const [count, expected] of /** @type {[number, string[]][]} */ ([
+  [1, ['baseline']],
+  [4, ['insufficient data']],
+  [6, ['regression']],
+])) {
+  test(
+    `a history of ${count} run(s): the site shows, for every series, the verdict compare --history gives`,
+    { skip },
+    async (t) => {
+      const { history, newest, site } = await historyOf(count);
+      t.after(() => site.close());
+      const compared = compareVerdicts(history, newest);
+      const seen = new Set();
+      for (const bench of BENCHES) {
+        const rows = await siteVerdicts(site.url, bench);
+        assert.ok(rows.length >= 10, `${bench}: ${rows.length} rows`);
+        for (const [key, onSite] of rows) {
+          assert.equal(
+            onSite,
+            compared.get(String(key)),
+            `${key}: the site says ${onSite}, compare --history says ${compared.get(String(key))}`,
+          );
+          seen.add(onSite);
+        }
+      }
+      for (const v of expected)
+        assert.ok(seen.has(v), `some series is "${v}" with ${count} run(s): saw ${[...seen].join(', ')}`);
+      if (count < 6) assert.deepEqual([...seen], expected, 'too few earlier runs: no series gets a verdict');
+    },
+  );
+}
+
+test('the site knows exactly the verdict names the rule gives', () => {
+  assert.deepEqual(Object.keys(VERDICT_DISPLAY), [...VERDICTS]);
+});

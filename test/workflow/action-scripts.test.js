@@ -1,0 +1,151 @@
+// The shell the composite actions run, on real inputs: untrusted results are bounded before use, the
+// pull request comment is found by author AND marker (the jq filter of actions/compare, run by jq), the
+// doctor's findings become errors only where the run cannot go on, and the github-action-benchmark input
+// is one file per direction with the job in each name. No engine needed.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { parse } from 'yaml';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const tmp = mkdtempSync(path.join(tmpdir(), 'dind-bench-action-scripts-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** @param {string} script @param {Record<string, string>} env */
+function run(script, env) {
+  const r = spawnSync('bash', [path.join(ROOT, script)], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    encoding: 'utf8',
+  });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+test('untrusted results: a normal folder passes; links, special files and oversized files are refused', () => {
+  const dir = path.join(tmp, 'results');
+  mkdirSync(path.join(dir, 'job-a'), { recursive: true });
+  writeFileSync(path.join(dir, 'job-a', 'results.json'), JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }));
+  let r = run('actions/setup/untrusted-results.sh', { RESULTS: dir });
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /within the bounds/);
+
+  r = run('actions/setup/untrusted-results.sh', { RESULTS: dir, MAX_RESULTS_MIB: '1' });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /::error title=dind-bench untrusted results::a results.json is over 1048576 bytes/);
+  assert.match(r.out, /\(MAX_RESULTS_MIB\): job-a\/results.json$/m);
+
+  r = run('actions/setup/untrusted-results.sh', { RESULTS: dir, MAX_TOTAL_MIB: '1' });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /over the bound of 1048576 \(MAX_TOTAL_MIB\)/);
+
+  symlinkSync('/etc/passwd', path.join(dir, 'job-a', 'raw.txt'));
+  r = run('actions/setup/untrusted-results.sh', { RESULTS: dir });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /links or special files in the results folder \(first: job-a\/raw.txt\)/);
+  rmSync(path.join(dir, 'job-a', 'raw.txt'));
+
+  for (let i = 0; i < 4; i++) writeFileSync(path.join(dir, `f${i}`), '');
+  r = run('actions/setup/untrusted-results.sh', { RESULTS: dir, MAX_FILES: '3' });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /more than 3 files/);
+
+  symlinkSync(dir, path.join(tmp, 'results-link'));
+  r = run('actions/setup/untrusted-results.sh', { RESULTS: path.join(tmp, 'results-link') });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /is a symbolic link/);
+});
+
+test('the pull request comment is found by its author and its marker, never by the marker alone', () => {
+  const action = parse(readFileSync(path.join(ROOT, 'actions/compare/action.yml'), 'utf8'));
+  const step = action.runs.steps.find((/** @type {any} */ s) => s.name === 'Pull request comment');
+  const filter = /--jq '([^']+)'/.exec(step.run)?.[1];
+  assert.ok(filter, 'the comment step selects with a --jq filter');
+  const marker = '<!-- dind-bench comparison -->';
+  assert.ok(step.run.includes(`marker='${marker}'`));
+  const comments = [
+    { id: 1, user: { login: 'mallory' }, body: `${marker}\nforged: click here` },
+    { id: 2, user: { login: 'github-actions[bot]' }, body: 'another bot comment without the marker' },
+    { id: 3, user: { login: 'github-actions[bot]' }, body: `${marker}\nthe real one` },
+  ];
+  const select = (/** @type {string} */ author) => {
+    const env = { ...process.env, AUTHOR: author, MARKER: marker };
+    return execFileSync('jq', [filter], { input: JSON.stringify(comments), env, encoding: 'utf8' }).trim();
+  };
+  assert.equal(step.env.AUTHOR, '${{ inputs.comment-author }}');
+  assert.equal(select(action.inputs['comment-author'].default), '3', 'the default author: the workflow token');
+  assert.equal(select('mallory'), '1', 'the author input decides whose comment is edited');
+  assert.equal(select('nobody'), '', 'no comment of that author: a new one is posted');
+});
+
+/** A suite folder whose `dind-bench doctor --json` prints the given checks. @param {object[]} checks */
+function fakeSuite(checks) {
+  const suite = mkdtempSync(path.join(tmp, 'suite-'));
+  mkdirSync(path.join(suite, 'bin'));
+  const bin = path.join(suite, 'bin', 'dind-bench.js');
+  const printed = JSON.stringify(JSON.stringify(checks));
+  writeFileSync(bin, `#!/usr/bin/env node\nprocess.stdout.write(${printed});\nprocess.exit(1);\n`);
+  chmodSync(bin, 0o755);
+  return suite;
+}
+
+test('doctor: what stops the run is an error, the rest a warning with its fix; data cannot inject commands', () => {
+  const checks = [
+    { check: 'engine reachable', ok: true, detail: 'answers' },
+    { check: 'docker buildx', ok: false, detail: 'not installed', fix: 'install buildx' },
+    { check: 'native tools', ok: false, detail: 'sysbench missing\n::stop-commands::x', fix: 'install sysbench' },
+  ];
+  let r = run('actions/setup/doctor.sh', { DIND_BENCH_SUITE: fakeSuite(checks), STAGE: 'before-images' });
+  assert.equal(r.status, 1, r.out);
+  const before = '^::(error|warning) title=dind-bench doctor \\(before-images\\)::';
+  assert.match(r.out, new RegExp(`${before}docker buildx: not installed \\(fix: install buildx\\)$`, 'm'));
+  assert.match(r.out, /^::error title=dind-bench doctor \(before-images\)::docker buildx/m);
+  const escaped = 'native tools: sysbench missing%0A::stop-commands::x \\(fix: install sysbench\\)$';
+  assert.match(r.out, new RegExp(`${before}${escaped}`, 'm'));
+  assert.match(r.out, /^::warning title=dind-bench doctor \(before-images\)::native tools/m);
+  assert.doesNotMatch(r.out, /^::stop-commands/m);
+
+  r = run('actions/setup/doctor.sh', { DIND_BENCH_SUITE: fakeSuite(checks), STAGE: 'after-images' });
+  assert.equal(r.status, 0, 'after the images, a missing buildx no longer stops the run');
+  assert.match(r.out, /^::warning title=dind-bench doctor \(after-images\)::docker buildx/m);
+
+  const unreachable = fakeSuite([{ check: 'engine reachable', ok: false, detail: 'nothing answers', fix: 'start it' }]);
+  r = run('actions/setup/doctor.sh', { DIND_BENCH_SUITE: unreachable, STAGE: 'after-images' });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /^::error title=dind-bench doctor \(after-images\)::engine reachable: nothing answers/m);
+  assert.match(r.out, /nothing answers \(fix: start it\)$/m);
+});
+
+test('github-action-benchmark input: one file per direction, each name led by its job', () => {
+  const results = path.join(tmp, 'gab-results');
+  for (const job of ['gce-docker', 'gce-dind']) {
+    mkdirSync(path.join(results, job), { recursive: true });
+    copyFileSync(path.join(ROOT, 'test/fixtures/results/quick-debian.json'), path.join(results, job, 'results.json'));
+  }
+  const out = path.join(tmp, 'gab-out');
+  const outputs = path.join(tmp, 'gab-outputs');
+  const env = { DIND_BENCH_SUITE: ROOT, RESULTS: results, OUT: out, GITHUB_OUTPUT: outputs };
+  const r = run('actions/publish/gab-input.sh', env);
+  assert.equal(r.status, 0, r.out);
+  for (const kind of ['smaller', 'bigger']) {
+    const entries = JSON.parse(readFileSync(path.join(out, `${kind}-is-better.json`), 'utf8'));
+    assert.ok(entries.length > 0);
+    const jobs = new Set(entries.map((/** @type {{name: string}} */ e) => e.name.split(': ')[0]));
+    assert.deepEqual([...jobs].sort(), ['gce-dind', 'gce-docker']);
+    const names = new Set(entries.map((/** @type {{name: string}} */ e) => e.name));
+    assert.equal(names.size, entries.length, 'no two series share a name');
+    for (const e of entries) assert.equal(typeof e.value, 'number');
+  }
+  const expected = `smaller=${out}/smaller-is-better.json\nbigger=${out}/bigger-is-better.json\n`;
+  assert.equal(readFileSync(outputs, 'utf8'), expected);
+});

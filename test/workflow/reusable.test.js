@@ -1,0 +1,118 @@
+// Use from other repositories: the reusable workflow is bench.yml for callers (generated, current, same
+// inputs), it and the example consumer reach dind-bench only by reference at the one major tag, every
+// action carries its Marketplace metadata, and self-hosted runners are reached only from events a fork
+// cannot edit the workflow of. Pure file checks, no engine.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { MAJOR, SOURCE, SUITE_REPOSITORY, TARGET, callInputs, reusableWorkflow } from '../../src/workflow/reusable.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const read = (/** @type {string} */ rel) => readFileSync(path.join(ROOT, rel), 'utf8');
+const actionNames = readdirSync(path.join(ROOT, 'actions')).filter((d) =>
+  existsSync(path.join(ROOT, 'actions', d, 'action.yml')),
+);
+
+/** Every `uses:` of a workflow file, with its job. @param {string} rel */
+function uses(rel) {
+  const doc = parse(read(rel));
+  return Object.entries(doc.jobs).flatMap(([job, /** @type {any} */ j]) => {
+    const list = j.uses ? [{ job, uses: j.uses }] : [];
+    const steps = (j.steps ?? []).filter((/** @type {any} */ s) => s.uses);
+    return [...list, ...steps.map((/** @type {any} */ s) => ({ job, uses: s.uses }))];
+  });
+}
+
+test('reusable-bench.yml is generated from the current bench.yml (npm run workflows:reusable)', () => {
+  assert.equal(readFileSync(TARGET, 'utf8'), reusableWorkflow(readFileSync(SOURCE, 'utf8')));
+});
+
+test('the reusable workflow takes the same inputs as bench.yml, with the same defaults', () => {
+  const dispatch = parse(read('.github/workflows/bench.yml')).on.workflow_dispatch.inputs;
+  const call = parse(read('.github/workflows/reusable-bench.yml')).on.workflow_call.inputs;
+  assert.deepEqual(Object.keys(call), Object.keys(dispatch));
+  for (const [name, input] of Object.entries(dispatch)) {
+    assert.equal(String(call[name].default), String(input.default), name);
+    assert.equal(call[name].type, input.type === 'boolean' ? 'boolean' : 'string', name);
+    for (const option of input.options ?? []) {
+      assert.ok(call[name].description.includes(option), `${name} names ${option}`);
+    }
+  }
+  assert.deepEqual(Object.keys(parse(read('.github/workflows/reusable-bench.yml')).on), ['workflow_call']);
+});
+
+test('a choice input becomes a string input naming its options', () => {
+  assert.deepEqual(callInputs({ p: { description: 'Profile', type: 'choice', options: ['a', 'b'], default: 'a' } }), {
+    p: { description: 'Profile (a, b)', default: 'a', type: 'string' },
+  });
+});
+
+test('the reusable workflow checks out nothing and reaches the suite only by reference at the major tag', () => {
+  const refs = uses('.github/workflows/reusable-bench.yml');
+  assert.ok(refs.length >= 8, `found ${refs.length}`);
+  for (const { job, uses: u } of refs) {
+    assert.ok(!u.startsWith('./'), `${job}: ${u} would resolve in the caller's repository`);
+    assert.ok(!u.startsWith('actions/checkout@'), `${job}: the caller's checkout is not dind-bench`);
+  }
+  const own = refs.filter((r) => r.uses.startsWith(`${SUITE_REPOSITORY}/`));
+  const local = uses('.github/workflows/bench.yml').filter((r) => r.uses.startsWith('./actions/'));
+  assert.equal(own.length, local.length);
+  for (const { uses: u } of own) {
+    const m = u.match(/^dind-bench\/dind-bench\/actions\/([\w-]+)@(\S+)$/);
+    assert.ok(m, u);
+    assert.ok(actionNames.includes(m[1]), `${u}: no such action`);
+    assert.equal(m[2], MAJOR, u);
+  }
+});
+
+test('the example consumer uses dind-bench by reference only, at the major tag', () => {
+  const dir = 'examples/consumer/.github/workflows';
+  const files = readdirSync(path.join(ROOT, dir)).map((f) => `${dir}/${f}`);
+  const refs = files.flatMap(uses);
+  const workflow = `${SUITE_REPOSITORY}/.github/workflows/reusable-bench.yml@${MAJOR}`;
+  assert.ok(
+    refs.some((r) => r.uses === workflow),
+    'calls the reusable workflow',
+  );
+  for (const name of ['setup', 'build-images', 'run', 'compare']) {
+    assert.ok(
+      refs.some((r) => r.uses === `${SUITE_REPOSITORY}/actions/${name}@${MAJOR}`),
+      `uses actions/${name}`,
+    );
+  }
+  for (const { uses: u } of refs) {
+    assert.ok(u.startsWith(`${SUITE_REPOSITORY}/`), `${u}: the consumer needs nothing else`);
+  }
+  assert.deepEqual(readdirSync(path.join(ROOT, 'examples/consumer')).sort(), ['.github', 'README.md']);
+});
+
+test('every action has its Marketplace metadata: name, description, author, branding', () => {
+  assert.ok(actionNames.length >= 5);
+  for (const name of actionNames) {
+    const a = parse(read(`actions/${name}/action.yml`));
+    for (const key of ['name', 'description', 'author']) assert.ok(a[key], `actions/${name}: ${key}`);
+    assert.match(String(a.branding?.icon), /^[a-z0-9-]+$/, `actions/${name}: branding.icon`);
+    const colors = ['white', 'black', 'yellow', 'blue', 'green', 'orange', 'red', 'purple', 'gray-dark'];
+    assert.ok(colors.includes(a.branding?.color), `actions/${name}: branding.color`);
+  }
+});
+
+test('self-hosted runners are reached only from events whose workflow a fork cannot edit', () => {
+  const dir = '.github/workflows';
+  for (const f of readdirSync(path.join(ROOT, dir))) {
+    const doc = parse(read(`${dir}/${f}`));
+    const events = Object.keys(doc.on);
+    for (const forbidden of ['pull_request_target', 'workflow_run', 'issue_comment']) {
+      assert.ok(!events.includes(forbidden), `${f}: ${forbidden}`);
+    }
+    if (!events.includes('pull_request')) continue;
+    // A pull request runs its own copy of the workflow: only GitHub-hosted labels, never an expression.
+    for (const [job, j] of Object.entries(doc.jobs)) {
+      const runsOn = /** @type {any} */ (j)['runs-on'];
+      assert.match(String(runsOn), /^ubuntu-[\w.]+$/, `${f} job ${job}: ${JSON.stringify(runsOn)} for pull requests`);
+    }
+  }
+  assert.ok(!('pull_request' in parse(read('.github/workflows/bench.yml')).on), 'bench.yml has self-hosted jobs');
+});
