@@ -89,7 +89,7 @@ test('two real shards (native+docker, dind) merge into one run that publish and 
   assert.match(p.stderr, /publish: run .*-merged-[0-9a-f]{8}: \d+ points/);
   const c = cli(['compare', path.join(out, 'results.json'), '--history', hist, '--json', path.join(dir, 'verdicts.json')]);
   assert.equal(c.status, 0, c.stderr);
-  assert.match(c.stdout, /DinD vs Docker, lifecycle: dind@20\.10\/debian vs docker\/debian/);
+  assert.match(c.stdout, /DinD vs Docker, lifecycle \(debian\): dind@20\.10\/debian vs docker\/debian/);
   const verdicts = JSON.parse(readFileSync(path.join(dir, 'verdicts.json'), 'utf8'));
   assert.ok(verdicts.verdicts.length > 0 && verdicts.comparisons.some((/** @type {any} */ x) => x.kind === 'dind-vs-docker'));
 
