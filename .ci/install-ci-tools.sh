@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The project's own checks on top of .ci/install.sh (what a run needs): headless Chromium for the site and
-# report tests, the npm dev dependencies (tsc, playwright-core), shellcheck, and the workflow tooling
+# The project's own checks on top of .ci/install.sh (what a run needs): what `npm test` needs
+# (.ci/install-test-tools.sh: headless Chromium, the npm dev dependencies), shellcheck, and the workflow tooling
 # (act for the offline end-to-end run of the workflows; actionlint, zizmor, cloud-init's and Kubernetes'
 # schemas for .ci/lint.sh). Idempotent: it skips what is there. `./quickstart` does not need any of it.
 set -euo pipefail
@@ -11,7 +11,7 @@ ACTIONLINT_VERSION=v1.7.12
 ZIZMOR_VERSION=1.32.0
 KUBERNETES_VALIDATE_VERSION=1.37.0   # ships the Kubernetes JSON schemas: validates runners/k8s offline
 
-apt_packages=(shellcheck chromium python3-pip cloud-init)
+apt_packages=(shellcheck python3-pip cloud-init)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -43,8 +43,5 @@ pip_tool() { # command package version
 pip_tool zizmor zizmor "$ZIZMOR_VERSION"
 pip_tool kubernetes-validate kubernetes-validate "$KUBERNETES_VALIDATE_VERSION"
 
-# The dev dependencies: .ci/install.sh installs the command's only.
-if [ ! -d node_modules/typescript ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "install-ci-tools: npm dependencies, with the dev ones"
-  npm ci --no-audit --no-fund --loglevel=error
-fi
+# Chromium and the npm dev dependencies, as `npm test` installs them itself.
+bash .ci/install-test-tools.sh
