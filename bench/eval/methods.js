@@ -62,17 +62,26 @@ export const pooledMannWhitney = {
  */
 export const medianTLimit = {
   name: 't-test on run medians (practical limit)',
-  detect(past, candidate, better) {
-    const logs = past.slice(-DEFAULT_RULE.window).map((xs) => Math.log(median(xs)));
-    const k = logs.length;
-    const mean = logs.reduce((a, b) => a + b, 0) / k;
-    const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (k - 1));
-    const diff = Math.log(median(candidate)) - mean;
-    const t = diff / (sd * Math.sqrt(1 + 1 / k));
-    const p = 2 * tCdf(-Math.abs(t), k - 1);
-    return p < DEFAULT_RULE.alpha && (better === 'lower' ? diff > 0 : diff < 0);
-  },
+  detect: (past, candidate, better) => limitP(past, candidate, better) < DEFAULT_RULE.alpha,
 };
+
+/**
+ * The practical limit's p-value when the new run moved in the worse direction, else 1: the evaluation
+ * also calibrates the limit (a stricter alpha where its own false alarms exceed 1%) from these.
+ * @param {number[][]} past @param {number[]} candidate @param {'higher' | 'lower'} better
+ */
+export function limitP(past, candidate, better) {
+  const logs = past.slice(-DEFAULT_RULE.window).map((xs) => Math.log(median(xs)));
+  const k = logs.length;
+  const mean = logs.reduce((a, b) => a + b, 0) / k;
+  const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (k - 1));
+  const diff = Math.log(median(candidate)) - mean;
+  const t = diff / (sd * Math.sqrt(1 + 1 / k));
+  const p = 2 * tCdf(-Math.abs(t), k - 1);
+  const worse = better === 'lower' ? diff > 0 : diff < 0;
+  // NaN (a series of zeros: no logarithm) is never a detection.
+  return worse && Number.isFinite(p) ? p : 1;
+}
 
 export const DETECTORS = [
   dindBench,

@@ -142,16 +142,17 @@ function withoutFarOutliers(xs) {
 
 /**
  * Standard error of a sample's median without assuming a distribution: half the width of the ~95%
- * order-statistic interval of the median (ranks n/2 -+ 0.98 sqrt(n)), divided by 1.96. 0 below 5 values.
+ * order-statistic interval of the median (ranks n/2 -+ 0.98 sqrt(n), symmetric), divided by 1.96. 0 below 5 values.
  * @param {number[]} xs
  */
 export function medianStandardError(xs) {
   const n = xs.length;
   if (n < 5) return 0;
   const s = [...xs].sort((a, b) => a - b);
+  // Symmetric ranks (0-based lo and n-1-lo): the former ceil() on the upper rank took one order statistic
+  // more at the top (the maximum of 10 samples), which overstated the error and cost power (docs/evaluation.md).
   const lo = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
-  const hi = Math.min(n - 1, Math.ceil(n / 2 + 0.98 * Math.sqrt(n)));
-  return (s[hi] - s[lo]) / (2 * 1.96);
+  return (s[n - 1 - lo] - s[lo]) / (2 * 1.96);
 }
 
 /**
