@@ -223,3 +223,72 @@ test('provenance records DIND_BENCH_SUITE_COMMIT as suite.commit, and refuses a 
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /DIND_BENCH_SUITE_COMMIT="not-a-commit" is not valid/);
 });
+
+test("run action: resume 'true' continues a partial results.json, keeps a finished one, else runs afresh", () => {
+  const action = parse(readFileSync(path.join(ROOT, 'actions/run/action.yml'), 'utf8'));
+  const script = action.runs.steps.find((/** @type {any} */ s) => s.id === 'run').run;
+  // A suite whose dind-bench only records how it was called.
+  const suite = mkdtempSync(path.join(tmp, 'run-suite-'));
+  mkdirSync(path.join(suite, 'bin'));
+  const calls = path.join(suite, 'calls');
+  writeFileSync(
+    path.join(suite, 'bin', 'dind-bench.js'),
+    `require('fs').appendFileSync(${JSON.stringify(calls)}, process.argv.slice(2).join(' ') + '\\n');\n`,
+  );
+  const step = (/** @type {string} */ out, /** @type {string} */ resume) => {
+    const outputs = path.join(out, '..', `${path.basename(out)}.outputs`);
+    writeFileSync(calls, '');
+    writeFileSync(outputs, '');
+    const env = {
+      PATH: process.env.PATH,
+      SUITE: suite,
+      PROFILE: 'tiny',
+      ENVIRONMENTS: 'docker',
+      DISTROS: 'debian',
+      ENGINES: '20.10',
+      OUT: out,
+      RESUME: resume,
+      FAIL_ON_FAILED_CELLS: 'false',
+      GITHUB_OUTPUT: outputs,
+      GITHUB_STEP_SUMMARY: path.join(tmp, 'summary'),
+    };
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { env, encoding: 'utf8' });
+    return {
+      status: r.status,
+      out: `${r.stdout}${r.stderr}`,
+      calls: readFileSync(calls, 'utf8'),
+      outputs: readFileSync(outputs, 'utf8'),
+    };
+  };
+  const withResults = (/** @type {string} */ name, /** @type {object} */ run) => {
+    const dir = path.join(mkdtempSync(path.join(tmp, 'run-out-')), name);
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ run }));
+    writeFileSync(path.join(dir, 'report.md'), '# report\n');
+    return dir;
+  };
+
+  const fresh = step(path.join(mkdtempSync(path.join(tmp, 'run-out-')), 'fresh'), 'true');
+  assert.equal(fresh.status, 0, fresh.out);
+  assert.match(fresh.calls, /^run --profile tiny --env docker --distro debian --engine 20\.10 --out \S+fresh$/m);
+
+  const partial = withResults('partial', { state: 'interrupted', complete: false });
+  let r = step(partial, 'true');
+  assert.equal(r.status, 0, r.out);
+  assert.equal(r.calls, `run --resume ${partial}\n`);
+  assert.match(r.outputs, /^exit-code=0$/m);
+
+  r = step(withResults('done', { state: 'finished', complete: true }), 'true');
+  assert.equal(r.status, 0, r.out);
+  assert.equal(r.calls, '', 'a finished run is not measured again');
+  assert.match(r.out, /holds a finished run of an earlier attempt: kept as it is/);
+  assert.match(r.outputs, /^results=.*done\/results\.json$/m);
+
+  r = step(withResults('failed-cells', { state: 'finished', complete: false }), 'true');
+  assert.equal(r.status, 0, 'failed cells are recorded and warned about, as after a run');
+  assert.match(r.outputs, /^exit-code=3$/m);
+
+  // Without resume, an existing partial file goes to `run --out`, which refuses it.
+  r = step(withResults('no-resume', { state: 'interrupted' }), 'false');
+  assert.match(r.calls, /^run --profile tiny .* --out \S+no-resume$/m);
+});
