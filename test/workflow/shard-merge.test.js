@@ -27,7 +27,7 @@ function step(job, what) {
   assert.ok(s, `step ${what}`);
   return s;
 }
-/** Steps of a job that use an action (by name before the @). @param {any} job @param {string} action */
+/** Steps of a job that use an action (its name without the ref). @param {any} job @param {string} action */
 const usesOf = (job, action) =>
   job.steps.filter((/** @type {any} */ s) => String(s.uses ?? '').startsWith(`${action}@`));
 
