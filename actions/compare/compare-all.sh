@@ -55,14 +55,10 @@ for file in "${files[@]}"; do
   cat "$OUT/comparison-$n.md" >> "$OUT/comparison.md"
   parts+=("$OUT/pr-comment-$n.md")
 done
-# One comment for the pull request, capped below GitHub's limit, linking to the full report.
-report_url=${REPORT_URL:-}
-if [ -z "$report_url" ] && [ -n "${GITHUB_RUN_ID:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ]; then
-  report_url="${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID"
-fi
-comment_args=(comment "${parts[@]}" --out "$OUT/pr-comment.md" --max "${COMMENT_MAX:-60000}")
-if [ -n "$report_url" ]; then comment_args+=(--report-url "$report_url"); fi
-node "$SUITE/bin/dind-bench.js" "${comment_args[@]}"
+# One comment for the pull request, capped below GitHub's limit, linking to the full report
+# (comment-body.sh; the action writes it again once the report artifact has its own address).
+printf '%s\n' "${parts[@]}" > "$OUT/pr-comment-parts.txt"
+bash "$(dirname "$0")/comment-body.sh"
 # No copy into $GITHUB_STEP_SUMMARY here: in Actions `compare` already writes the job summary itself
 # (through @actions/core), once per results file.
 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the suite at $SUITE (the root of the dind-bench repository an action came from) ready to run:
 # its npm dependencies installed from package-lock.json when they are not there yet, `dind-bench` on the
-# PATH of later steps, and DIND_BENCH_SUITE (its path), DIND_BENCH_SUITE_REF and
+# PATH of later steps, and DIND_BENCH_SUITE (its path), DIND_BENCH_SUITE_REF, DIND_BENCH_SUITE_COMMIT and
 # DIND_BENCH_SUITE_REPOSITORY in their environment. Every action runs it first, so each works alone when
 # called as OWNER/dind-bench/actions/NAME@v1 by a repository that has nothing of dind-bench checked out.
 # Offline (act, or DIND_BENCH_NPM_OFFLINE=true) npm answers from its cache only.
@@ -37,9 +37,25 @@ else
   npm ci --omit=dev "${offline[@]}" --no-audit --no-fund --loglevel=error
 fi
 
+# The suite's own commit, for results' suite.commit (src/results/provenance.js): from its checkout when
+# $SUITE is the top of one (bench.yml's own checkout; never the caller's repository holding a copy of the
+# suite in a subfolder), else from the action's ref when that is a commit SHA (`uses: ...@<sha>`). A tag
+# or branch ref says no commit: left empty rather than guessed.
+suite_commit=
+top=$(git -C "$suite" rev-parse --show-toplevel 2>/dev/null || true)
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(pwd -P)" ]; then
+  suite_commit=$(git -C "$suite" rev-parse --verify --quiet HEAD 2>/dev/null || true)
+fi
+if ! [[ "$suite_commit" =~ ^[0-9a-f]{40}$ ]]; then
+  suite_commit=
+  if [[ "${SUITE_REF:-}" =~ ^[0-9a-f]{40}$ ]]; then suite_commit=$SUITE_REF; fi
+fi
+echo "dind-bench suite: commit ${suite_commit:-unknown (no git checkout of its own and no commit ref)}"
+
 if [ -n "${GITHUB_ENV:-}" ]; then
   {
     echo "DIND_BENCH_SUITE=$suite"
+    echo "DIND_BENCH_SUITE_COMMIT=$suite_commit"
     # Which dind-bench ran, as opposed to the caller's repository and commit (GITHUB_REPOSITORY, GITHUB_SHA).
     echo "DIND_BENCH_SUITE_REF=${SUITE_REF:-}"
     echo "DIND_BENCH_SUITE_REPOSITORY=${SUITE_REPOSITORY:-}"

@@ -3,7 +3,9 @@
 // Its shape: { lastUpdate, repoUrl, entries: { <suite>: [ { commit: { id, message, timestamp, url, ... },
 // date /* ms */, tool, benches: [ { name, value, unit, range?, extra? } ] } ] } }.
 // Bench names are written `<benchmark> <metric> [<environment>/<distro>]` (as `compare --export-gab`
-// does), and read back into the same series; other names become series of environment `imported`.
+// and `history export-gab` do), or `<job>: <benchmark> <metric> [<environment>/<distro>]` (as the workflow's
+// actions/publish/gab-input.sh does, one suite holding every job), and read back into the same series:
+// each job its own runner; other names become series of environment `imported`.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +22,17 @@ import { openHistory } from './store.js';
 const PREFIX = /^\s*window\.BENCHMARK_DATA\s*=\s*/;
 /** github-action-benchmark tools whose values are better when higher; every other tool's are better lower. */
 const HIGHER_TOOLS = new Set(['customBiggerIsBetter', 'benchmarkjs', 'pytest', 'benchmarkluau', 'catch2-throughput']);
-const NAME = /^(\S+) (\S+) \[([^/\]]+)\/([^\]]+)\]$/;
+const NAME = /^(?:([A-Za-z0-9][A-Za-z0-9._-]{0,99}): )?(\S+) (\S+) \[([^/\]]+)\/([^\]]+)\]$/;
+
+/**
+ * A bench name as the workflow and the exports write it, or null for another tool's name.
+ * @param {string} name @returns {{job: string | null, benchmark: string, metric: string, environmentKey: string,
+ *   distro: string} | null}
+ */
+export function parseBenchName(name) {
+  const m = NAME.exec(name);
+  return m ? { job: m[1] ?? null, benchmark: m[2], metric: m[3], environmentKey: m[4], distro: m[5] } : null;
+}
 
 /** @param {string} text @param {string} file @returns {any} */
 export function parseDataJs(text, file) {
@@ -74,75 +86,16 @@ export async function importGab(dir, file) {
   /** @type {import('./append.js').Append[]} */
   const appends = [];
   for (const [suite, list] of Object.entries(data.entries)) {
-    // One suite of that action is one machine and job as far as anyone can tell: it gets a fingerprint of its own.
-    const fingerprint = `gab-${createHash('sha256').update(suite).digest('hex').slice(0, 10)}`;
     for (const e of /** @type {any[]} */ (list)) {
-      const time = new Date(e.date).toISOString();
-      const runId = `gab-${createHash('sha256').update(`${suite}|${e.commit.id}|${e.date}`).digest('hex').slice(0, 16)}`;
-      const better = HIGHER_TOOLS.has(e.tool) ? 'higher' : 'lower';
-      // The commit's people travel with the run, so an export gives that action's page its tooltips back.
-      const people = { author: gabPerson(e.commit.author), committer: gabPerson(e.commit.committer) };
-      const caller = { repository: null, commit: e.commit.id, ref: null, ...people };
-      const run = {
-        runId,
-        time,
-        period: periodOf(time),
-        commit: e.commit.id,
-        caller,
-        runner: suite,
-        fingerprint,
-        profile: 'imported',
-        complete: true,
-        outerEngine: 'unknown',
-      };
-      const points = e.benches.map((/** @type {any} */ b) => {
-        const m = NAME.exec(b.name);
-        const s = m
-          ? { benchmark: m[1], metric: m[2], environmentKey: m[3], distro: m[4] }
-          : { benchmark: suite, metric: b.name, environmentKey: 'imported', distro: 'n/a' };
-        const series = {
-          fingerprint,
-          runner: suite,
-          ...s,
-          unit: b.unit ?? '',
-          better: /** @type {'higher'|'lower'} */ (better),
-        };
-        return {
-          series: { key: seriesKey(series), ...series },
-          point: {
-            runId,
-            time,
-            commit: e.commit.id,
-            samples: [b.value],
-            engines: { outer: 'unknown', inner: null },
-            storageDriver: null,
-            runner: suite,
-          },
-        };
-      });
-      const asResults = {
-        run: { id: runId, startedAt: time, endedAt: time, profile: 'imported', iterations: 1, complete: true },
-        suite: { commit: e.commit.id },
-        runner: { name: suite, labels: ['imported from github-action-benchmark'], machineType: null },
-        host: {
-          cpuModel: 'unknown (imported from github-action-benchmark)',
-          cores: 0,
-          memoryBytes: 0,
-          distribution: 'unknown',
-          cgroupVersion: '?',
-          fingerprint,
-        },
-        engines: { outer: { version: 'unknown', storageDriver: 'unknown' } },
-        environments: [],
-        cells: [],
-      };
-      appends.push({
-        where: file,
-        run,
-        points,
-        overview: (pts, prev) => overviewOf(asResults, pts, prev),
-        provenance: { source: 'github-action-benchmark', file, suite, entry: e },
-      });
+      // One run per job of the entry: benches named with a job (the workflow's gab-input.sh) came from that
+      // job's machine; the others from the suite's one machine and job, as far as anyone can tell.
+      /** @type {Map<string | null, any[]>} */
+      const byJob = new Map();
+      for (const b of e.benches) {
+        const job = parseBenchName(b.name)?.job ?? null;
+        byJob.set(job, [...(byJob.get(job) ?? []), b]);
+      }
+      for (const [job, benches] of byJob) appends.push(importedRun({ file, suite, job, entry: e, benches }));
     }
   }
   // Every entry is checked before the first is imported: a bad one leaves the history as it was.
@@ -155,6 +108,101 @@ export async function importGab(dir, file) {
     else added++;
   }
   return { added, skipped };
+}
+
+/**
+ * One entry's benches of one job (or of the suite, job null) as a run to append.
+ * @param {{file: string, suite: string, job: string | null, entry: any, benches: any[]}} args
+ * @returns {import('./append.js').Append}
+ */
+function importedRun({ file, suite, job, entry: e, benches }) {
+  // Without a job, one suite of that action is one machine: it gets a fingerprint of its own. A job is one
+  // machine kind whatever the suite (the workflow writes each direction as a suite of its own), so both
+  // directions of one job land on one runner.
+  const fingerprint = `gab-${createHash('sha256')
+    .update(job === null ? suite : `job|${job}`)
+    .digest('hex')
+    .slice(0, 10)}`;
+  const runner = job ?? suite;
+  const time = new Date(e.date).toISOString();
+  const idOf = job === null ? `${suite}|${e.commit.id}|${e.date}` : `${suite}|${job}|${e.commit.id}|${e.date}`;
+  const runId = `gab-${createHash('sha256').update(idOf).digest('hex').slice(0, 16)}`;
+  const better = HIGHER_TOOLS.has(e.tool) ? 'higher' : 'lower';
+  // The commit's people travel with the run, so an export gives that action's page its tooltips back.
+  const people = { author: gabPerson(e.commit.author), committer: gabPerson(e.commit.committer) };
+  const caller = { repository: null, commit: e.commit.id, ref: null, ...people };
+  const run = {
+    runId,
+    time,
+    period: periodOf(time),
+    commit: e.commit.id,
+    caller,
+    runner,
+    fingerprint,
+    profile: 'imported',
+    complete: true,
+    outerEngine: 'unknown',
+  };
+  const points = benches.map((/** @type {any} */ b) => {
+    const parsed = parseBenchName(b.name);
+    const s = parsed
+      ? {
+          benchmark: parsed.benchmark,
+          metric: parsed.metric,
+          environmentKey: parsed.environmentKey,
+          distro: parsed.distro,
+        }
+      : { benchmark: suite, metric: b.name, environmentKey: 'imported', distro: 'n/a' };
+    const series = {
+      fingerprint,
+      runner,
+      ...s,
+      unit: b.unit ?? '',
+      better: /** @type {'higher'|'lower'} */ (better),
+    };
+    return {
+      series: { key: seriesKey(series), ...series },
+      point: {
+        runId,
+        time,
+        commit: e.commit.id,
+        samples: [b.value],
+        engines: { outer: 'unknown', inner: null },
+        storageDriver: null,
+        runner,
+      },
+    };
+  });
+  const asResults = {
+    run: { id: runId, startedAt: time, endedAt: time, profile: 'imported', iterations: 1, complete: true },
+    suite: { commit: e.commit.id },
+    runner: { name: runner, labels: ['imported from github-action-benchmark'], machineType: null },
+    host: {
+      cpuModel: 'unknown (imported from github-action-benchmark)',
+      cores: 0,
+      memoryBytes: 0,
+      distribution: 'unknown',
+      cgroupVersion: '?',
+      fingerprint,
+    },
+    engines: { outer: { version: 'unknown', storageDriver: 'unknown' } },
+    environments: [],
+    cells: [],
+  };
+  return {
+    where: file,
+    run,
+    points,
+    overview: (pts, prev) => overviewOf(asResults, pts, prev),
+    // This run's benches only: an entry of several jobs is several runs.
+    provenance: {
+      source: 'github-action-benchmark',
+      file,
+      suite,
+      ...(job === null ? {} : { job }),
+      entry: { ...e, benches },
+    },
+  };
 }
 
 /**

@@ -3,7 +3,8 @@
 // Shards are one run only if they could have been one: the same hardware (host fingerprint), the same
 // suite (version and commit), the same profile, iterations and warm-ups, the same outer Engine, the same
 // caller commit, every shard finished, and no cell measured twice. Anything else is refused, naming the
-// two shards and what differs, before anything is written.
+// two shards and what differs, before anything is written. `mergeGroups` does it for every group of a job
+// matrix at once (the workflow's merge job), leaving out a group whose shards are not all there and finished.
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -93,7 +94,7 @@ export function mergeShards(shards) {
       startedAt,
       endedAt,
       args: { merged: runs.map((r) => r.id) },
-      order: 'interleaved',
+      order: orderOf(shards),
       complete: runs.every((r) => r.complete),
       state: 'finished',
       shards: shards.map((s) => ({
@@ -123,6 +124,23 @@ export function mergeShards(shards) {
     },
   };
   return validateResults(JSON.parse(JSON.stringify(merged)), 'the merged results');
+}
+
+/**
+ * What the merged run can say of its order: `interleaved` when every benchmark ran whole in one shard (its
+ * environments took turns there, as in any run), `split` when some benchmark's environment groups ran in
+ * different shards (workflow matrix splits a benchmark too long for one job that way): its DinD vs
+ * Docker comparison then spans two jobs, and the run must not claim otherwise.
+ * @param {Shard[]} shards @returns {'interleaved' | 'split'}
+ */
+export function orderOf(shards) {
+  /** @type {Map<string, Set<number>>} */
+  const where = new Map();
+  shards.forEach((s, i) => {
+    for (const c of s.results.cells) where.set(c.benchmark, (where.get(c.benchmark) ?? new Set()).add(i));
+  });
+  const interleaved = shards.every((s) => (s.results.run.order ?? 'interleaved') === 'interleaved');
+  return interleaved && [...where.values()].every((set) => set.size === 1) ? 'interleaved' : 'split';
 }
 
 /**
@@ -208,15 +226,7 @@ export async function mergeCommand({ shards: paths, out, log }) {
   }
   /** @type {Shard[]} */
   const shards = [];
-  for (const f of files) {
-    const advice = 'pass the results.json files the shard jobs wrote';
-    const doc = await readJsonFile(f, { what: 'results file', advice, ErrorClass: MergeError });
-    try {
-      shards.push({ file: f, results: validateResults(doc, f) });
-    } catch (e) {
-      throw new MergeError(/** @type {Error} */ (e).message);
-    }
-  }
+  for (const f of files) shards.push(await readShard(f));
   const merged = mergeShards(shards);
   await mkdir(outDir, { recursive: true });
   for (const s of shards) {
@@ -231,4 +241,101 @@ export async function mergeCommand({ shards: paths, out, log }) {
   await rename(`${file}.tmp`, file);
   log(`merge: ${shards.length} shard(s), ${merged.cells.length} cells, into ${file} (run ${merged.run.id})`);
   return { file, results: merged };
+}
+
+/** One shard's results.json, read within bounds and validated. @param {string} file @returns {Promise<Shard>} */
+async function readShard(file) {
+  const advice = 'pass the results.json files the shard jobs wrote';
+  const doc = await readJsonFile(file, { what: 'results file', advice, ErrorClass: MergeError });
+  try {
+    return { file, results: validateResults(doc, file) };
+  } catch (e) {
+    throw new MergeError(/** @type {Error} */ (e).message);
+  }
+}
+
+// Job ids and groups become folder names: letters, digits, . _ - only (as `workflow matrix` makes them).
+const JOB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/**
+ * The groups of a job matrix (`workflow matrix` output): group -> the ids of its shard jobs, in matrix order.
+ * @param {unknown} matrix @returns {Map<string, string[]>}
+ */
+export function groupsOf(matrix) {
+  const include = /** @type {any} */ (matrix)?.include;
+  if (!Array.isArray(include) || include.length === 0) {
+    throw new MergeError('the job matrix has no jobs: give the `workflow matrix` output the bench jobs ran from');
+  }
+  if (include.length > MAX_SHARDS) throw new MergeError(`the job matrix has ${include.length} jobs: at most ${MAX_SHARDS}`);
+  /** @type {Map<string, string[]>} */
+  const groups = new Map();
+  for (const job of include) {
+    const id = job?.id;
+    const group = job?.group ?? id;
+    for (const [what, v] of [['id', id], ['group', group]]) {
+      if (typeof v !== 'string' || !JOB_NAME.test(v)) {
+        throw new MergeError(`a job of the matrix has ${what} ${JSON.stringify(String(v).slice(0, 80))}: not a job name`);
+      }
+    }
+    const ids = groups.get(group) ?? [];
+    if (ids.includes(id)) throw new MergeError(`job ${id} is twice in the matrix`);
+    groups.set(group, [...ids, id]);
+  }
+  return groups;
+}
+
+/**
+ * The workflow's merge job: each group of the job matrix made one run in OUT/<group>/, from the shard
+ * folders `SHARDS/shard-<job id>/` (as the bench jobs upload them and the merge job downloads them). A
+ * group of one job is copied as it is (its run id unchanged); a group of several is merged (mergeCommand).
+ * A group with a shard missing or stopped before its end is left out, saying which and what to do, and
+ * the other groups are still written: each is a whole run on its own.
+ * @param {{matrix: unknown, shardsDir: string, out: string, log: (s: string) => void}} o
+ * @returns {Promise<{merged: string[], skipped: {group: string, reason: string}[]}>}
+ */
+export async function mergeGroups({ matrix, shardsDir, out, log }) {
+  const groups = groupsOf(matrix);
+  const merged = [];
+  const skipped = [];
+  for (const [group, ids] of groups) {
+    try {
+      await mergeGroup({ group, ids, shardsDir, out: path.join(path.resolve(out), group), log });
+      merged.push(group);
+    } catch (e) {
+      if (!(e instanceof MergeError)) throw e;
+      skipped.push({ group, reason: e.message });
+      log(`merge: run ${group} left out: ${e.message}`);
+    }
+  }
+  return { merged, skipped };
+}
+
+/** @param {{group: string, ids: string[], shardsDir: string, out: string, log: (s: string) => void}} o */
+async function mergeGroup({ group, ids, shardsDir, out, log }) {
+  if (existsSync(out)) throw new MergeError(`${out} already exists: merge into an empty folder`);
+  const files = [];
+  for (const id of ids) {
+    const file = path.join(shardsDir, `shard-${id}`, 'results.json');
+    if (!existsSync(file)) {
+      throw new MergeError(
+        `job ${id} left no results (${file}): it failed before its first step, or its upload failed; re-run that job`,
+      );
+    }
+    const shard = await readShard(file);
+    const state = shard.results.run.state ?? 'finished';
+    if (state !== 'finished') {
+      throw new MergeError(
+        `job ${id} stopped before its end (state ${state}, ${shard.results.cells.length} cells): re-run that ` +
+          'job, which resumes from its uploaded partial results (docs/long-runs.md)',
+      );
+    }
+    files.push(file);
+  }
+  if (files.length > 1) {
+    await mergeCommand({ shards: files, out, log });
+    return;
+  }
+  await mkdir(path.dirname(out), { recursive: true });
+  await cp(path.dirname(files[0]), out, { recursive: true, errorOnExist: true, force: false });
+  log(`merge: run ${group}: one job, copied as it is`);
 }

@@ -3,10 +3,10 @@
 // shards; shards that could not have been one run are refused before anything is written.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { MergeError, mergeShards } from '../../src/results/merge.js';
+import { MergeError, groupsOf, mergeShards, orderOf } from '../../src/results/merge.js';
 import { engineOrSkip } from '../engine/helpers.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
 
@@ -33,6 +33,98 @@ test('merge of fixture shards: every cell once, the shards recorded, determinist
   assert.equal(m.run.state, 'finished');
   assert.equal(m.host.fingerprint, fixture().host.fingerprint);
   assert.equal(mergeShards(fixtureShards().reverse()).run.id, m.run.id, 'the same shards give the same run id');
+  assert.equal(m.run.order, 'interleaved', 'split by benchmark: each benchmark still interleaved in its shard');
+});
+
+test('a benchmark whose environment groups ran in different shards makes the merged run `split`', () => {
+  const byEnv = (/** @type {(c: any) => boolean} */ keep, /** @type {string} */ id) => {
+    const r = fixture();
+    r.run.id = id;
+    r.cells = r.cells.filter(keep);
+    return { file: `/shards/${id}/results.json`, results: r };
+  };
+  const dind = (/** @type {any} */ c) => c.environment.startsWith('dind');
+  const shards = [byEnv((c) => !dind(c), 'base'), byEnv(dind, 'dind')];
+  assert.ok(shards.every((s) => s.results.cells.length > 0));
+  assert.equal(orderOf(shards), 'split');
+  assert.equal(mergeShards(shards).run.order, 'split', 'the schema accepts it');
+  assert.equal(orderOf(fixtureShards()), 'interleaved');
+});
+
+/** Shard folders as the workflow's merge job has them, and the matrix they ran from. */
+function workflowShards() {
+  const dir = tmpDir('merge-groups');
+  const write = (/** @type {string} */ id, /** @type {any} */ results) => {
+    mkdirSync(path.join(dir, 'shards', `shard-${id}`), { recursive: true });
+    writeFileSync(path.join(dir, 'shards', `shard-${id}`, 'results.json'), JSON.stringify(results));
+  };
+  const [a, b] = fixtureShards();
+  write('gce-interleaved-1', a.results);
+  write('gce-interleaved-2', b.results);
+  const whole = fixture();
+  whole.run.id = 'whole-run';
+  write('gce-docker', whole);
+  const partial = fixture();
+  partial.run.id = 'partial-run';
+  partial.run.state = 'interrupted';
+  partial.run.complete = false;
+  write('lab-dind-1', partial);
+  // lab-dind-2 left nothing (its job failed before its first step)
+  const job = (/** @type {string} */ id, /** @type {string} */ group) => ({ id, group });
+  const matrix = {
+    include: [
+      job('gce-docker', 'gce-docker'),
+      job('gce-interleaved-1', 'gce-interleaved'),
+      job('gce-interleaved-2', 'gce-interleaved'),
+      job('lab-dind-1', 'lab-dind'),
+      job('lab-dind-2', 'lab-dind'),
+    ],
+  };
+  return { dir, matrix };
+}
+
+test('merge --matrix: each group one run, a single job copied as it is, an incomplete group left out', () => {
+  const { dir, matrix } = workflowShards();
+  const out = path.join(dir, 'results');
+  const r = cli(['merge', '--matrix', JSON.stringify(matrix), '--out', out, path.join(dir, 'shards')]);
+  assert.equal(r.status, 3, r.stderr);
+  assert.deepEqual(readdirSync(out).sort(), ['gce-docker', 'gce-interleaved']);
+  const read = (/** @type {string} */ g) => JSON.parse(readFileSync(path.join(out, g, 'results.json'), 'utf8'));
+  assert.equal(read('gce-docker').run.id, 'whole-run');
+  const merged = read('gce-interleaved');
+  assert.deepEqual(merged.run.args, { merged: ['shard-1', 'shard-2'] });
+  assert.equal(merged.cells.length, fixture().cells.length);
+  assert.match(r.stderr, /run lab-dind left out: job lab-dind-1 stopped before its end \(state interrupted/);
+  assert.match(r.stderr, /re-run that job, which resumes from its uploaded partial results/);
+  assert.match(r.stderr, /2 run\(s\) written .*, 1 left out/);
+
+  // A missing shard is named too.
+  const partialFile = path.join(dir, 'shards', 'shard-lab-dind-1', 'results.json');
+  const doc = JSON.parse(readFileSync(partialFile, 'utf8'));
+  doc.run.state = 'finished';
+  writeFileSync(partialFile, JSON.stringify(doc));
+  const again = cli(['merge', '--matrix', JSON.stringify(matrix), '--out', path.join(dir, 'again'), path.join(dir, 'shards')]);
+  assert.equal(again.status, 3);
+  assert.match(again.stderr, /job lab-dind-2 left no results \(.*shard-lab-dind-2\/results\.json\)/);
+
+  const none = cli(['merge', '--matrix', JSON.stringify({ include: [{ id: 'x', group: 'x' }] }), '--out', path.join(dir, 'none'), path.join(dir, 'shards')]);
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /no run of the matrix could be merged/);
+});
+
+test('the matrix is checked before its names become folders', () => {
+  assert.deepEqual([...groupsOf({ include: [{ id: 'a-1', group: 'a' }, { id: 'a-2', group: 'a' }, { id: 'b' }] })], [
+    ['a', ['a-1', 'a-2']],
+    ['b', ['b']],
+  ]);
+  for (const [matrix, message] of /** @type {[unknown, RegExp][]} */ ([
+    [{}, /has no jobs/],
+    [{ include: [{ id: '../etc', group: 'x' }] }, /has id "\.\.\/etc": not a job name/],
+    [{ include: [{ id: 'a', group: 'x/y' }] }, /has group "x\/y": not a job name/],
+    [{ include: [{ id: 'a', group: 'x' }, { id: 'a', group: 'x' }] }, /job a is twice/],
+  ])) {
+    assert.throws(() => groupsOf(matrix), (e) => e instanceof MergeError && message.test(e.message));
+  }
 });
 
 test('shards that could not be one run are refused, naming both files and what differs', () => {
@@ -79,6 +171,7 @@ test('two real shards (native+docker, dind) merge into one run that publish and 
   const merged = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
   assert.deepEqual(merged.cells.map((/** @type {any} */ c) => c.environmentKey).sort(), ['dind@20.10', 'docker', 'native']);
   assert.equal(merged.run.shards.length, 2);
+  assert.equal(merged.run.order, 'split', 'native+docker and DinD ran in two jobs: not interleaved');
   // Every raw file a cell names is there, copied from its shard.
   for (const c of merged.cells) for (const f of c.raw) assert.ok(existsSync(path.join(out, f)), f);
   assert.ok(readdirSync(path.join(out, 'raw', 'lifecycle')).length === 3);

@@ -149,3 +149,146 @@ test('github-action-benchmark input: one file per direction, each name led by it
   const expected = `smaller=${out}/smaller-is-better.json\nbigger=${out}/bigger-is-better.json\n`;
   assert.equal(readFileSync(outputs, 'utf8'), expected);
 });
+
+/** A minimal suite folder suite.sh accepts: package files without dependencies and an executable bin. */
+function minimalSuite(/** @type {string} */ dir) {
+  mkdirSync(path.join(dir, 'bin'), { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'dind-bench', version: '0.1.0' }));
+  const lock = { name: 'dind-bench', version: '0.1.0', lockfileVersion: 3, requires: true, packages: { '': {} } };
+  writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(lock));
+  writeFileSync(path.join(dir, 'bin', 'dind-bench.js'), '#!/usr/bin/env node\n');
+  chmodSync(path.join(dir, 'bin', 'dind-bench.js'), 0o755);
+  return dir;
+}
+
+/** Runs suite.sh on `suite` and returns what it put in GITHUB_ENV. @param {string} suite @param {string} ref */
+function suiteEnv(suite, ref) {
+  const envFile = path.join(mkdtempSync(path.join(tmp, 'env-')), 'env');
+  writeFileSync(envFile, '');
+  const r = run('actions/setup/suite.sh', { SUITE: suite, SUITE_REF: ref, GITHUB_ENV: envFile });
+  assert.equal(r.status, 0, r.out);
+  return Object.fromEntries(
+    readFileSync(envFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+}
+
+test("suite.sh: the suite's own commit from its checkout, else from a SHA ref, never the caller's", () => {
+  const git = (/** @type {string} */ dir, /** @type {string[]} */ args) =>
+    execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
+  const commitAll = (/** @type {string} */ dir) => {
+    git(dir, ['init', '-q']);
+    git(dir, ['add', '-A']);
+    git(dir, ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'x']);
+    return git(dir, ['rev-parse', 'HEAD']);
+  };
+  const sha = 'a'.repeat(40);
+
+  // bench.yml: the suite is the top of its own checkout; its HEAD wins over the ref.
+  const own = minimalSuite(mkdtempSync(path.join(tmp, 'own-')));
+  const head = commitAll(own);
+  assert.equal(suiteEnv(own, sha).DIND_BENCH_SUITE_COMMIT, head);
+  assert.equal(suiteEnv(own, 'v1').DIND_BENCH_SUITE_REF, 'v1');
+
+  // Called by reference (an archive, no .git): the ref when it is a commit SHA, else nothing.
+  const remote = minimalSuite(mkdtempSync(path.join(tmp, 'remote-')));
+  assert.equal(suiteEnv(remote, sha).DIND_BENCH_SUITE_COMMIT, sha);
+  assert.equal(suiteEnv(remote, 'v1').DIND_BENCH_SUITE_COMMIT, '');
+  assert.equal(suiteEnv(remote, 'A'.repeat(40)).DIND_BENCH_SUITE_COMMIT, '', 'a SHA is lower-case hex');
+
+  // A copy of the suite inside the caller's checkout: the caller's HEAD is not the suite's commit.
+  const caller = mkdtempSync(path.join(tmp, 'caller-'));
+  const vendored = minimalSuite(path.join(caller, 'vendor', 'dind-bench'));
+  const callerHead = commitAll(caller);
+  const vendoredEnv = suiteEnv(vendored, 'v1');
+  assert.notEqual(vendoredEnv.DIND_BENCH_SUITE_COMMIT, callerHead);
+  assert.equal(vendoredEnv.DIND_BENCH_SUITE_COMMIT, '');
+  assert.equal(suiteEnv(vendored, sha).DIND_BENCH_SUITE_COMMIT, sha);
+});
+
+test('provenance records DIND_BENCH_SUITE_COMMIT as suite.commit, and refuses a malformed one', () => {
+  const probe = `import('${path.join(ROOT, 'src/results/provenance.js')}').then((p) => console.log(JSON.stringify(p.suiteFactsSync())))`;
+  const facts = (/** @type {string} */ commit) =>
+    spawnSync(process.execPath, ['-e', probe], {
+      env: { PATH: process.env.PATH, DIND_BENCH_SUITE_COMMIT: commit },
+      encoding: 'utf8',
+    });
+  const sha = 'b'.repeat(40);
+  const ok = facts(sha);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(JSON.parse(ok.stdout).commit, sha);
+  const bad = facts('not-a-commit');
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /DIND_BENCH_SUITE_COMMIT="not-a-commit" is not valid/);
+});
+
+test("run action: resume 'true' continues a partial results.json, keeps a finished one, else runs afresh", () => {
+  const action = parse(readFileSync(path.join(ROOT, 'actions/run/action.yml'), 'utf8'));
+  const script = action.runs.steps.find((/** @type {any} */ s) => s.id === 'run').run;
+  // A suite whose dind-bench only records how it was called.
+  const suite = mkdtempSync(path.join(tmp, 'run-suite-'));
+  mkdirSync(path.join(suite, 'bin'));
+  const calls = path.join(suite, 'calls');
+  writeFileSync(
+    path.join(suite, 'bin', 'dind-bench.js'),
+    `require('fs').appendFileSync(${JSON.stringify(calls)}, process.argv.slice(2).join(' ') + '\\n');\n`,
+  );
+  const step = (/** @type {string} */ out, /** @type {string} */ resume) => {
+    const outputs = path.join(out, '..', `${path.basename(out)}.outputs`);
+    writeFileSync(calls, '');
+    writeFileSync(outputs, '');
+    const env = {
+      PATH: process.env.PATH,
+      SUITE: suite,
+      PROFILE: 'tiny',
+      ENVIRONMENTS: 'docker',
+      DISTROS: 'debian',
+      ENGINES: '20.10',
+      OUT: out,
+      RESUME: resume,
+      FAIL_ON_FAILED_CELLS: 'false',
+      GITHUB_OUTPUT: outputs,
+      GITHUB_STEP_SUMMARY: path.join(tmp, 'summary'),
+    };
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { env, encoding: 'utf8' });
+    return {
+      status: r.status,
+      out: `${r.stdout}${r.stderr}`,
+      calls: readFileSync(calls, 'utf8'),
+      outputs: readFileSync(outputs, 'utf8'),
+    };
+  };
+  const withResults = (/** @type {string} */ name, /** @type {object} */ run) => {
+    const dir = path.join(mkdtempSync(path.join(tmp, 'run-out-')), name);
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ run }));
+    writeFileSync(path.join(dir, 'report.md'), '# report\n');
+    return dir;
+  };
+
+  const fresh = step(path.join(mkdtempSync(path.join(tmp, 'run-out-')), 'fresh'), 'true');
+  assert.equal(fresh.status, 0, fresh.out);
+  assert.match(fresh.calls, /^run --profile tiny --env docker --distro debian --engine 20\.10 --out \S+fresh$/m);
+
+  const partial = withResults('partial', { state: 'interrupted', complete: false });
+  let r = step(partial, 'true');
+  assert.equal(r.status, 0, r.out);
+  assert.equal(r.calls, `run --resume ${partial}\n`);
+  assert.match(r.outputs, /^exit-code=0$/m);
+
+  r = step(withResults('done', { state: 'finished', complete: true }), 'true');
+  assert.equal(r.status, 0, r.out);
+  assert.equal(r.calls, '', 'a finished run is not measured again');
+  assert.match(r.out, /holds a finished run of an earlier attempt: kept as it is/);
+  assert.match(r.outputs, /^results=.*done\/results\.json$/m);
+
+  r = step(withResults('failed-cells', { state: 'finished', complete: false }), 'true');
+  assert.equal(r.status, 0, 'failed cells are recorded and warned about, as after a run');
+  assert.match(r.outputs, /^exit-code=3$/m);
+
+  // Without resume, an existing partial file goes to `run --out`, which refuses it.
+  r = step(withResults('no-resume', { state: 'interrupted' }), 'false');
+  assert.match(r.calls, /^run --profile tiny .* --out \S+no-resume$/m);
+});

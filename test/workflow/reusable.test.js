@@ -116,3 +116,30 @@ test('self-hosted runners are reached only from events whose workflow a fork can
   }
   assert.ok(!('pull_request' in parse(read('.github/workflows/bench.yml')).on), 'bench.yml has self-hosted jobs');
 });
+
+test('README and docs show the same call of the reusable workflow as the example, with the permissions it needs', () => {
+  const example = parse(read('examples/consumer/.github/workflows/bench.yml')).jobs['dind-bench'];
+  const workflow = `${SUITE_REPOSITORY}/.github/workflows/reusable-bench.yml@${MAJOR}`;
+  assert.equal(example.uses, workflow);
+  // Every permission a job of the reusable workflow asks for is granted by the example's call.
+  const asked = Object.values(parse(read('.github/workflows/reusable-bench.yml')).jobs).flatMap(
+    (/** @type {any} */ j) => Object.entries(j.permissions ?? {}),
+  );
+  const rank = { none: 0, read: 1, write: 2 };
+  for (const [scope, level] of asked) {
+    const granted = example.permissions[scope] ?? 'none';
+    assert.ok(rank[granted] >= rank[level], `the example grants ${scope}: ${level}`);
+  }
+  for (const rel of ['README.md', 'docs/use-in-your-repository.md']) {
+    const block = read(rel)
+      .split('```yaml')
+      .slice(1)
+      .map((b) => b.split('```')[0])
+      .map((b) => parse(b))
+      .find((doc) => doc?.jobs?.['dind-bench']);
+    assert.ok(block, `${rel} has a workflow calling the reusable workflow`);
+    const job = block.jobs['dind-bench'];
+    assert.equal(job.uses, workflow, rel);
+    assert.deepEqual(job.permissions, example.permissions, `${rel}: the permissions of the example`);
+  }
+});
