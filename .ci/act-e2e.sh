@@ -24,15 +24,24 @@ owned() {
 }
 
 started=$SECONDS
+# act names the repository after the checkout's origin remote, which in a clone of a local folder (as CI
+# makes) is a path: dind-bench refuses that as GITHUB_REPOSITORY. A name of the right form stands in.
+repo=(--env GITHUB_REPOSITORY=local/dind-bench)
 # XDG_* and --action-cache-path keep act's working copies and config folder out of the home folder.
 set +e
 XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" act workflow_dispatch -W .github/workflows/bench.yml \
-  --action-cache-path "$tmp/act" --env "DIND_BENCH_ACT_OUT=$tmp/out" 2>&1 | tee "$tmp/act.log" | grep -E '⭐ Run|✅|❌|🏁|act: skipping|::error|Error'
+  --action-cache-path "$tmp/act" --env "DIND_BENCH_ACT_OUT=$tmp/out" "${repo[@]}" 2>&1 | tee "$tmp/act.log" | grep -E '⭐ Run|✅|❌|🏁|act: skipping|::error|Error'
 status=${PIPESTATUS[0]}
 set -e
 echo "act e2e: act exited $status after $((SECONDS - started)) s"
 
-fail() { echo "act e2e: FAILED: $*" >&2; tail -n 40 "$tmp/act.log" >&2; exit 1; }
+fail() {
+  echo "act e2e: FAILED: $*" >&2
+  # What dind-bench itself said (its errors name the step), then the end of the log.
+  grep -E "\\| (dind-bench: |::error)" "$tmp/act.log" | tail -n 20 >&2 || true
+  tail -n 40 "$tmp/act.log" >&2
+  exit 1
+}
 [ "$status" -eq 0 ] || fail "act exited $status"
 results=$(find "$tmp/out/results" -name results.json | wc -l)
 [ "$results" -ge 3 ] || fail "expected results.json from the docker, dind and interleaved jobs, found $results"
@@ -45,7 +54,7 @@ runs_before=$(jq '.runs | if type == "number" then . else length end' "$tmp/out/
 second=$SECONDS
 set +e
 XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" act workflow_dispatch -W .github/workflows/bench.yml \
-  --action-cache-path "$tmp/act" --env "DIND_BENCH_ACT_OUT=$tmp/out" --input layout=interleaved > "$tmp/act.log" 2>&1
+  --action-cache-path "$tmp/act" --env "DIND_BENCH_ACT_OUT=$tmp/out" "${repo[@]}" --input layout=interleaved > "$tmp/act.log" 2>&1
 status=$?
 set -e
 echo "act e2e: second run: act exited $status after $((SECONDS - second)) s"

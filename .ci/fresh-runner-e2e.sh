@@ -64,10 +64,12 @@ cat "$tmp/provision.log"
 echo "fresh runner e2e: provisioned in $((SECONDS - t0)) s"
 
 t0=$SECONDS
+# GITHUB_REPOSITORY: act takes it from the checkout's origin remote, a path in a clone of a local folder.
 set +e
 in_runner env "DIND_BENCH_OWNER=$DIND_BENCH_OWNER" "DIND_BENCH_SOCKET_DIR=$tmp/s" \
   act workflow_dispatch -W .github/workflows/bench.yml --action-cache-path "$tmp/act" \
-  --env "DIND_BENCH_ACT_OUT=$tmp/out" --input layout=interleaved > "$tmp/act.log" 2>&1
+  --env "DIND_BENCH_ACT_OUT=$tmp/out" --env GITHUB_REPOSITORY=local/dind-bench --input layout=interleaved \
+  > "$tmp/act.log" 2>&1
 status=$?
 set -e
 grep -E '⭐ Run|✅|❌|🏁|act: skipping|::error|::warning' "$tmp/act.log" | cut -c1-200 || true
