@@ -126,6 +126,46 @@ test('escapers: one line, every character kept', () => {
   for (const line of logSafe('ok\n::add-mask::x\n  ::stop-commands::t\r\n##[error]y').split('\n')) {
     assert.doesNotMatch(line, /^\s*::|##\[/);
   }
+  // Every line terminator a log reader may honour, each followed by a command (some after whitespace).
+  for (const brk of ['\n', '\r', '\r\n', '\v', '\f', '\u0085', '\u2028', '\u2029']) {
+    const text = logSafe(`x${brk}::warning title=pwned::pwned${brk} \u0085${brk}::add-mask::y`);
+    for (const line of text.split(LINE_BREAKS)) assert.doesNotMatch(line, COMMAND, JSON.stringify(text));
+    assert.equal(text.replace(WJ, ''), `x${brk}::warning title=pwned::pwned${brk} \u0085${brk}::add-mask::y`);
+  }
+  assert.equal(logText('a\u0085b\u2028c\u2029d'), 'a\\u0085b\\u2028c\\u2029d');
+});
+
+// What any log reader may take for a line break, and a workflow command at a line's start after
+// whatever it trims.
+const LINE_BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+const COMMAND = /^[\s\u0085]*::|##\[/;
+
+test('a hostile key holding 1e999 is named in the error, escaped: no line of it starts a command', async () => {
+  const dir = tmpDir('log');
+  const keys = [
+    'x\n\u0085::warning title=pwned::pwned',
+    'y\u2028::warning title=pwned::pwned',
+    'z\u2029::stop-commands::t',
+  ];
+  for (const [i, key] of keys.entries()) {
+    // The document is written by hand: JSON.stringify cannot write 1e999, and keeps U+0085 and U+2028 raw.
+    const text = JSON.stringify(fixture()).replace(/^\{/, `{${JSON.stringify(key)}: 1e999, `);
+    assert.ok(text.includes(key.slice(1).replace('\n', '\\n')), 'the raw key is in the file');
+    const file = path.join(dir, `bad${i}.json`);
+    writeFileSync(file, text);
+    for (const args of [
+      ['publish', file, '--history', path.join(dir, 'h')],
+      ['compare', file],
+    ]) {
+      const r = await cli(args, { GITHUB_ACTIONS: '' });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /number too large for a double at \/[xyz]\\(n\\u0085|u2028|u2029)::/, r.stderr);
+      for (const out of [r.stdout, r.stderr]) {
+        for (const line of out.split(LINE_BREAKS))
+          assert.doesNotMatch(line, COMMAND, `a workflow command in: ${JSON.stringify(line)}`);
+      }
+    }
+  }
 });
 
 test('nothing the CLI prints starts a workflow command: a hostile file path and a hostile metric name', async () => {
