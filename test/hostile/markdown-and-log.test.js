@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { marked } from 'marked';
+import { gabEntries, gabText } from '../../src/compare/gab-export.js';
 import { markdownReport as compareMarkdown, prComment } from '../../src/compare/render.js';
 import { compareWithinRun } from '../../src/results/within-run.js';
 import { logSafe, logText, mdCode, mdText } from '../../src/text/escape.js';
@@ -190,4 +191,33 @@ test('nothing the CLI prints starts a workflow command: a hostile file path and 
       assert.doesNotMatch(line, /^\s*::|##\[/, `a workflow command in: ${JSON.stringify(line)}`);
   }
   assert.ok(readFileSync(path.join(evilDir, 'results.json'), 'utf8'));
+});
+
+test('the github-action-benchmark export carries hostile names as inert plain text', () => {
+  const results = hostileResults();
+  results.run.id = `run ${EVIL} @@x _@y`.slice(0, 200);
+  for (const c of results.cells) for (const m of c.metrics) m.unit = `ms ${EVIL}`.slice(0, 64);
+  const { bigger, smaller } = gabEntries(results);
+  const entries = [...bigger, ...smaller];
+  assert.ok(entries.some((e) => e.name.startsWith('bench x-/details--img')) && entries.length > 10);
+  for (const e of entries) {
+    for (const text of [e.name, e.unit, e.extra]) {
+      assert.match(text, /^[A-Za-z0-9 ._/@:;%[\]-]*$/, text);
+      assert.doesNotMatch(text, /:\/\/|www\.|(?<![A-Za-z0-9])@/i, text);
+    }
+    // What that action makes of them: rows of a Markdown table in the job summary, and commit comments.
+    const row = `| ${e.name} | ${e.value} | ${e.unit} | ${e.range ?? ''} | ${e.extra} |`;
+    const md = `| name | value | unit | range | extra |\n| - | - | - | - | - |\n${row}\n`;
+    // `dind@20.10` (a real environment key, kept so that action's charts keep their names) may become
+    // a mailto: link; nothing else may link.
+    const links = [...marked.parse(md, { gfm: true, async: false }).matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+    assert.ok(
+      links.every((l) => l.startsWith('mailto:')),
+      links.join(' '),
+    );
+    assertInert(md.replace(/(?<=[A-Za-z0-9])@/g, '(at)'));
+  }
+  // Real names pass unchanged.
+  assert.equal(gabText('container.create_ms'), 'container.create_ms');
+  assert.equal(gabText('dind@20.10'), 'dind@20.10');
 });
