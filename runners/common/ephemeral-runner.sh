@@ -7,8 +7,11 @@
 #      (lab). This machine holds no credential that can register a runner or fetch one;
 #   3. runs the runner with it as RUNNER_USER. After its one job the runner exits and GitHub removes it.
 # The configuration is consumed: the spool file is deleted before the runner starts; on GCE the broker
-# deletes the metadata key as soon as this machine reports the runner started. A job can read its own
-# runner's configuration (it runs as the runner's user), which is spent: it starts no other runner.
+# deletes the metadata key as soon as GitHub shows the runner online. A job can read its own runner's
+# configuration (it runs as the runner's user), which is spent: GitHub accepts one session for that
+# runner and removes it after its job. Nothing this machine says is trusted by a broker: it issues one
+# configuration per VM instance (GCE) or per reset it made itself (lab), on what GitHub and the compute
+# API report.
 #
 # Configuration, from the environment or /etc/dind-bench-runner.env:
 #   JIT_SOURCE   gce (instance metadata attribute dind-bench-jit) or spool (default:
@@ -37,26 +40,20 @@ runuser -u "$user" -- tar -C "$home" -xzf "$lib/$RUNNER_TARBALL"
 
 # 2. The JIT configuration, delivered by the broker.
 md=http://metadata.google.internal/computeMetadata/v1/instance
-state() { # GCE: tells the broker where this machine is (guest attribute, no credential needed)
-  curl -fsS -X PUT -H 'Metadata-Flavor: Google' --data "$1" "$md/guest-attributes/dind-bench/state" >/dev/null || :
-}
 case "${JIT_SOURCE:-spool}" in
   gce)
-    state waiting
     until jit=$(curl -fsS -H 'Metadata-Flavor: Google' "$md/attributes/dind-bench-jit" 2>/dev/null) && [ -n "$jit" ]; do sleep 5; done
     ;;
   spool)
     spool=/var/lib/dind-bench-runner/jit
     install -d -o root -g root -m 0700 "$spool"
-    : > "$spool/waiting"
     until [ -s "$spool/next" ]; do sleep 5; done
     jit=$(cat "$spool/next")
-    rm -f "$spool/next" "$spool/waiting"
+    rm -f "$spool/next"
     ;;
   *) echo "ephemeral-runner.sh: JIT_SOURCE must be gce or spool" >&2; exit 1 ;;
 esac
 
 # 3. One job.
 echo "starting an ephemeral runner from its JIT configuration (one job)"
-[ "${JIT_SOURCE:-spool}" = gce ] && state started
 runuser -u "$user" -- "$home/run.sh" --jitconfig "$jit"

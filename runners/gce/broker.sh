@@ -1,55 +1,148 @@
 #!/usr/bin/env bash
 # BROKER for a GCE fleet: the only place the registration credential lives (an operator's machine, or a
-# scheduled job on a GitHub-hosted runner with the token as a secret), never a runner VM. In a loop:
-#   - a VM of the fleet that reports "waiting" (guest attribute dind-bench/state) and has no
-#     configuration yet gets a single-use JIT runner configuration (../common/jit-config.sh) in its
-#     instance metadata (key dind-bench-jit), named after the VM, with the labels create-fleet.sh set;
-#   - as soon as the VM reports "started", the key is deleted again, so a job cannot read it from the
-#     metadata server (it could only read its own runner's spent configuration anyway);
+# scheduled job on a GitHub-hosted runner with the token as a secret), never a runner VM.
+#
+# A VM's job controls the whole VM (docker group = root), so nothing a VM says about itself (guest
+# attributes, files, its runner's output) is evidence here. A JIT runner configuration
+# (../common/jit-config.sh) is issued only on facts a job cannot forge:
+#   - from the compute API: the VM *instance* (its id and creation time; the instance group gives a
+#     recreated VM new ones) has had no configuration yet. The broker marks the instance it configured
+#     in the instance's own metadata (dind-bench-issued=<id>@<created>@<issued at>), which nothing on
+#     the VM can write: the VMs have no service account. At most one configuration per instance;
+#   - from GitHub: no runner of that instance is registered (the runner is named <vm>-<instance id>).
+# After that, per instance and pass, only these happen:
+#   - the configuration is removed from the metadata once GitHub shows its runner online or busy;
+#   - the instance is recreated by the instance group (a fresh VM from the template, with a new id) once
+#     GitHub no longer lists its runner (a JIT runner is removed after its one job), when the VM has
+#     stopped (it powers off after its job), or when its runner has not come online within MAX_AGE
+#     (the stale registration is removed first);
 #   - registrations of VMs that no longer exist are removed.
+# One instance that fails (an API error, a failed jit-config call) is reported and retried next pass;
+# the others go on.
 #
 #   FLEET=dind-bench-28-2-n2-standard-4 PROJECT=... ZONE=... RUNNER_SCOPE=owner/repo \
 #   RUNNER_PAT_FILE=./token bash runners/gce/broker.sh        (ONCE=1: one pass, e.g. from cron)
+#   MAX_AGE  seconds a configured instance may go without its runner coming online (default 3600)
 set -euo pipefail
-cd "$(dirname "$0")"
-: "${FLEET:?set FLEET (the instance group create-fleet.sh made)}" "${PROJECT:?}" "${ZONE:?}"
-: "${RUNNER_SCOPE:?}" "${RUNNER_PAT_FILE:?}"
-export RUNNER_SCOPE RUNNER_PAT_FILE
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=/dev/null
+. "$here/../common/github-runners.sh"
+
+# The decision, from facts only (no I/O, so it is tested on its own: test/workflow/runner-broker.test.js).
+#   decide STATUS INSTANCE MARK RUNNER HAS_JIT AGE MAX_AGE
+#   STATUS   the compute API's status (RUNNING, TERMINATED, ...)
+#   INSTANCE <id>@<creationTimestamp> from the compute API
+#   MARK     the dind-bench-issued metadata value without its time (<id>@<created>), or empty
+#   RUNNER   runner_state of <vm>-<id>: none, online, busy, offline
+#   HAS_JIT  1 when the dind-bench-jit metadata key is there
+#   AGE      seconds since the configuration was issued (0 when none)
+# Prints one of: issue, hide (remove the configuration from the metadata), recreate, expire (remove the
+# registration, then recreate), wait.
+decide() {
+  local status=$1 instance=$2 mark=$3 runner=$4 has_jit=$5 age=$6 max_age=$7
+  case "$status" in
+    RUNNING) ;;
+    TERMINATED | STOPPED | SUSPENDED) [ "$runner" = none ] && echo recreate || echo expire; return ;;
+    *) echo wait; return ;; # PROVISIONING, STAGING, STOPPING, REPAIRING: the group is at it
+  esac
+  if [ "$mark" != "$instance" ]; then
+    # Never configured. A registered runner of this instance without the mark (the mark could not be
+    # written after the configuration was made): never a second one; it expires like any other.
+    if [ "$runner" = none ]; then echo issue; else echo wait; fi
+    return
+  fi
+  case "$runner" in
+    none) echo recreate ;; # its one job is done (or its configuration was never used and removed)
+    online | busy) if [ "$has_jit" = 1 ]; then echo hide; else echo wait; fi ;;
+    *) if [ "$age" -gt "$max_age" ]; then echo expire; else echo wait; fi ;;
+  esac
+}
+
 g() { gcloud --project "$PROJECT" "$@"; }
 
+# One instance: gather the facts, decide, act. Runs in its own bash (see pass), so `set -e` holds here
+# and a failure ends this instance's turn only.
+one_instance() {
+  local vm=$1 json instance status mark issued_at has_jit name runner age action labels file
+  json=$(g compute instances describe "$vm" --zone "$ZONE" --format json)
+  instance=$(jq -er '"\(.id)@\(.creationTimestamp)"' <<<"$json")
+  status=$(jq -er '.status' <<<"$json")
+  mark=$(jq -r '[.metadata.items[]? | select(.key == "dind-bench-issued") | .value][0] // ""' <<<"$json")
+  has_jit=$(jq -r '[.metadata.items[]? | select(.key == "dind-bench-jit")] | length | if . > 0 then 1 else 0 end' <<<"$json")
+  name="$vm-${instance%%@*}"
+  runner=$(runner_state "$name")
+  issued_at=${mark##*@}
+  mark=${mark%@*}
+  age=0
+  if [ -n "$mark" ] && [[ "$issued_at" =~ ^[0-9]+$ ]]; then age=$(($(date +%s) - issued_at)); fi
+  action=$(decide "$status" "$instance" "$mark" "$runner" "$has_jit" "$age" "${MAX_AGE:-3600}")
+  case "$action" in
+    issue)
+      labels=$(jq -r '.metadata.items[]? | select(.key == "dind-bench-labels") | .value' <<<"$json")
+      # The mark first: should anything after it fail, this instance is never configured twice.
+      g compute instances add-metadata "$vm" --zone "$ZONE" \
+        --metadata "dind-bench-issued=$instance@$(date +%s)" >/dev/null
+      file=$(mktemp)
+      trap 'rm -f "$file"' EXIT
+      # Through a temp file only the broker's user can read, never a command line.
+      (umask 077 && bash "$here/../common/jit-config.sh" "$name" "$labels" >"$file")
+      g compute instances add-metadata "$vm" --zone "$ZONE" --metadata-from-file "dind-bench-jit=$file" >/dev/null
+      echo "$vm: JIT configuration delivered (runner $name)"
+      ;;
+    hide)
+      g compute instances remove-metadata "$vm" --zone "$ZONE" --keys dind-bench-jit >/dev/null
+      echo "$vm: runner $name is $runner; configuration removed from the metadata"
+      ;;
+    expire | recreate)
+      if [ "$action" = expire ] && [ "$runner" != none ]; then bash "$here/../common/deregister.sh" "$name"; fi
+      g compute instance-groups managed recreate-instances "$FLEET" --zone "$ZONE" --instances "$vm" >/dev/null
+      echo "$vm: $status, runner $name $runner: recreated by the instance group"
+      ;;
+    wait) ;;
+    *) echo "$vm: no decision ($action)" >&2; return 1 ;;
+  esac
+}
+
 pass() {
+  local vms vm failed=0 offline name
   mapfile -t vms < <(g compute instance-groups managed list-instances "$FLEET" --zone "$ZONE" --format 'value(name)')
   for vm in "${vms[@]}"; do
-    state=$(g compute instances get-guest-attributes "$vm" --zone "$ZONE" --query-path dind-bench/state \
-      --format 'value(value)' 2>/dev/null || true)
-    has_jit=$(g compute instances describe "$vm" --zone "$ZONE" --format json |
-      jq -r '[.metadata.items[]? | select(.key == "dind-bench-jit")] | length')
-    if [ "$state" = waiting ] && [ "$has_jit" = 0 ]; then
-      labels=$(g compute instances describe "$vm" --zone "$ZONE" --format json |
-        jq -r '.metadata.items[]? | select(.key == "dind-bench-labels") | .value')
-      file=$(mktemp)
-      # Through a root-only temp file, never a command line: the config starts a runner once.
-      ( umask 077; bash ../common/jit-config.sh "$vm" "$labels" > "$file" )
-      g compute instances add-metadata "$vm" --zone "$ZONE" --metadata-from-file "dind-bench-jit=$file" >/dev/null
-      rm -f "$file"
-      echo "$vm: JIT configuration delivered"
-    elif [ "$state" = started ] && [ "$has_jit" != 0 ]; then
-      g compute instances remove-metadata "$vm" --zone "$ZONE" --keys dind-bench-jit >/dev/null
-      echo "$vm: runner started, configuration removed from its metadata"
+    if ! bash "${BASH_SOURCE[0]}" --instance "$vm"; then
+      echo "$vm: this pass failed for it; next pass tries again" >&2
+      failed=1
     fi
   done
-  # Registrations whose VM is gone (deleted before its runner took a job).
-  case "$RUNNER_SCOPE" in */*) endpoint="repos/$RUNNER_SCOPE" ;; *) endpoint="orgs/$RUNNER_SCOPE" ;; esac
-  mapfile -t offline < <(printf 'header = "Authorization: Bearer %s"\n' "$(cat "$RUNNER_PAT_FILE")" |
-    curl -fsS -K - -H 'Accept: application/vnd.github+json' "https://api.github.com/$endpoint/actions/runners?per_page=100" |
-    jq -r --arg f "$FLEET" '.runners[] | select(.status == "offline" and (.name | startswith($f))) | .name')
-  for name in "${offline[@]}"; do
-    printf '%s\n' "${vms[@]}" | grep -qxF "$name" || bash ../common/deregister.sh "$name"
+  # Registrations of this fleet whose VM is gone (deleted before its runner took a job).
+  if offline=$(gh_get 'actions/runners?per_page=100' |
+    jq -r --arg f "$FLEET-" '.runners[] | select(.status == "offline" and (.name | startswith($f))) | .name'); then
+    while read -r name; do
+      [ -n "$name" ] || continue
+      printf '%s\n' "${vms[@]}" | grep -qxF "${name%-*}" || bash "$here/../common/deregister.sh" "$name" || failed=1
+    done <<<"$offline"
+  else
+    echo "could not list the runners; stale registrations are removed next pass" >&2
+    failed=1
+  fi
+  return "$failed"
+}
+
+main() {
+  : "${FLEET:?set FLEET (the instance group create-fleet.sh made)}" "${PROJECT:?}" "${ZONE:?}"
+  : "${RUNNER_SCOPE:?}" "${RUNNER_PAT_FILE:?}"
+  export FLEET PROJECT ZONE RUNNER_SCOPE RUNNER_PAT_FILE
+  if [ "${1:-}" = --instance ]; then
+    one_instance "$2"
+    return
+  fi
+  while :; do
+    if [ -n "${ONCE:-}" ]; then
+      pass
+      return
+    fi
+    pass || :
+    sleep 10
   done
 }
 
-while :; do
-  pass
-  [ -n "${ONCE:-}" ] && break
-  sleep 10
-done
+# Sourced (by the test), it only defines the functions.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then main "$@"; fi

@@ -43,6 +43,7 @@ export const CATALOG_FORMAT = 'dind-bench-runs';
 export async function publishRun(dir, resultsFile) {
   const doc = await readJsonFile(resultsFile, { what: 'results file', advice: RESULTS_ADVICE });
   const results = validateResults(doc, resultsFile);
+  checkRunSize(resultsFile, results);
   // A partial run published now would make its finished version a duplicate (same run id), never added.
   const state = results.run.state ?? 'finished';
   if (state !== 'finished') {
@@ -68,9 +69,40 @@ export async function publishRun(dir, resultsFile) {
  *   where: the file the run came from (named in errors); provenance: what runs/<month>/<id>.json keeps.
  */
 
-// Bounds on one run: far above a real run (a standard run has about 1,500 points of 10-60 samples).
-export const MAX_POINTS = 100_000;
+// Bounds on what one publish may add, far above a real run (a standard run of the whole matrix has a
+// few hundred cells of at most about 40 metrics: about 1,500 points of 10-60 samples). Each series is a
+// file and five folders in the history, so a small hostile file with many tiny series would otherwise
+// grow the history a hundredfold (4.9 MB of results made 50,000 series, 493 MB on disk). Checked before
+// anything is written.
+export const MAX_CELLS = 2_000;
+export const MAX_METRICS_PER_CELL = 200;
+export const MAX_POINTS = 20_000;
+export const MAX_SERIES = 5_000;
 export const MAX_SAMPLES = 10_000;
+export const MAX_RUN_SAMPLES = 1_000_000;
+// What to do when a bound is hit: said in every such message.
+const TOO_LARGE_ADVICE =
+  'nothing was written. A run of the whole matrix is far below this: check where the file came from; a genuine run this large must be published in parts (results files with a subset of its cells)';
+
+/**
+ * Refuses a results document with more cells, or a cell with more metrics, than any real run has.
+ * @param {string} where @param {any} results a schema-valid results document
+ */
+function checkRunSize(where, results) {
+  if (results.cells.length > MAX_CELLS)
+    throw new HistoryError(
+      where,
+      `${results.cells.length} cells; at most ${MAX_CELLS} per publish; ${TOO_LARGE_ADVICE}`,
+    );
+  for (const [i, cell] of results.cells.entries()) {
+    if (cell.metrics.length > MAX_METRICS_PER_CELL) {
+      throw new HistoryError(
+        where,
+        `cell ${i} has ${cell.metrics.length} metrics; at most ${MAX_METRICS_PER_CELL} per cell; ${TOO_LARGE_ADVICE}`,
+      );
+    }
+  }
+}
 
 /**
  * Checks every name and value of a run before anything is written (see ./names.js): a bad one is
@@ -84,7 +116,17 @@ export function checkAppend({ where, run, points }) {
   if (run.commit !== null) checkName(where, 'the commit', run.commit);
   run.time = checkRunTime(where, 'the run start time', run.time);
   if (points.length > MAX_POINTS)
-    throw new HistoryError(where, `${points.length} points in one run; at most ${MAX_POINTS}; nothing was written`);
+    throw new HistoryError(where, `${points.length} points in one run; at most ${MAX_POINTS}; ${TOO_LARGE_ADVICE}`);
+  const series = new Set(points.map((p) => p.series.key)).size;
+  if (series > MAX_SERIES) {
+    throw new HistoryError(
+      where,
+      `${series} series in one run (each a file in the history); at most ${MAX_SERIES} per publish; ${TOO_LARGE_ADVICE}`,
+    );
+  }
+  const samples = points.reduce((n, p) => n + (Array.isArray(p.point.samples) ? p.point.samples.length : 0), 0);
+  if (samples > MAX_RUN_SAMPLES)
+    throw new HistoryError(where, `${samples} samples in one run; at most ${MAX_RUN_SAMPLES}; ${TOO_LARGE_ADVICE}`);
   for (const { series, point } of points) {
     const what = `${JSON.stringify(series.benchmark).slice(0, 60)}/${JSON.stringify(series.metric).slice(0, 60)}:`;
     for (const f of /** @type {const} */ (['benchmark', 'metric', 'environmentKey', 'distro']))

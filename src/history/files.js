@@ -6,12 +6,15 @@ import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readJsonFile } from '../results/read-json.js';
+import { logText } from '../text/escape.js';
 
 /** A history that cannot be read or written safely. `file` is the offending file. */
 export class HistoryError extends Error {
   /** @param {string} file @param {string} problem */
   constructor(file, problem) {
-    super(`${file}: ${problem}`);
+    // Both may quote data (a path, a name, a value): control characters are written as escapes so the
+    // message stays one line in a log and starts no workflow command (logText).
+    super(`${logText(file)}: ${logText(problem)}`);
     this.name = 'HistoryError';
     this.file = file;
     this.problem = problem;

@@ -39,16 +39,25 @@ const PLAIN = /^[a-z0-9][a-z0-9._@-]{0,39}$/;
 // Windows refuses these as a file's base name whatever the extension (`nul.json`, `con.2026-11.json`).
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/;
 const HASH_CHARS = 20;
+// The base names the layout (./layout.js) gives its own files and folders (`runs/<month>/catalog.json`,
+// `index.json`, ...). A name from data equal to one of them is hashed like any other non-plain name, so
+// an encoded segment can never be a fixed file's name: a run id `catalog` must not overwrite its month's
+// catalog. Fixed names never contain `~`, which every hashed segment has, so only this list matters.
+export const LAYOUT_NAMES = new Set(['catalog', 'index', 'latest', 'dind-bench-history', 'series', 'runs', 'archive']);
+
+/** @param {string} name */
+const isPlain = (name) =>
+  PLAIN.test(name) && !RESERVED.test(name) && !LAYOUT_NAMES.has(name) && !name.endsWith('.') && !name.endsWith('.tmp');
 
 /**
- * The path segment of a name. Injective: a plain name is kept verbatim and never contains `~`; every
- * other name becomes `<readable>~<first 80 bits of its SHA-256>`, so two names never share a segment,
+ * The path segment of a name. Injective: a plain name (not one of LAYOUT_NAMES) is kept verbatim and
+ * never contains `~`; every other name becomes `<readable>~<first 80 bits of its SHA-256>`, so two names never share a segment,
  * not even on a case-insensitive or Unicode-normalising filesystem (the segment is lower-case ASCII).
  * At most 41 characters, so the deepest shard path stays under 260 (Windows' MAX_PATH).
  * @param {string} name
  */
 export function nameSegment(name) {
-  if (PLAIN.test(name) && !RESERVED.test(name) && !name.endsWith('.') && !name.endsWith('.tmp')) return name;
+  if (isPlain(name)) return name;
   const readable = name
     .normalize('NFKD')
     .toLowerCase()

@@ -7,8 +7,31 @@ import { Transaction, recoverHistory } from './journal.js';
 import { ARCHIVE_DIR, INDEX_FILE, LOCK_FILE, seriesDir, shardPath } from './layout.js';
 import { checkMarker, readIndex } from './store.js';
 
+/** The longest retention accepted: 100 years. More is not a retention, and past about 10^5 years the
+ * cutoff month is not a date at all ("Invalid time value"). */
+export const MAX_KEEP_MONTHS = 1200;
+
+/**
+ * `keepMonths`, checked: a whole number from 1 to MAX_KEEP_MONTHS, else a RangeError that says so.
+ * `what` names it as the user gave it (`--retain-months`). Call it before anything is written.
+ * @param {unknown} keepMonths @param {string} [what]
+ */
+export function checkKeepMonths(keepMonths, what = 'keepMonths') {
+  if (
+    !Number.isInteger(keepMonths) ||
+    /** @type {number} */ (keepMonths) < 1 ||
+    /** @type {number} */ (keepMonths) > MAX_KEEP_MONTHS
+  ) {
+    throw new RangeError(
+      `${what} ${String(keepMonths).slice(0, 40)} is out of range: a whole number of months from 1 to ${MAX_KEEP_MONTHS} (100 years); nothing was changed`,
+    );
+  }
+  return /** @type {number} */ (keepMonths);
+}
+
 /** The first month kept: `keepMonths` months back from `now`, this month included. @param {number} keepMonths */
 export function cutoffPeriod(keepMonths, now = new Date()) {
+  checkKeepMonths(keepMonths);
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (keepMonths - 1), 1));
   return d.toISOString().slice(0, 7);
 }

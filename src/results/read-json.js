@@ -4,6 +4,7 @@
 // stays with each caller: only it knows what it expects.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { logText } from '../text/escape.js';
 
 // Bounds checked BEFORE parsing: a file handed to us may be built to exhaust memory, time or the stack.
 // 64 MiB is far above any real results file (a standard run with every time series is a few MiB);
@@ -39,8 +40,15 @@ export async function readJsonFile(file, options) {
     maxDepth = MAX_JSON_DEPTH,
     noFollow = false,
   } = options;
-  const fail = (/** @type {string} */ problem, /** @type {unknown} */ cause) =>
-    Object.assign(new ErrorClass(`${file}: ${problem}${advice ? `; ${advice}` : ''}`, { cause }), { file, problem });
+  // The message ends up in logs: the path, a JSON path or V8's quote of the text come from data, so
+  // their control characters are written as escapes (logText) and no line break gets into it.
+  const fail = (/** @type {string} */ raw, /** @type {unknown} */ cause) => {
+    const problem = logText(raw);
+    return Object.assign(new ErrorClass(`${logText(file)}: ${problem}${advice ? `; ${advice}` : ''}`, { cause }), {
+      file,
+      problem,
+    });
+  };
   let text;
   try {
     text = await readBounded(file, maxBytes, noFollow);
@@ -117,7 +125,11 @@ export function nestingDepth(text, max) {
   return null;
 }
 
-/** The JSON path of the first non-finite number in `value`, or null. @param {unknown} value */
+/**
+ * The JSON path (a JSON Pointer, `/cells/0/samples/3`) of the first non-finite number in `value`, or
+ * null. Keys come from the file: each is cut to 60 characters; the caller escapes the whole message.
+ * @param {unknown} value
+ */
 function nonFinite(value) {
   /** @type {[unknown, string][]} */
   const stack = [[value, '/']];
@@ -125,11 +137,17 @@ function nonFinite(value) {
     const [v, at] = /** @type {[unknown, string]} */ (stack.pop());
     if (typeof v === 'number' && !Number.isFinite(v)) return at;
     if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) stack.push([x, `${at === '/' ? '' : at}/${k}`]);
+      for (const [k, x] of Object.entries(v)) stack.push([x, `${at === '/' ? '' : at}/${pointerToken(k)}`]);
     }
   }
   return null;
 }
+
+/** One key as a JSON Pointer token (`~` and `/` escaped), at most 60 characters. @param {string} key */
+const pointerToken = (key) => {
+  const token = key.replace(/~/g, '~0').replace(/\//g, '~1');
+  return token.length > 60 ? `${token.slice(0, 59)}…` : token;
+};
 
 /** @param {NodeJS.ErrnoException} e */
 function readProblem(e) {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { logText } from '../text/escape.js';
 
 export const SCHEMA_VERSION = 1;
 const schema = JSON.parse(readFileSync(new URL('../../schema/results.v1.schema.json', import.meta.url), 'utf8'));
@@ -10,20 +11,28 @@ const ajv = new /** @type {any} */ (Ajv)({ allErrors: true, strict: false });
 /** @type {any} */ (addFormats)(ajv);
 const validateV1 = ajv.compile(schema);
 
+// A hostile document can hold a million errors: the message names the first ones.
+const MAX_PROBLEMS = 20;
+
 /**
- * Throws with every problem, each named by its JSON path, when `doc` is not a valid results document.
+ * Throws with its problems (the first MAX_PROBLEMS), each named by its JSON path, when `doc` is not a valid results document.
  * @param {unknown} doc @param {string} where the file, for the message
  */
 export function validateResults(doc, where) {
   const version = /** @type {any} */ (doc)?.schemaVersion;
+  // The file's path and the JSON paths (keys) come from data and end up in logs: escaped (logText).
   if (version !== SCHEMA_VERSION) {
     throw new Error(
-      `${where}: schemaVersion ${JSON.stringify(version)} is not supported; this dind-bench reads version ${SCHEMA_VERSION}`,
+      `${logText(where)}: schemaVersion ${logText(JSON.stringify(version)?.slice(0, 60))} is not supported; this dind-bench reads version ${SCHEMA_VERSION}`,
     );
   }
   if (!validateV1(doc)) {
-    const problems = (validateV1.errors || []).map((/** @type {any} */ e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new Error(`${where}: not a valid results document:\n  ${problems.join('\n  ')}`);
+    const errors = validateV1.errors || [];
+    const problems = errors
+      .slice(0, MAX_PROBLEMS)
+      .map((/** @type {any} */ e) => `${logText((e.instancePath || '/').slice(0, 200))} ${e.message}`);
+    if (errors.length > MAX_PROBLEMS) problems.push(`... and ${errors.length - MAX_PROBLEMS} more`);
+    throw new Error(`${logText(where)}: not a valid results document:\n  ${problems.join('\n  ')}`);
   }
   return /** @type {any} */ (doc);
 }

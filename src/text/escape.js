@@ -81,15 +81,19 @@ export function logText(value) {
     .replace(/##\[/g, `#${WJ}#[`);
 }
 
+// Everything a reader of the log (the runner, its log viewer, a terminal) may take for the end of a
+// line: LF, CR, VT, FF, NEL (U+0085, a line break for .NET, which the runner is written in) and the
+// Unicode line and paragraph separators. After any of them (or at the start), and whatever the runner
+// trims before it looks for `::` (any whitespace, NEL included), a value must not start a command.
+const COMMAND_AT_LINE_START = /(^|[\n\r\v\f\u0085\u2028\u2029])([\s\u0085]*)::/g;
+
 /**
  * Text (one or many lines, ours with values in them) made safe to print to an Actions log: no line
- * starts a workflow command. The last guard before stdout/stderr, for messages that embed values
- * already (errors that quote a file, a name, an engine's message).
+ * starts a workflow command, whatever character ends the line before it. The last guard before
+ * stdout/stderr, for messages that embed values already (errors that quote a file, a name, an engine's
+ * message). Line breaks are kept as they are: only the `::` after a line start is split.
  * @param {string} text
  */
 export function logSafe(text) {
-  return String(text)
-    .split(/\r\n|\r|\n/)
-    .map((line) => (/^\s*::/.test(line) ? line.replace(/::/, `:${WJ}:`) : line).replace(/##\[/g, `#${WJ}#[`))
-    .join('\n');
+  return String(text).replace(COMMAND_AT_LINE_START, `$1$2:${WJ}:`).replace(/##\[/g, `#${WJ}#[`);
 }

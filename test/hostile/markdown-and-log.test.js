@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { marked } from 'marked';
+import { gabEntries, gabText } from '../../src/compare/gab-export.js';
 import { markdownReport as compareMarkdown, prComment } from '../../src/compare/render.js';
 import { compareWithinRun } from '../../src/results/within-run.js';
 import { logSafe, logText, mdCode, mdText } from '../../src/text/escape.js';
@@ -126,6 +127,46 @@ test('escapers: one line, every character kept', () => {
   for (const line of logSafe('ok\n::add-mask::x\n  ::stop-commands::t\r\n##[error]y').split('\n')) {
     assert.doesNotMatch(line, /^\s*::|##\[/);
   }
+  // Every line terminator a log reader may honour, each followed by a command (some after whitespace).
+  for (const brk of ['\n', '\r', '\r\n', '\v', '\f', '\u0085', '\u2028', '\u2029']) {
+    const text = logSafe(`x${brk}::warning title=pwned::pwned${brk} \u0085${brk}::add-mask::y`);
+    for (const line of text.split(LINE_BREAKS)) assert.doesNotMatch(line, COMMAND, JSON.stringify(text));
+    assert.equal(text.replace(WJ, ''), `x${brk}::warning title=pwned::pwned${brk} \u0085${brk}::add-mask::y`);
+  }
+  assert.equal(logText('a\u0085b\u2028c\u2029d'), 'a\\u0085b\\u2028c\\u2029d');
+});
+
+// What any log reader may take for a line break, and a workflow command at a line's start after
+// whatever it trims.
+const LINE_BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+const COMMAND = /^[\s\u0085]*::|##\[/;
+
+test('a hostile key holding 1e999 is named in the error, escaped: no line of it starts a command', async () => {
+  const dir = tmpDir('log');
+  const keys = [
+    'x\n\u0085::warning title=pwned::pwned',
+    'y\u2028::warning title=pwned::pwned',
+    'z\u2029::stop-commands::t',
+  ];
+  for (const [i, key] of keys.entries()) {
+    // The document is written by hand: JSON.stringify cannot write 1e999, and keeps U+0085 and U+2028 raw.
+    const text = JSON.stringify(fixture()).replace(/^\{/, `{${JSON.stringify(key)}: 1e999, `);
+    assert.ok(text.includes(key.slice(1).replace('\n', '\\n')), 'the raw key is in the file');
+    const file = path.join(dir, `bad${i}.json`);
+    writeFileSync(file, text);
+    for (const args of [
+      ['publish', file, '--history', path.join(dir, 'h')],
+      ['compare', file],
+    ]) {
+      const r = await cli(args, { GITHUB_ACTIONS: '' });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /number too large for a double at \/[xyz]\\(n\\u0085|u2028|u2029)::/, r.stderr);
+      for (const out of [r.stdout, r.stderr]) {
+        for (const line of out.split(LINE_BREAKS))
+          assert.doesNotMatch(line, COMMAND, `a workflow command in: ${JSON.stringify(line)}`);
+      }
+    }
+  }
 });
 
 test('nothing the CLI prints starts a workflow command: a hostile file path and a hostile metric name', async () => {
@@ -150,4 +191,33 @@ test('nothing the CLI prints starts a workflow command: a hostile file path and 
       assert.doesNotMatch(line, /^\s*::|##\[/, `a workflow command in: ${JSON.stringify(line)}`);
   }
   assert.ok(readFileSync(path.join(evilDir, 'results.json'), 'utf8'));
+});
+
+test('the github-action-benchmark export carries hostile names as inert plain text', () => {
+  const results = hostileResults();
+  results.run.id = `run ${EVIL} @@x _@y`.slice(0, 200);
+  for (const c of results.cells) for (const m of c.metrics) m.unit = `ms ${EVIL}`.slice(0, 64);
+  const { bigger, smaller } = gabEntries(results);
+  const entries = [...bigger, ...smaller];
+  assert.ok(entries.some((e) => e.name.startsWith('bench x-/details--img')) && entries.length > 10);
+  for (const e of entries) {
+    for (const text of [e.name, e.unit, e.extra]) {
+      assert.match(text, /^[A-Za-z0-9 ._/@:;%[\]-]*$/, text);
+      assert.doesNotMatch(text, /:\/\/|www\.|(?<![A-Za-z0-9])@/i, text);
+    }
+    // What that action makes of them: rows of a Markdown table in the job summary, and commit comments.
+    const row = `| ${e.name} | ${e.value} | ${e.unit} | ${e.range ?? ''} | ${e.extra} |`;
+    const md = `| name | value | unit | range | extra |\n| - | - | - | - | - |\n${row}\n`;
+    // `dind@20.10` (a real environment key, kept so that action's charts keep their names) may become
+    // a mailto: link; nothing else may link.
+    const links = [...marked.parse(md, { gfm: true, async: false }).matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+    assert.ok(
+      links.every((l) => l.startsWith('mailto:')),
+      links.join(' '),
+    );
+    assertInert(md.replace(/(?<=[A-Za-z0-9])@/g, '(at)'));
+  }
+  // Real names pass unchanged.
+  assert.equal(gabText('container.create_ms'), 'container.create_ms');
+  assert.equal(gabText('dind@20.10'), 'dind@20.10');
 });

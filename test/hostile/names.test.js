@@ -2,12 +2,23 @@
 // case-only pairs, control characters. Each is either stored under its own path (the same on every
 // filesystem) or refused before anything is written, with what, where and what to do.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { appendRun, publishRun } from '../../src/history/append.js';
 import { HistoryError } from '../../src/history/files.js';
-import { nameSegment } from '../../src/history/names.js';
+import {
+  ARCHIVE_DIR,
+  INDEX_FILE,
+  LATEST_FILE,
+  LOCK_FILE,
+  MARKER_FILE,
+  latestPath,
+  runCatalogPath,
+  runPath,
+  seriesDir,
+} from '../../src/history/layout.js';
+import { LAYOUT_NAMES, nameSegment } from '../../src/history/names.js';
 import { openHistory } from '../../src/history/store.js';
 import { smallRun, snapshot, tmpDir } from './helpers.js';
 
@@ -165,4 +176,55 @@ test('nameSegment is injective on a case-insensitive, normalising filesystem and
     assert.ok(s.length <= 41 && !RESERVED.test(s) && !s.endsWith('.'), s);
   }
   assert.equal(nameSegment('dind@20.10'), 'dind@20.10', 'plain names stay readable');
+});
+
+test('a run id equal to a fixed file name (`catalog`) gets its own file: the month catalog lists every run', async () => {
+  const dir = tmpDir('names');
+  const runs = tmpDir('runs');
+  const ids = ['catalog', 'index', 'later'];
+  for (const [i, id] of ids.entries()) {
+    const file = smallRun(runs, `r${i}`, { id, startedAt: `2026-11-10T0${i}:00:00.000Z` });
+    assert.equal((await publishRun(dir, file)).duplicate, false, id);
+  }
+  const catalog = JSON.parse(readFileSync(path.join(dir, runCatalogPath('2026-11')), 'utf8'));
+  assert.deepEqual(
+    catalog.runs.map((/** @type {any} */ r) => r.runId),
+    ids,
+    'the catalog is a catalog, with all runs',
+  );
+  for (const r of catalog.runs) {
+    const stored = JSON.parse(readFileSync(path.join(dir, r.file), 'utf8'));
+    assert.equal(stored.run.id, r.runId, `${r.file} holds its own run`);
+  }
+  assert.equal((await openHistory(dir)).index.runs, ids.length);
+});
+
+test('no name from data can be encoded to a name the layout uses for its own files and folders', () => {
+  const fixed = [
+    MARKER_FILE,
+    INDEX_FILE,
+    LATEST_FILE,
+    LOCK_FILE,
+    ARCHIVE_DIR,
+    runCatalogPath('2026-11'),
+    seriesDir({ fingerprint: 'f', benchmark: 'b', distro: 'd', environmentKey: 'e', metric: 'm' }),
+    runPath('2026-11', 'r'),
+    latestPath('f'),
+  ];
+  // Every fixed segment (not a month, not one of the names encoded above), without its extension.
+  const bases = new Set();
+  for (const rel of fixed) {
+    for (const seg of rel.split('/')) {
+      if (/^\d{4}-\d{2}(\.json)?$/.test(seg) || ['f', 'b', 'd', 'e', 'm', 'r', 'f.json', 'r.json'].includes(seg))
+        continue;
+      bases.add(seg.replace(/\.json$/, ''));
+    }
+  }
+  assert.ok(bases.has('catalog') && bases.has('series') && bases.has('index'), [...bases].join(' '));
+  for (const base of bases) {
+    // A hashed segment always has `~`; so only the identity of a plain name could hit a fixed name.
+    assert.ok(!base.includes('~'), base);
+    assert.notEqual(nameSegment(base), base, `${base} is never a segment from data`);
+    assert.ok(base.startsWith('.') || LAYOUT_NAMES.has(base), `${base} is listed in LAYOUT_NAMES`);
+  }
 });

@@ -14,14 +14,16 @@ export function register(cli) {
     .requiredOption('--history <dir>', 'the history folder (the content of the gh-pages branch)')
     .option(
       '--retain-months <n>',
-      'after publishing, move shards older than this many months to archive/ (never deleted)',
+      'after publishing, move shards older than this many months (1 to 1200) to archive/ (never deleted)',
       positiveInt,
     )
     .action(async (results, opts) => {
-      const [{ publishRun }, { archiveOldShards }] = await Promise.all([
+      const [{ publishRun }, { archiveOldShards, checkKeepMonths }] = await Promise.all([
         import('../../history/append.js'),
         import('../../history/retention.js'),
       ]);
+      // Checked before publishing: a retention that cannot run must not leave a half-done command.
+      if (opts.retainMonths !== undefined) checkKeepMonths(opts.retainMonths, '--retain-months');
       const started = performance.now();
       const r = await publishRun(opts.history, results);
       const ms = Math.round(performance.now() - started);
