@@ -4,7 +4,7 @@
 // (commands, services, the bridge, the lifecycle probe) is ContainerEnvironment's; this module adds the
 // inner daemon: starting it, its facts, its memory, its data root and its own start/stop cycle.
 import { runContainer } from '../engine/containers.js';
-import { DIND_TIMELINE, buildTimeline, hostClock } from '../engine/startup.js';
+import { DIND_TIMELINE, buildTimeline, hostClock, stopwatch } from '../engine/startup.js';
 import { containerHostPids, containerWorkingSet, pssBytes } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
 import { ContainerEnvironment } from './container.js';
@@ -30,7 +30,7 @@ export class DindEnvironment extends ContainerEnvironment {
    * Starts one inner daemon of this environment's kind. A variant that starts its daemon differently
    * overrides this (setup and daemonCycle both come through here).
    * @param {import('../engine/resources.js').ResourceTracker} tracker
-   * @param {{env?: string[], onMark?: (mark: 'begin' | 'outer_created' | 'ping_ok') => void}} [opts]
+   * @param {{env?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
    *   env: the outer container's environment; onMark: the host's start-up marks (see startInnerDaemon)
    */
   startDaemon(tracker, opts = {}) {
@@ -119,14 +119,27 @@ export class DindEnvironment extends ContainerEnvironment {
    * its very first container before it stops: the image is loaded first (timed apart, since here it
    * comes from the outer engine, not a registry), then the container is created and started until its
    * first output. With `tls`, the entrypoint makes TLS material at start as the official image does.
-   * @param {{firstContainer?: {image: string, timeoutMs: number}, tls?: boolean}} [opts]
+   * The timeline's total is a stopwatch from this call to the last mark's event (first output, or the
+   * first OK /_ping); `onEnd` is called at that event, so a caller can hold a stopwatch of its own.
+   * @param {{firstContainer?: {image: string, timeoutMs: number}, tls?: boolean, onEnd?: () => void}} [opts]
    * @returns {Promise<import('./environment.js').DaemonCycle>}
    */
-  async daemonCycle({ firstContainer, tls = false } = {}) {
+  async daemonCycle({ firstContainer, tls = false, onEnd } = {}) {
     const { tracker } = this.need();
     const clock = hostClock();
+    const watch = stopwatch();
+    clock.mark('begin');
+    const last = firstContainer ? 'first_output' : 'ping_ok';
+    const end = () => {
+      watch.stop();
+      onEnd?.();
+    };
     const env = tls ? ['DOCKER_TLS_CERTDIR=/certs'] : undefined;
-    const d = await this.startDaemon(tracker, { env, onMark: clock.mark });
+    const onDaemonMark = (/** @type {string} */ m) => {
+      clock.mark(m);
+      if (m === last) end();
+    };
+    const d = await this.startDaemon(tracker, { env, onMark: onDaemonMark });
     /** @type {{image_load_ms: number, first_output_ms: number} | null} */
     let first = null;
     let stop_ms = 0;
@@ -138,7 +151,10 @@ export class DindEnvironment extends ContainerEnvironment {
         clock.mark('image_load_begin');
         const image_load_ms = (await loadImages(this.outer, d.docker, [image]))[image];
         clock.mark('image_loaded');
-        const onMark = (/** @type {string} */ m, /** @type {number} */ at) => clock.mark(`first_${m}`, at);
+        const onMark = (/** @type {string} */ m, /** @type {number} */ at) => {
+          clock.mark(`first_${m}`, at);
+          if (m === 'output') end();
+        };
         const r = await runContainer(
           d.docker,
           { image, cmd: ['echo', 'first'], timeoutMs, labels: {}, onMark },
@@ -151,14 +167,13 @@ export class DindEnvironment extends ContainerEnvironment {
         // The create call, then from the start call to the first byte of output.
         first = { image_load_ms, first_output_ms: r.timings.create_ms + r.timings.first_output_ms };
       }
-      const last = firstContainer ? 'first_output' : 'ping_ok';
       const spec = DIND_TIMELINE.slice(0, DIND_TIMELINE.findIndex(([m]) => m === last) + 1);
       const optional = tls ? [] : ['tls_begin', 'tls_done'];
       // dockerd may write its last start-up lines just after it first answers (its log is read right after
       // /_ping when no container follows): read again, briefly, until every mark is there.
       for (let tries = 0; ; tries++) {
         const marks = { ...(await d.startupMarks()), ...clock.marks };
-        timeline = buildTimeline(spec, marks, clock.between('begin', last), optional);
+        timeline = buildTimeline(spec, marks, watch.ms, optional);
         if (!timeline.missing.length || tries >= 10) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
