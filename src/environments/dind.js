@@ -5,7 +5,7 @@
 // inner daemon: starting it, its facts, its memory, its data root and its own start/stop cycle.
 import { runContainer } from '../engine/containers.js';
 import { DIND_TIMELINE, buildTimeline, hostClock, stopwatch } from '../engine/startup.js';
-import { containerHostPids, containerWorkingSet, pssBytes } from '../engine/stats.js';
+import { containerHostPids, containerWorkingSet, pssBytes, withoutWorkloads } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
 import { ContainerEnvironment } from './container.js';
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
@@ -96,18 +96,20 @@ export class DindEnvironment extends ContainerEnvironment {
   }
 
   /**
-   * What one more job costs the runner's memory, in the same scope as Docker's (PSS): every process of
-   * the outer container (the inner dockerd, containerd and the shims of the inner containers; the
-   * workload's own processes sit in cgroups of their own and are left out, as in Docker) plus the
-   * outer container's shim on the runner's engine. The outer engine's own growth for one more
-   * container is Docker's figure and is not added here.
+   * What one more job costs the runner's memory, in the same scope as Docker's (PSS): the processes of
+   * the outer container (the inner dockerd, containerd and the shims of the inner containers) plus the
+   * outer container's shim on the runner's engine. The workload's own processes are left out, as in
+   * Docker: `top` lists them with the outer container's (their cgroups nest below it, or, rootless
+   * without cgroups, they sit in it), so they are taken out as what the inner shims hold
+   * (withoutWorkloads). The outer engine's own growth for one more container is Docker's figure and is
+   * not added here.
    * @returns {Promise<import('./environment.js').JobMemory>}
    */
   async jobMemory() {
     const id = this.needDaemon().containerId;
-    const cost = async () => pssBytes(await containerHostPids(this.outer, id));
+    const cost = async () => pssBytes(await withoutWorkloads(await containerHostPids(this.outer, id)));
     return {
-      what: "PSS of the outer DinD container's processes (inner engine, inner shims) + its shim",
+      what: "PSS of the outer DinD container's processes (inner engine, inner shims; not the workload) + its shim",
       idle: cost,
       during: cost,
     };
