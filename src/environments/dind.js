@@ -87,12 +87,14 @@ export class DindEnvironment extends ContainerEnvironment {
 
   /**
    * What this environment itself costs in memory: the outer container's working set, from the outer
-   * engine's stats. It holds the inner dockerd, containerd and shims; the inner workload containers are
-   * not in it (their cgroups are siblings of it, created by the inner daemon on the shared cgroup tree).
+   * engine's stats. It holds the inner dockerd, containerd and shims, and while a workload runs that
+   * workload too: with its own cgroup namespace the inner engine makes its containers' cgroups below
+   * the outer container's, and the kernel counts them in it (hierarchical accounting). job_cost is the
+   * figure without the workload (jobMemory()).
    */
   async environmentMemory() {
     const probe = containerWorkingSet(this.outer, this.needDaemon().containerId);
-    return { probe, what: 'outer DinD container working set (usage - inactive_file)' };
+    return { probe, what: 'outer DinD container working set (usage - inactive_file; inner workloads included)' };
   }
 
   /**
