@@ -90,3 +90,17 @@ test("DooD's isolation trade-off is stated beside its figures in report.md and r
   // Only environments that trade isolation away carry the statement.
   assert.equal(html.match(/class="note isolation"/g)?.length, 1);
 });
+
+test('a real memory run: rootless without cgroups keeps its job cost, without the scopes it cannot measure', () => {
+  // `run --bench memory --env docker,dind,dood,dind-rootless` on Engine 20.10, cgroup v1 (docs/environments.md).
+  const r = JSON.parse(
+    readFileSync(new URL('../fixtures/results/memory-job-cost-quick.json', import.meta.url), 'utf8'),
+  );
+  validateResults(r, 'the memory run');
+  const metrics = (/** @type {string} */ key) =>
+    r.cells.find((/** @type {any} */ c) => c.environmentKey === key).metrics.map((/** @type {any} */ m) => m.metric);
+  assert.deepEqual(metrics('dind-rootless@20.10'), ['job_cost.peak_mib', 'job_cost.mean_mib']);
+  for (const key of ['docker', 'dind@20.10', 'dood']) {
+    assert.ok(metrics(key).includes('job_cost.mean_mib') && metrics(key).includes('workload.peak_mib'), key);
+  }
+});
