@@ -3,6 +3,7 @@
 // imports: the site and the Node tests both load this file.
 /** @type {[phase: string, label: string][]} */
 export const PHASES = [
+  ['prepare', 'host set-up (socket folder, volume)'],
   ['outer_create', 'outer container created'],
   ['outer_start', 'outer container started'],
   ['entrypoint', 'entrypoint'],

@@ -7,9 +7,10 @@ import { visible } from './state.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-// One colour per phase, grouped: outer container (greys), entrypoint and TLS (reds), dockerd (oranges
-// and yellows), client (blues), first container (greens).
+// One colour per phase, grouped: the host's set-up and the outer container (greys), entrypoint and TLS
+// (reds), dockerd (oranges and yellows), client (blues), first container (greens).
 const COLOURS = [
+  '#d0d7de',
   '#8c959f',
   '#57606a',
   '#cf222e',

@@ -11,15 +11,15 @@ export const lifecycle = {
   name: 'lifecycle',
   image: 'lifecycle',
   description: 'container create/start/first output/stop/remove, and DinD daemon start-to-ready and stop',
-  // firstContainer: the fresh DinD daemon also runs its first container (costs one image load per cycle).
-  // On in quick too, so a first answer includes time to first container: loading the image into each
-  // fresh daemon took about 4 s here on an idle machine (34-36 s under heavy load).
+  // firstContainer: the fresh DinD daemon also runs its first container (costs one image load per cycle,
+  // the largest part of the cycle). On in quick too, so a first answer includes time to first container.
   // tls: DinD also starts a fresh daemon whose entrypoint makes TLS material first, as the official
-  // docker:dind image does by default (three 4096-bit RSA keys: 4.6-5.3 s here), to its /_ping only.
+  // docker:dind image does by default (three 4096-bit RSA keys, seconds of CPU), to its /_ping only.
+  // Measured durations: docs/startup.md, from test/fixtures/results/startup-lifecycle-quick.json.
   params: { quick: { firstContainer: true, tls: true }, standard: { firstContainer: true, tls: true } },
 
-  // One probe container, and in DinD a fresh inner daemon started and stopped (~3 s here), plus ~6 s
-  // for the TLS start.
+  // A planning guide (src/run/estimate.js), not a measurement: one probe container, and in DinD a fresh
+  // inner daemon started and stopped, plus the TLS start.
   estimateSeconds: (/** @type {any} */ p) => 2 + (p?.tls ? 6 : 0),
 
   async measure(env, ctx) {

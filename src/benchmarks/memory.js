@@ -60,7 +60,16 @@ export const memory = {
       /** @type {{steps: number, stepMib: number, stepMs: number, holdMs: number, idleMs: number, intervalMs: number}} */ (
         ctx.params
       );
-    await requireCgroups(env);
+    // Without cgroups the engine has no figures of a container's own, but the job's cost (PSS from
+    // /proc) needs none: measured alone then, the missing scopes' reason saved with the raw files.
+    const noCgroups = await requireCgroups(env).then(
+      () => null,
+      (e) => {
+        if (!(e instanceof UnavailableError) || !env.jobMemory) throw e;
+        return e;
+      },
+    );
+    if (noCgroups) return jobCostOnly(env, ctx, p, noCgroups);
     const own = await capability(env, 'environmentMemory')();
     const job = env.jobMemory ? await env.jobMemory() : null;
     const jobIdle = job ? await job.idle() : 0;
@@ -134,3 +143,39 @@ export const memory = {
     return metrics.filter((m) => Number.isFinite(m.value));
   },
 };
+
+/**
+ * The job's cost alone, for an engine without cgroups (see requireCgroups): the workload runs as in
+ * measure(), sampled by jobMemory() only; `workload.*` and `environment.*` are left out, with why.
+ * @param {any} env @param {any} ctx @param {{intervalMs: number} & Parameters<typeof workloadCommand>[0]} p
+ * @param {Error} why
+ * @returns {Promise<import('./benchmark.js').Metric[]>}
+ */
+async function jobCostOnly(env, ctx, p, why) {
+  const job = await env.jobMemory();
+  if (!job) throw why;
+  const jobIdle = await job.idle();
+  /** @type {ReturnType<typeof startSampling> | null} */
+  let sampler = null;
+  /** @type {{t: number[], v: number[]} | null} */
+  let jc = null;
+  try {
+    await runStep(env, ctx, 'workload', workloadCommand(p), {
+      onStarted: (/** @type {{id: string}} */ container) => {
+        sampler = startSampling(() => job.during(container.id), p.intervalMs);
+      },
+    });
+  } finally {
+    jc = (await /** @type {ReturnType<typeof startSampling> | null} */ (sampler)?.stop()) ?? null;
+  }
+  if (!jc || jc.v.length === 0)
+    throw Object.assign(new Error('no job-cost sample: the workload ended first'), { step: 'workload' });
+  await ctx.saveRaw(
+    'job-cost',
+    `${job.what}\nworkload and environment scopes not measured: ${why.message}\nidle ${jobIdle} bytes\n${jc.t.map((t, i) => `${t}\t${jc?.v[i]}`).join('\n')}\n`,
+  );
+  return [
+    { metric: 'job_cost.peak_mib', unit: 'MiB', better: 'lower', value: peak(jc.v) },
+    { metric: 'job_cost.mean_mib', unit: 'MiB', better: 'lower', value: mean(jc.v) },
+  ];
+}

@@ -1,6 +1,6 @@
 // The comparison as text: a terminal table, a Markdown report (the GitHub job summary), a pull-request
 // comment, and a JSON document of verdicts.
-import { TOO_FEW_NOTE, anyTooFew } from '../results/within-run.js';
+import { TOO_FEW_NOTE, anyTooFew, versusTitle } from '../results/within-run.js';
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
 import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } from './rows.js';
 import { mdCode } from '../text/escape.js';
@@ -79,11 +79,16 @@ export function prComment(o) {
       );
     }
   }
-  const dind = o.comparisons.filter((c) => c.kind === 'dind-vs-docker' && c.significant);
-  out.push(
-    '',
-    `**DinD vs Docker:** ${dind.filter((c) => c.worse > 0).length} metric(s) significantly worse, ${dind.filter((c) => c.worse < 0).length} better, of ${o.comparisons.filter((c) => c.kind === 'dind-vs-docker').length}.`,
-  );
+  // One line per environment compared with Docker, titled by that environment (dood is not DinD).
+  const against = o.comparisons.filter((c) => c.kind === 'dind-vs-docker');
+  for (const title of new Set(against.map(versusTitle))) {
+    const mine = against.filter((c) => versusTitle(c) === title);
+    const sig = mine.filter((c) => c.significant);
+    out.push(
+      '',
+      `**${mdText(title)}:** ${sig.filter((c) => c.worse > 0).length} metric(s) significantly worse, ${sig.filter((c) => c.worse < 0).length} better, of ${mine.length}.`,
+    );
+  }
   out.push('', '<details><summary>Full report</summary>', '', markdownReport(o), '</details>');
   return out.join('\n') + '\n';
 }

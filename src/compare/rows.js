@@ -1,14 +1,8 @@
 // Table rows shared by the terminal, Markdown and PR-comment renderers: one place decides how a comparison
 // or a verdict reads (numbers: ../text/numbers.js; a comparison's phrase: ../results/within-run.js).
-import { details, reading } from '../results/within-run.js';
+import { details, reading, versusTitle } from '../results/within-run.js';
 import { VERDICTS } from '../stats/verdicts.js';
 import { num, pValue, shortPct } from '../text/numbers.js';
-
-const KIND_TITLES = {
-  'dind-vs-docker': 'DinD vs Docker',
-  'docker-vs-native': 'Docker vs native',
-  'alpine-vs-debian': 'Alpine vs Debian',
-};
 
 /**
  * Within-run comparisons grouped into tables: one per kind and benchmark.
@@ -21,7 +15,7 @@ export function comparisonTables(comparisons) {
   for (const c of comparisons) {
     const distro =
       c.candidate.distro === c.baseline.distro || c.baseline.distro === 'host' ? ` (${c.candidate.distro})` : '';
-    const key = `${KIND_TITLES[c.kind]}, ${c.benchmark}${distro}: ${label(c.candidate)} vs ${label(c.baseline)}`;
+    const key = `${versusTitle(c)}, ${c.benchmark}${distro}: ${label(c.candidate)} vs ${label(c.baseline)}`;
     if (!groups.has(key)) groups.set(key, []);
     /** @type {any[]} */ (groups.get(key)).push(c);
   }

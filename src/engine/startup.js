@@ -5,8 +5,11 @@
 // wall-clock time once per timeline), the DinD entrypoint's (`date +%s%N` lines it writes to the folder
 // it shares with the host) and dockerd's own log timestamps. All three read the same kernel's realtime
 // clock, so they can be merged onto one axis. Each phase is the time from one mark to the next, named
-// for what happens in it; the sum of the phases is checked against a stopwatch total taken on the host
-// alone, which shows when a clock disagreed (marks out of order are clamped and named).
+// for what happens in it. The total is not derived from the marks: it is a stopwatch of the host alone,
+// from the call that asks for the engine (or container) to the first byte of output, so the sum of the
+// phases can disagree with it: when work falls outside the marks (unattributed time, which then needs a
+// phase of its own) or the host's marks were taken late. Marks out of order (a clock disagreed) are
+// clamped and named.
 
 /**
  * The marks of a DinD start, in the order they happen, each with the phase that ends at it. A phase
@@ -16,6 +19,7 @@
  */
 export const DIND_TIMELINE = [
   ['begin', null],
+  ['outer_create_call', 'prepare'], // the host's own set-up: socket folder, cgroup choice, data-root volume
   ['outer_created', 'outer_create'], // the outer engine creates the DinD container
   ['entrypoint_begin', 'outer_start'], // runtime set-up (namespaces, cgroups, network) up to the entrypoint
   ['tls_begin', 'entrypoint'],
@@ -32,11 +36,13 @@ export const DIND_TIMELINE = [
   ...firstContainerMarks(),
 ];
 
-/** The marks of the first container on an engine that is ready and has the image: Docker's whole start-up. */
 /** Every phase once, in the order it happens (a DinD start holds all of Docker's too). */
 export const PHASE_ORDER = [...new Set(DIND_TIMELINE.map(([, p]) => p).filter((p) => p !== null))];
 
-/** @type {[mark: string, phase: string | null][]} */
+/**
+ * The marks of the first container on an engine that is ready and has the image: Docker's whole start-up.
+ * @type {[mark: string, phase: string | null][]}
+ */
 export const CONTAINER_TIMELINE = [['begin', null], ...firstContainerMarks()];
 
 function firstContainerMarks() {
@@ -147,12 +153,30 @@ export function hostClock() {
 }
 
 /**
+ * A stopwatch on the host's monotonic clock, apart from any mark: started when made, stopped once (a
+ * second stop is ignored, so the first output counts, not a later chunk).
+ */
+export function stopwatch() {
+  const start = performance.now();
+  let end = NaN;
+  return {
+    stop() {
+      if (Number.isNaN(end)) end = performance.now();
+    },
+    /** Milliseconds from start to stop; NaN before stop. */
+    get ms() {
+      return end - start;
+    },
+  };
+}
+
+/**
  * @typedef {{phase: string, ms: number}} Phase
  * @typedef {{
  *   phases: Phase[], sum_ms: number, total_ms: number, missing: string[], clamped: string[],
  * }} Timeline
- *   phases: in order, each name once; sum_ms: their sum; total_ms: the host's stopwatch from the first
- *   to the last mark; missing: marks of the spec not seen (their time falls into the next phase);
+ *   phases: in order, each name once; sum_ms: their sum; total_ms: the host's stopwatch around the whole
+ *   start (see stopwatch()), taken apart from the marks; missing: marks of the spec not seen (their time falls into the next phase);
  *   clamped: marks earlier than the mark before them, moved up to it (a clock disagreed).
  */
 
@@ -160,7 +184,7 @@ export function hostClock() {
  * Lays marks on the timeline of `spec` and measures each phase.
  * @param {[string, string | null][]} spec DIND_TIMELINE or CONTAINER_TIMELINE
  * @param {Record<string, number>} marks wall-clock ms by mark name, from every source
- * @param {number} totalMs the stopwatch total from the first to the last mark of `spec`
+ * @param {number} totalMs the stopwatch total of the same start (stopwatch()), measured apart from the marks
  * @param {string[]} [optional] marks that are absent by design (the TLS marks when TLS is off)
  * @returns {Timeline}
  */
@@ -187,7 +211,8 @@ export function buildTimeline(spec, marks, totalMs, optional = []) {
     prev = at;
   }
   const list = [...phases].map(([phase, ms]) => ({ phase, ms: round(ms) }));
-  return { phases: list, sum_ms: round(prev - marks[first]), total_ms: round(totalMs), missing, clamped };
+  const sum = [...phases.values()].reduce((a, ms) => a + ms, 0);
+  return { phases: list, sum_ms: round(sum), total_ms: round(totalMs), missing, clamped };
 }
 
 const round = (/** @type {number} */ ms) => Math.round(ms * 1000) / 1000;

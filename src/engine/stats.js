@@ -156,6 +156,40 @@ export async function containerHostPids(docker, id) {
 }
 
 /**
+ * The processes of an engine's own, out of a container's host pids: every process that does not descend
+ * from a runtime shim of that list (a containerd-shim holds a container; what it holds is that
+ * container's workload). `top` on a DinD container lists the inner workloads too: with a private cgroup
+ * namespace their cgroups nest below the outer container's, and a rootless inner engine without
+ * cgroups leaves them in it. The shims themselves stay (they are the engine's cost per container). A
+ * shim whose parent is not in the list is the container's own on the outer engine (containerHostPids
+ * adds it): what it holds is the engine, not a workload.
+ * @param {string[]} pids host pids, e.g. from containerHostPids
+ * @returns {Promise<string[]>}
+ */
+export async function withoutWorkloads(pids) {
+  const listed = new Set(pids);
+  /** @type {Map<string, {parent: string | null, shim: boolean}>} */
+  const procs = new Map();
+  for (const pid of pids) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    const parent = status.match(/^PPid:\s*(\d+)/m)?.[1] ?? null;
+    // The kernel's name is cut at 15 bytes: "containerd-shim" for every shim version.
+    const shim = /^Name:\s*containerd-shim/m.test(status) && parent !== null && listed.has(parent);
+    procs.set(pid, { parent, shim });
+  }
+  /** @param {string} pid */
+  const underShim = (pid) => {
+    const seen = new Set();
+    for (let p = procs.get(pid)?.parent ?? null; p && listed.has(p) && !seen.has(p); p = procs.get(p)?.parent ?? null) {
+      if (procs.get(p)?.shim) return true;
+      seen.add(p);
+    }
+    return false;
+  };
+  return pids.filter((pid) => !underShim(pid));
+}
+
+/**
  * Samples a probe every `intervalMs` until stopped; a sample never overlaps the previous one (a slow
  * engine answer delays the next sample rather than piling requests up). Values in MiB, times in ms since
  * start; samples where the probe had nothing (null) are left out.

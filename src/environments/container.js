@@ -4,7 +4,7 @@
 // only what differs.
 import { lifecycleProbe, runContainer } from '../engine/containers.js';
 import { withScratchVolume } from '../engine/scratch.js';
-import { CONTAINER_TIMELINE, buildTimeline, hostClock } from '../engine/startup.js';
+import { CONTAINER_TIMELINE, buildTimeline, hostClock, stopwatch } from '../engine/startup.js';
 import { createBridge, startServiceContainer } from '../engine/services.js';
 
 /** @typedef {import('./environment.js').Environment} Environment */
@@ -90,18 +90,26 @@ export class ContainerEnvironment {
   /**
    * The start-up timeline of a container on the workloads' engine, ready and with its image: create,
    * attach, start to first output (../engine/startup.js): the part of DinD's start-up Docker also pays.
-   * @param {{image: string, timeoutMs: number}} spec
+   * Its total is a stopwatch from this call to the first output; `onEnd` is called at the first output,
+   * so a caller can hold a stopwatch of its own.
+   * @param {{image: string, timeoutMs: number, onEnd?: () => void}} spec
    */
-  async startupTimeline({ image, timeoutMs }) {
+  async startupTimeline({ image, timeoutMs, onEnd }) {
     const { docker, tracker } = this.need();
     const clock = hostClock();
+    const watch = stopwatch();
     clock.mark('begin');
-    const onMark = (/** @type {string} */ m, /** @type {number} */ at) => clock.mark(`first_${m}`, at);
+    const onMark = (/** @type {string} */ m, /** @type {number} */ at) => {
+      clock.mark(`first_${m}`, at);
+      if (m !== 'output') return;
+      watch.stop();
+      onEnd?.();
+    };
     const r = await runContainer(docker, { image, cmd: ['echo', 'first'], timeoutMs, labels: {}, onMark }, tracker);
     if (r.exitCode !== 0 || r.timings.first_output_ms === null) {
       throw new Error(`${this.name}: the start-up probe container failed (exit ${r.exitCode})`);
     }
-    return buildTimeline(CONTAINER_TIMELINE, clock.marks, clock.between('begin', 'first_output'));
+    return buildTimeline(CONTAINER_TIMELINE, clock.marks, watch.ms);
   }
 
   async teardown() {

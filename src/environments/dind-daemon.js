@@ -67,7 +67,7 @@ export const DAEMON_CONFIG_IN_CONTAINER = `/var/run/${DAEMON_CONFIG}`;
  * Starts an inner daemon and waits until it answers /_ping.
  * @param {import('dockerode')} outer
  * @param {{image: string, volume: boolean, tracker: import('../engine/resources.js').ResourceTracker, readyTimeoutMs?: number,
- *   env?: string[], onMark?: (mark: 'begin' | 'outer_created' | 'ping_ok') => void} & DaemonVariant} opts
+ *   env?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void} & DaemonVariant} opts
  *   volume: put the inner /var/lib/docker on a named volume (overlay2 works) or not (the storage fallback).
  *   env: the outer container's environment, e.g. DOCKER_TLS_CERTDIR=/certs (TLS material made at start).
  *   onMark: the host's marks of the start-up timeline, called when each step ends.
@@ -101,7 +101,7 @@ export async function startInnerDaemon(
     let container = null;
     let t0 = 0;
     try {
-      onMark?.('begin');
+      onMark?.('outer_create_call');
       container = await tracker.creating(
         outer.createContainer({
           Image: image,

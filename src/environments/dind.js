@@ -4,8 +4,8 @@
 // (commands, services, the bridge, the lifecycle probe) is ContainerEnvironment's; this module adds the
 // inner daemon: starting it, its facts, its memory, its data root and its own start/stop cycle.
 import { runContainer } from '../engine/containers.js';
-import { DIND_TIMELINE, buildTimeline, hostClock } from '../engine/startup.js';
-import { containerHostPids, containerWorkingSet, pssBytes } from '../engine/stats.js';
+import { DIND_TIMELINE, buildTimeline, hostClock, stopwatch } from '../engine/startup.js';
+import { containerHostPids, containerWorkingSet, pssBytes, withoutWorkloads } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
 import { ContainerEnvironment } from './container.js';
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
@@ -30,7 +30,7 @@ export class DindEnvironment extends ContainerEnvironment {
    * Starts one inner daemon of this environment's kind. A variant that starts its daemon differently
    * overrides this (setup and daemonCycle both come through here).
    * @param {import('../engine/resources.js').ResourceTracker} tracker
-   * @param {{env?: string[], onMark?: (mark: 'begin' | 'outer_created' | 'ping_ok') => void}} [opts]
+   * @param {{env?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
    *   env: the outer container's environment; onMark: the host's start-up marks (see startInnerDaemon)
    */
   startDaemon(tracker, opts = {}) {
@@ -87,27 +87,31 @@ export class DindEnvironment extends ContainerEnvironment {
 
   /**
    * What this environment itself costs in memory: the outer container's working set, from the outer
-   * engine's stats. It holds the inner dockerd, containerd and shims; the inner workload containers are
-   * not in it (their cgroups are siblings of it, created by the inner daemon on the shared cgroup tree).
+   * engine's stats. It holds the inner dockerd, containerd and shims, and while a workload runs that
+   * workload too: with its own cgroup namespace the inner engine makes its containers' cgroups below
+   * the outer container's, and the kernel counts them in it (hierarchical accounting). job_cost is the
+   * figure without the workload (jobMemory()).
    */
   async environmentMemory() {
     const probe = containerWorkingSet(this.outer, this.needDaemon().containerId);
-    return { probe, what: 'outer DinD container working set (usage - inactive_file)' };
+    return { probe, what: 'outer DinD container working set (usage - inactive_file; inner workloads included)' };
   }
 
   /**
-   * What one more job costs the runner's memory, in the same scope as Docker's (PSS): every process of
-   * the outer container (the inner dockerd, containerd and the shims of the inner containers; the
-   * workload's own processes sit in cgroups of their own and are left out, as in Docker) plus the
-   * outer container's shim on the runner's engine. The outer engine's own growth for one more
-   * container is Docker's figure and is not added here.
+   * What one more job costs the runner's memory, in the same scope as Docker's (PSS): the processes of
+   * the outer container (the inner dockerd, containerd and the shims of the inner containers) plus the
+   * outer container's shim on the runner's engine. The workload's own processes are left out, as in
+   * Docker: `top` lists them with the outer container's (their cgroups nest below it, or, rootless
+   * without cgroups, they sit in it), so they are taken out as what the inner shims hold
+   * (withoutWorkloads). The outer engine's own growth for one more container is Docker's figure and is
+   * not added here.
    * @returns {Promise<import('./environment.js').JobMemory>}
    */
   async jobMemory() {
     const id = this.needDaemon().containerId;
-    const cost = async () => pssBytes(await containerHostPids(this.outer, id));
+    const cost = async () => pssBytes(await withoutWorkloads(await containerHostPids(this.outer, id)));
     return {
-      what: "PSS of the outer DinD container's processes (inner engine, inner shims) + its shim",
+      what: "PSS of the outer DinD container's processes (inner engine, inner shims; not the workload) + its shim",
       idle: cost,
       during: cost,
     };
@@ -119,14 +123,27 @@ export class DindEnvironment extends ContainerEnvironment {
    * its very first container before it stops: the image is loaded first (timed apart, since here it
    * comes from the outer engine, not a registry), then the container is created and started until its
    * first output. With `tls`, the entrypoint makes TLS material at start as the official image does.
-   * @param {{firstContainer?: {image: string, timeoutMs: number}, tls?: boolean}} [opts]
+   * The timeline's total is a stopwatch from this call to the last mark's event (first output, or the
+   * first OK /_ping); `onEnd` is called at that event, so a caller can hold a stopwatch of its own.
+   * @param {{firstContainer?: {image: string, timeoutMs: number}, tls?: boolean, onEnd?: () => void}} [opts]
    * @returns {Promise<import('./environment.js').DaemonCycle>}
    */
-  async daemonCycle({ firstContainer, tls = false } = {}) {
+  async daemonCycle({ firstContainer, tls = false, onEnd } = {}) {
     const { tracker } = this.need();
     const clock = hostClock();
+    const watch = stopwatch();
+    clock.mark('begin');
+    const last = firstContainer ? 'first_output' : 'ping_ok';
+    const end = () => {
+      watch.stop();
+      onEnd?.();
+    };
     const env = tls ? ['DOCKER_TLS_CERTDIR=/certs'] : undefined;
-    const d = await this.startDaemon(tracker, { env, onMark: clock.mark });
+    const onDaemonMark = (/** @type {string} */ m) => {
+      clock.mark(m);
+      if (m === last) end();
+    };
+    const d = await this.startDaemon(tracker, { env, onMark: onDaemonMark });
     /** @type {{image_load_ms: number, first_output_ms: number} | null} */
     let first = null;
     let stop_ms = 0;
@@ -138,7 +155,10 @@ export class DindEnvironment extends ContainerEnvironment {
         clock.mark('image_load_begin');
         const image_load_ms = (await loadImages(this.outer, d.docker, [image]))[image];
         clock.mark('image_loaded');
-        const onMark = (/** @type {string} */ m, /** @type {number} */ at) => clock.mark(`first_${m}`, at);
+        const onMark = (/** @type {string} */ m, /** @type {number} */ at) => {
+          clock.mark(`first_${m}`, at);
+          if (m === 'output') end();
+        };
         const r = await runContainer(
           d.docker,
           { image, cmd: ['echo', 'first'], timeoutMs, labels: {}, onMark },
@@ -151,14 +171,13 @@ export class DindEnvironment extends ContainerEnvironment {
         // The create call, then from the start call to the first byte of output.
         first = { image_load_ms, first_output_ms: r.timings.create_ms + r.timings.first_output_ms };
       }
-      const last = firstContainer ? 'first_output' : 'ping_ok';
       const spec = DIND_TIMELINE.slice(0, DIND_TIMELINE.findIndex(([m]) => m === last) + 1);
       const optional = tls ? [] : ['tls_begin', 'tls_done'];
       // dockerd may write its last start-up lines just after it first answers (its log is read right after
       // /_ping when no container follows): read again, briefly, until every mark is there.
       for (let tries = 0; ; tries++) {
         const marks = { ...(await d.startupMarks()), ...clock.marks };
-        timeline = buildTimeline(spec, marks, clock.between('begin', last), optional);
+        timeline = buildTimeline(spec, marks, watch.ms, optional);
         if (!timeline.missing.length || tries >= 10) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

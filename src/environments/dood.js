@@ -7,8 +7,9 @@
 //
 // Here setup() starts that job container with the socket mounted and checks from inside it that the
 // socket is there; the workloads are then driven through the same socket by this process, standing in
-// for the job's client (the same API calls the job would make). Start-up and memory count the job
-// container too: it is what DooD adds to Docker.
+// for the job's client (the same API calls the job would make). Memory (job cost) counts the job
+// container too: it is what DooD adds to Docker. Start-up is Docker's: the first container on the
+// runner's engine, the job container being started at setup.
 import { DockerEnvironment } from './docker.js';
 import { runContainer } from '../engine/containers.js';
 import { socketOf } from '../engine/client.js';

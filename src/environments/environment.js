@@ -105,8 +105,8 @@ export const DEFAULT_ENVIRONMENTS = ['native', 'docker', 'dind', 'dind-vfs'];
  *   engineApi?: () => EngineApi,
  *   dataRootOnHost?: () => Promise<string>,
  *   environmentMemory?: () => Promise<EnvironmentMemory | null>,
- *   daemonCycle?: (opts?: {firstContainer?: {image: string, timeoutMs: number}, tls?: boolean}) => Promise<DaemonCycle>,
- *   startupTimeline?: (spec: {image: string, timeoutMs: number}) => Promise<import('../engine/startup.js').Timeline>,
+ *   daemonCycle?: (opts?: {firstContainer?: {image: string, timeoutMs: number}, tls?: boolean, onEnd?: () => void}) => Promise<DaemonCycle>,
+ *   startupTimeline?: (spec: {image: string, timeoutMs: number, onEnd?: () => void}) => Promise<import('../engine/startup.js').Timeline>,
  *   jobMemory?: () => Promise<JobMemory | null>,
  * }} Environment
  *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.

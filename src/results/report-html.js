@@ -19,6 +19,11 @@ export function htmlReport(results) {
         `<td>${esc(e.facts?.storageDriver ?? '–')}</td><td>${esc(e.facts?.dind?.mode ?? '–')}</td></tr>`,
     )
     .join('\n');
+  // An alternative that trades isolation away (DooD) says so beside its figures, as report.md does.
+  const isolation = results.environments
+    .filter((/** @type {any} */ e) => e.facts?.isolation)
+    .map((/** @type {any} */ e) => `<p class="note isolation"><b>${esc(e.key)}</b>: ${esc(e.facts.isolation)}</p>`)
+    .join('\n');
   const summary = summaryTables(results);
   const tables = summary
     .map((t) => {
@@ -73,6 +78,7 @@ ${overheadChart(comparisons)}
 <div class="scroll"><table><thead><tr><th>environment</th><th>status</th><th>engine</th><th>storage driver</th><th>DinD start mode</th></tr></thead><tbody>
 ${envRows}
 </tbody></table></div>
+${isolation}
 ${waterfallSection(results)}
 <h2>Medians and verdicts</h2>
 <p class="note">${esc(READING)}${tooFew ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>

@@ -65,7 +65,7 @@ export function summaryTables(results) {
       tables.push({
         benchmark,
         distro,
-        title: `${benchmark} (${distro === 'host' ? 'native only' : distro}${engineNote}): medians, and DinD vs Docker`,
+        title: `${benchmark} (${distro === 'host' ? 'native only' : distro}${engineNote}): medians, and each against Docker`,
         header: ['metric', ...envKeys.map(short), ...dindKeys.map((k) => `${short(k)} vs docker`)],
         rows,
         comparisons: rowComparisons,
@@ -99,7 +99,7 @@ export function detectableTables(results, tables = summaryTables(results)) {
     .map((t) => {
       const dind = t.header.slice(t.header.length - t.comparisons[0].length).map((h) => h.replace(/ vs docker$/, ''));
       return {
-        title: t.title.replace(/: medians, and DinD vs Docker$/, ''),
+        title: t.title.replace(/: medians, and each against Docker$/, ''),
         header: ['metric', ...dind.map((k) => `${k}: detectable, iterations for 5%`)],
         rows: t.rows.map((r, i) => [r[0], ...t.comparisons[i].map(detectableText)]),
       };
@@ -171,7 +171,7 @@ export const READING =
  */
 export function answers(results, comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker')) {
   const out = [];
-  for (const env of results.environments.filter((/** @type {any} */ e) => e.name?.startsWith('dind'))) {
+  for (const env of results.environments.filter((/** @type {any} */ e) => e.name && againstDocker(e.name))) {
     const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));
     const facts = env.facts ?? {};
     const what = `${env.key}${facts.storageDriver ? ` (inner storage ${facts.storageDriver})` : ''}`;

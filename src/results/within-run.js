@@ -56,6 +56,19 @@ export function compareWithinRun(results, opts = {}) {
 }
 
 /**
+ * How a comparison is titled, by the environments actually compared: "DinD vs Docker" for dind, the
+ * environment's own name for the other variants and alternatives ("dood vs Docker", "dind-rootless vs
+ * Docker"), never DinD for what is not.
+ * @param {Pick<Comparison, 'kind' | 'candidate'>} c
+ */
+export function versusTitle(c) {
+  if (c.kind === 'docker-vs-native') return 'Docker vs native';
+  if (c.kind === 'alpine-vs-debian') return 'Alpine vs Debian';
+  const name = c.candidate.env.split('@')[0];
+  return `${name === 'dind' ? 'DinD' : name} vs Docker`;
+}
+
+/**
  * Which cells to pair. Native cells have distro "host" and pair with every Docker distribution.
  * @param {any[]} cells cells that ran
  * @returns {Array<[Comparison['kind'], any, any]>}
@@ -66,7 +79,8 @@ function cellPairs(cells) {
   const find = (/** @type {any} */ bench, /** @type {string} */ env, /** @type {string} */ distro) =>
     cells.find((c) => c.benchmark === bench && c.environmentKey === env && c.distro === distro);
   for (const c of cells) {
-    // Every DinD variant and every alternative (dood, sysbox) stands against plain Docker.
+    // Every DinD variant and every alternative (dood, sysbox) stands against plain Docker, under the
+    // kind 'dind-vs-docker'; versusTitle() names each by the environment actually compared.
     if (c.environment !== 'docker' && c.environment !== 'native') {
       const docker = find(c.benchmark, 'docker', c.distro);
       if (docker) pairs.push(['dind-vs-docker', docker, c]);

@@ -1,12 +1,17 @@
 // The alternatives' place in the contract, without an engine: each is one module behind the same
 // interface, planned once per inner Engine line where it has an inner engine, compared with Docker in
-// the report, and accepted by the results schema; the CLI's default set stays the study's four.
+// the report under its own name (DooD's isolation trade-off stated), and accepted by the results schema;
+// the CLI's default set stays the study's four.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import Docker from 'dockerode';
 import { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, createEnvironment, isDind } from '../../src/environments/index.js';
 import { validateResults } from '../../src/results/schema.js';
+import { comparisonTables } from '../../src/compare/rows.js';
+import { ISOLATION } from '../../src/environments/dood.js';
+import { markdownReport } from '../../src/results/report.js';
+import { esc, htmlReport } from '../../src/results/report-html.js';
 import { compareWithinRun } from '../../src/results/within-run.js';
 import { makePlan } from '../../src/run/plan.js';
 
@@ -48,17 +53,54 @@ test('plan: alternatives with an inner engine once per engine line, dood once', 
   );
 });
 
-test('a results document with an alternative validates, and the alternative is compared with Docker', () => {
-  const r = JSON.parse(
-    readFileSync(new URL('../fixtures/results/startup-lifecycle-quick.json', import.meta.url), 'utf8'),
+// The lifecycle cells of a real quick run with every alternative on Engine 20.10 (docs/environments.md).
+const ALTERNATIVES_RUN = new URL('../fixtures/results/alternatives-lifecycle-quick.json', import.meta.url);
+
+test('a real run with the alternatives: it validates, each is compared with Docker under its own name', () => {
+  const r = JSON.parse(readFileSync(ALTERNATIVES_RUN, 'utf8'));
+  validateResults(r, 'the alternatives run');
+  const against = compareWithinRun(r).filter((c) => c.kind === 'dind-vs-docker');
+  const compared = [...new Set(against.map((c) => c.candidate.env))];
+  assert.deepEqual(compared.sort(), ['dind-fuse-overlayfs@20.10', 'dind-rootless@20.10', 'dind@20.10', 'dood']);
+  // Titled by what was compared: DooD is not DinD.
+  const titles = comparisonTables(against).map((t) => t.title);
+  assert.ok(titles.includes('dood vs Docker, lifecycle (debian): dood/debian vs docker/debian'), titles.join('\n'));
+  assert.ok(titles.includes('DinD vs Docker, lifecycle (debian): dind@20.10/debian vs docker/debian'));
+  assert.ok(titles.some((t) => t.startsWith('dind-rootless vs Docker, lifecycle')));
+  assert.ok(!titles.some((t) => t.startsWith('DinD vs Docker') && t.includes('dood/')), 'dood titled as DinD');
+  // The alternatives that cannot run here say why, in the engine's own words.
+  const reasons = Object.fromEntries(
+    r.environments.filter((/** @type {any} */ e) => e.status !== 'ok').map((/** @type {any} */ e) => [e.key, e.reason]),
   );
-  const dind = r.cells.find((/** @type {any} */ c) => c.environmentKey === 'dind@20.10');
-  Object.assign(dind, { environment: 'dood', environmentKey: 'dood', engine: null });
-  const env = r.environments.find((/** @type {any} */ e) => e.key === 'dind@20.10');
-  Object.assign(env, { key: 'dood', name: 'dood', engine: null });
-  env.facts.isolation = 'the job controls the runner engine';
-  validateResults(r, 'the test document');
-  assert.ok(compareWithinRun(r).some((c) => c.kind === 'dind-vs-docker' && c.candidate.env === 'dood'));
+  assert.match(reasons['sysbox@20.10'], /no sysbox-runc runtime .*install Sysbox/);
+  assert.match(reasons['dind-containerd-store@20.10'], /did not enable the containerd image store/);
   r.cells[0].environment = 'Not A Name';
   assert.throws(() => validateResults(r, 'the test document'), /environment/);
+});
+
+test("DooD's isolation trade-off is stated beside its figures in report.md and report.html", () => {
+  const r = JSON.parse(readFileSync(ALTERNATIVES_RUN, 'utf8'));
+  const isolation = r.environments.find((/** @type {any} */ e) => e.key === 'dood').facts.isolation;
+  assert.equal(isolation, ISOLATION, 'recorded by the dood environment at setup');
+  assert.ok(markdownReport(r).includes(isolation));
+  const html = htmlReport(r);
+  // Escaped like every recorded string ("job's" has an apostrophe).
+  assert.ok(html.includes(`<b>dood</b>: ${esc(isolation)}`), 'report.html names the trade-off');
+  assert.ok(!html.includes(isolation), 'and prints it escaped');
+  // Only environments that trade isolation away carry the statement.
+  assert.equal(html.match(/class="note isolation"/g)?.length, 1);
+});
+
+test('a real memory run: rootless without cgroups keeps its job cost, without the scopes it cannot measure', () => {
+  // `run --bench memory --env docker,dind,dood,dind-rootless` on Engine 20.10, cgroup v1 (docs/environments.md).
+  const r = JSON.parse(
+    readFileSync(new URL('../fixtures/results/memory-job-cost-quick.json', import.meta.url), 'utf8'),
+  );
+  validateResults(r, 'the memory run');
+  const metrics = (/** @type {string} */ key) =>
+    r.cells.find((/** @type {any} */ c) => c.environmentKey === key).metrics.map((/** @type {any} */ m) => m.metric);
+  assert.deepEqual(metrics('dind-rootless@20.10'), ['job_cost.peak_mib', 'job_cost.mean_mib']);
+  for (const key of ['docker', 'dind@20.10', 'dood']) {
+    assert.ok(metrics(key).includes('job_cost.mean_mib') && metrics(key).includes('workload.peak_mib'), key);
+  }
 });

@@ -4,11 +4,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ResourceTracker } from '../../src/engine/resources.js';
+import { CONTAINER_TIMELINE } from '../../src/engine/startup.js';
 import { createEnvironment, isDind } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');
+
+/**
+ * Phases of a timeline: none negative, none out of order, and their sum within 5% of a stopwatch the
+ * test held itself around the same start.
+ * @param {any} t @param {number} measured @param {string} what
+ */
+function assertAddsUp(t, measured, what) {
+  assert.deepEqual(t.clamped, [], `${what}: marks out of order`);
+  for (const p of t.phases) assert.ok(p.ms >= 0, `${what}: ${p.phase} = ${p.ms}`);
+  assert.ok(Number.isFinite(measured) && measured > 0, `${what}: the stopwatch was not stopped`);
+  const sum = t.phases.reduce((/** @type {number} */ a, /** @type {any} */ p) => a + p.ms, 0);
+  assert.ok(Math.abs(sum - measured) <= 0.05 * measured, `${what}: phases ${sum} ms, stopwatch ${measured} ms`);
+}
 
 /**
  * @type {{name: string, engine: string | null, check: (facts: any, env: any) => Promise<void>}[]}
@@ -27,18 +41,25 @@ const cases = [
       );
     },
   },
-  {
+  ...['20.10', '26.1'].map((engine) => ({
     name: 'dind-rootless',
-    engine: '20.10',
-    check: async (facts, env) => {
+    engine,
+    check: async (/** @type {any} */ facts, /** @type {any} */ env) => {
       const info = await env.engineApi().docker.info();
       assert.ok(
         info.SecurityOptions.some((/** @type {string} */ o) => /name=rootless/.test(o)),
         `security options ${info.SecurityOptions}`,
       );
       assert.match(info.DockerRootDir, /^\/home\/rootless\//);
+      assert.ok(facts.engineVersion.startsWith(engine), `engine ${facts.engineVersion}`);
+      // What rootless means: root in the workload's container is not root outside it. Its user
+      // namespace maps uid 0 to one unprivileged uid, not the whole range from 0 as a rootful engine does.
+      const r = await env.run({ image: IMAGE, cmd: ['cat', '/proc/self/uid_map'], timeoutMs: 60_000 });
+      const [inside, outside] = r.stdout.trim().split('\n')[0].trim().split(/\s+/).map(Number);
+      assert.equal(inside, 0);
+      assert.ok(outside > 0, `uid 0 in the container is uid ${outside} outside: ${r.stdout}`);
     },
-  },
+  })),
   {
     name: 'dind-fuse-overlayfs',
     engine: '20.10',
@@ -71,11 +92,26 @@ for (const c of cases) {
       const r = await env.run({ image: IMAGE, cmd: ['sh', '-c', 'echo out; exit 3'], timeoutMs: 60_000 });
       assert.equal(r.stdout, 'out\n');
       assert.equal(r.exitCode, 3);
-      const timeline = await env.startupTimeline({ image: IMAGE, timeoutMs: 60_000 });
-      assert.ok(timeline.total_ms > 0 && timeline.missing.length === 0);
+      // The first container's phases, each measured, adding up to this test's own stopwatch.
+      let t0 = performance.now();
+      let t1 = NaN;
+      const onEnd = () => (t1 = Number.isNaN(t1) ? performance.now() : t1);
+      const timeline = await env.startupTimeline({ image: IMAGE, timeoutMs: 60_000, onEnd });
+      assert.deepEqual(
+        timeline.phases.map((/** @type {any} */ p) => p.phase),
+        CONTAINER_TIMELINE.slice(1).map(([, p]) => p),
+      );
+      assertAddsUp(timeline, t1 - t0, `${c.name} first container`);
       if (env.daemonCycle) {
-        const cycle = await env.daemonCycle();
+        // A fresh inner daemon of the variant, to /_ping: dockerd's own phases read from its log.
+        t0 = performance.now();
+        t1 = NaN;
+        const cycle = await env.daemonCycle({ onEnd });
         assert.deepEqual(cycle.timeline.missing, [], 'every start-up mark seen');
+        const names = cycle.timeline.phases.map((/** @type {any} */ p) => p.phase);
+        for (const p of ['prepare', 'outer_create', 'containerd_start', 'network_setup', 'ping_ready'])
+          assert.ok(names.includes(p), `${p} in ${names}`);
+        assertAddsUp(cycle.timeline, t1 - t0, `${c.name} daemon`);
       }
     } finally {
       await env.teardown();

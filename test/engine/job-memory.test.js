@@ -1,6 +1,8 @@
 // What one more job costs the runner's memory, the same scope in Docker and DinD (PSS from /proc), on
 // the real engine: Docker's is the workload's shim plus the shared engine's growth; DinD's holds the
-// inner engine too, so it must be the larger, by at least an inner dockerd's worth.
+// inner engine too, so it must be the larger, by at least an inner dockerd's worth. The workload is real
+// (a Perl process that writes WORKLOAD_MIB and holds it): its own memory is left out in both, though
+// `top` on the DinD container lists it (its cgroup nests below the outer container's).
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
@@ -12,22 +14,30 @@ import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');
 const MIB = 2 ** 20;
+const WORKLOAD_MIB = 96;
+// Writes WORKLOAD_MIB (so it is resident), says so, then holds it for 4 s.
+const WORKLOAD = ['perl', '-e', `$| = 1; my $a = "x" x (${WORKLOAD_MIB} << 20); print "held\\n"; sleep 4;`];
 
-/** One job's cost, read while a workload container runs. @param {any} env */
+/**
+ * One job's cost, read while the workload holds its memory, and the idle cost before it.
+ * @param {any} env
+ */
 async function costDuringJob(env) {
   const job = await env.jobMemory();
   assert.ok(job, "the engine's daemons are visible from here");
-  await job.idle();
+  const idle = await job.idle();
   /** @type {Promise<number | null> | null} */
   let during = null;
   const r = await env.run({
     image: IMAGE,
-    cmd: ['sleep', '2'],
+    cmd: WORKLOAD,
     timeoutMs: 60_000,
-    onStarted: (/** @type {any} */ c) => (during = delay(700).then(() => job.during(c.id))),
+    // Allocation takes well under a second; read in the middle of the hold.
+    onStarted: (/** @type {any} */ c) => (during = delay(2000).then(() => job.during(c.id))),
   });
-  assert.equal(r.exitCode, 0);
-  return Number(await /** @type {any} */ (during));
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.match(r.stdout, /held/);
+  return { idle: Number(idle), during: Number(await /** @type {any} */ (during)) };
 }
 
 test('job memory: PSS of this process is read, of a missing one skipped', async () => {
@@ -46,16 +56,47 @@ test('job memory: DinD costs the runner more than Docker, in the same scope', as
   try {
     await docker.setup({ tracker, images: [IMAGE] });
     await dind.setup({ tracker, images: [IMAGE] });
-    const d = await costDuringJob(docker);
-    const i = await costDuringJob(dind);
-    t.diagnostic(`one more job: docker ${(d / MIB).toFixed(1)} MiB, dind ${(i / MIB).toFixed(1)} MiB`);
+    const { during: d } = await costDuringJob(docker);
+    const { idle, during: i } = await costDuringJob(dind);
+    t.diagnostic(
+      `one more job: docker ${(d / MIB).toFixed(1)} MiB, dind ${(i / MIB).toFixed(1)} MiB (idle ${(idle / MIB).toFixed(1)} MiB)`,
+    );
     // A shim at least; the inner dockerd and containerd alone take tens of MiB.
     assert.ok(d > 0.5 * MIB, `docker ${d} bytes`);
     assert.ok(i > 20 * MIB, `dind ${i} bytes`);
     assert.ok(i > d + 10 * MIB, `dind ${i} vs docker ${d} bytes`);
+    // The workload's memory is not the engine's: DinD's cost grew by less than half of it (a shim and
+    // the inner engine's bookkeeping), where counting the workload would add all of it.
+    assert.ok(
+      i - idle < (WORKLOAD_MIB / 2) * MIB,
+      `dind grew ${((i - idle) / MIB).toFixed(1)} MiB during the workload`,
+    );
+    assert.ok(d < (WORKLOAD_MIB / 2) * MIB, `docker ${d} bytes holds the workload`);
   } finally {
     await dind.teardown();
     await docker.teardown();
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
+  assert.deepEqual(await snapshot(outer), before);
+});
+
+test('job memory: a rootless inner engine (no cgroups on this host) has a job cost too, its workload left out', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, ['20.10']);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`test-job-memory-rootless-${process.pid}`);
+  const env = /** @type {any} */ (createEnvironment('dind-rootless', outer, '20.10'));
+  try {
+    await env.setup({ tracker, images: [IMAGE] });
+    const { idle, during } = await costDuringJob(env);
+    t.diagnostic(`one more job: dind-rootless ${(during / MIB).toFixed(1)} MiB (idle ${(idle / MIB).toFixed(1)} MiB)`);
+    assert.ok(during > 20 * MIB, `dind-rootless ${during} bytes`);
+    // Without cgroups the workload sits in the outer container's own cgroup: only the process tree
+    // tells it from the engine.
+    assert.ok(during - idle < (WORKLOAD_MIB / 2) * MIB, `grew ${((during - idle) / MIB).toFixed(1)} MiB`);
+  } finally {
+    await env.teardown();
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
   assert.deepEqual(await snapshot(outer), before);

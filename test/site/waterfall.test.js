@@ -122,7 +122,13 @@ test('site: the waterfall draws DinD beside Docker, phases stacked in order, TLS
   ]);
   assert.equal(chart.axis, 'y');
   assert.equal(chart.stacked, true);
-  assert.deepEqual(chart.phases, PHASE_ORDER, 'every phase, in order');
+  // Every phase of the run, in order. The fixture's run predates the `prepare` phase (the host's set-up
+  // before the outer create call, named when the total became a stopwatch of its own), so it has none.
+  assert.deepEqual(
+    chart.phases,
+    PHASE_ORDER.filter((p) => p !== 'prepare'),
+    'every phase, in order',
+  );
   // Docker's bar: nothing before its first container; DinD's: an inner engine start before it.
   const col = (/** @type {string} */ phase, /** @type {number} */ bar) => chart.data[chart.phases.indexOf(phase)][bar];
   assert.equal(col('outer_create', 0), 0);
