@@ -77,7 +77,7 @@ export async function runCommand(o) {
     iterations,
     warmup: profile.warmup,
   });
-  const estimates = stepEstimates({ plan, profile: o.profile, paramOverrides: o.paramOverrides });
+  const estimates = stepEstimates({ plan, profile: o.profile, paramOverrides: o.paramOverrides, registry });
   const estimate = estimates.setupS + estimates.steps.reduce((a, b) => a + b, 0);
   const each = `${profile.warmup} warm-up + ${iterations} iterations each, interleaved`;
   const more = budgetMs ? `, then more where they pay within a budget of ${Math.round(budgetMs / 1000)} s` : '';
@@ -151,7 +151,7 @@ export async function resumeCommand(o) {
   if (unknown.length) {
     throw new ResumeError(`${o.dir}: unknown benchmarks ${unknown.join(', ')}: not resumable by this dind-bench`);
   }
-  const paramOverrides = validateParamOverrides(opts.paramOverrides, `${o.dir} (run.args.paramOverrides)`);
+  const paramOverrides = validateParamOverrides(opts.paramOverrides, `${o.dir} (run.args.paramOverrides)`, registry);
   const done = resumed.cells.reduce((n, /** @type {any} */ c) => n + (c.stepsDone ?? 0), 0);
   const finished = resumed.cells.filter((/** @type {any} */ c) => c.status !== 'pending').length;
   const id = `${resumed.run.id} (${resumed.run.state})`;
