@@ -264,6 +264,9 @@ function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
 /**
  * "12%, 40": the smallest change this run could detect against Docker, and the iterations per side for
  * 5% (src/stats/detectable.js, computed at publish time); "none" when the samples are too few for a test.
+ * The same text as detectableText in src/results/report.js (src/text/numbers.js unsignedPct): kept as a
+ * copy because the site build (src/site/build.js) copies only site/ into the page, so the browser cannot
+ * import from src/; test/site/site.test.js checks its shape on the page.
  * @param {{ change: number | null, iterationsFor5Pct: number | null } | undefined} d
  */
 function detectableText(d) {

@@ -3,7 +3,7 @@
 // interval, Mann-Whitney p-value, Cliff's delta. The runner interleaves environments, so within a run the
 // samples of two environments share the machine's drift and can be compared directly.
 import { cliffsDelta, detectableWithinRun, mannWhitneyU, ratioOfMedians, summarize } from '../stats/index.js';
-import { pValue, shortPct } from '../text/numbers.js';
+import { magnitude, pValue, shortPct } from '../text/numbers.js';
 
 /**
  * @typedef {{ env: string, distro: string, n: number, median: number, low: number, high: number }} Side
@@ -148,7 +148,7 @@ function plusMinus(c) {
   const [lo, hi] = worseInterval(c.ratio, c.better);
   const half = ((hi - lo) / 2) * 100;
   if (!Number.isFinite(half)) return '';
-  return ` ±${half < 1 ? half.toFixed(1) : Math.round(half).toLocaleString('en')}`;
+  return ` ±${magnitude(half, 1)}`;
 }
 
 /** The footnote that explains "(too few)" once per report. */

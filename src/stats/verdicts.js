@@ -15,7 +15,7 @@
 // minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
 // regressions are read ("8% slower"), and tame right-skewed timings.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import { num as fmt, pExact as formatP } from '../text/numbers.js';
+import { num as fmt, pExact as formatP, pct1, signedPct } from '../text/numbers.js';
 import { median } from './median.js';
 
 /**
@@ -83,10 +83,10 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
       : significant && change <= -rule.minChange
         ? 'improvement'
         : 'no change';
-  const pct = `${change >= 0 ? '+' : '-'}${Math.abs(change * 100).toFixed(1)}% ${change >= 0 ? 'worse' : 'better'}`;
+  const pct = `${signedPct(change)} ${change >= 0 ? 'worse' : 'better'}`;
   const why =
     status !== 'no change'
-      ? `p = ${formatP(p)} < ${rule.alpha} and ${Math.abs(change * 100).toFixed(1)}% >= ${(rule.minChange * 100).toFixed(0)}%`
+      ? `p = ${formatP(p)} < ${rule.alpha} and ${pct1(change)} >= ${(rule.minChange * 100).toFixed(0)}%`
       : significant
         ? `significant (p = ${formatP(p)}) but under the ${(rule.minChange * 100).toFixed(0)}% threshold`
         : `p = ${formatP(p)}, within the past runs' spread`;
