@@ -14,7 +14,7 @@ import {
   worsePct,
 } from './format.js';
 import { visible } from './state.js';
-import { verdictBadge, verdictCss } from './verdicts.js';
+import { verdictBadge, verdictCss, withinBadge, withinCss } from './verdicts.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -250,7 +250,7 @@ function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
       body.push(
         `<tr data-key="${esc(env.key)}"><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>` +
           `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>` +
-          `<td class="num ${c?.verdict ?? ''}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] <span class="badge">${c.verdict}</span>` : k === 'docker' ? 'baseline' : '–'}</td>` +
+          `<td class="num ${withinCss(c?.verdict)}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] ${withinBadge(c.verdict, esc)}` : k === 'docker' ? 'baseline' : '–'}</td>` +
           `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>` +
           `<td class="num">${c ? detectableText(c.detectable) : ''}</td>` +
           `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? pct(t.change * 100) : ''}</td></tr>`,
@@ -258,7 +258,7 @@ function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
     }
   }
   $('overview-table').innerHTML =
-    `<caption class="note">+ means worse for that metric's direction. Verdicts need the whole interval on one side.</caption>${head}<tbody>${body.join('')}</tbody>`;
+    `<caption class="note">+ means worse for that metric's direction. worse and better need p &lt; 0.05 and the whole interval on one side, as <code>dind-bench compare</code> reads them.</caption>${head}<tbody>${body.join('')}</tbody>`;
 }
 
 /**

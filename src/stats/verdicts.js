@@ -37,6 +37,16 @@ export const VERDICTS = Object.freeze(
 export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRuns: 5, minSamples: 5, window: 30 });
 
 /**
+ * The earlier runs a verdict reads: those with enough samples for the rule, the newest `window` of them.
+ * `compare --history` and the overview `publish` writes both select with this, so they judge alike.
+ * @template {{ samples: number[] }} P
+ * @param {P[]} past oldest first @param {Rule} [rule]
+ * @returns {P[]}
+ */
+export const pastWindow = (past, rule = DEFAULT_RULE) =>
+  past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
+
+/**
  * @param {Point[]} past the series' earlier runs, oldest first (the candidate run itself excluded)
  * @param {Point} candidate this run
  * @param {'higher' | 'lower'} better
@@ -44,7 +54,7 @@ export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRun
  * @returns {Verdict}
  */
 export function judge(past, candidate, better, rule = DEFAULT_RULE) {
-  const usable = past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
+  const usable = pastWindow(past, rule);
   const m = median(candidate.samples);
   const base = {
     change: null,
