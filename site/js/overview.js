@@ -14,7 +14,7 @@ import {
   worsePct,
 } from './format.js';
 import { visible } from './state.js';
-import { verdictBadge, verdictCss } from './verdicts.js';
+import { verdictBadge, verdictCss, withinBadge, withinCss } from './verdicts.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -250,7 +250,7 @@ function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
       body.push(
         `<tr data-key="${esc(env.key)}"><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>` +
           `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>` +
-          `<td class="num ${c?.verdict ?? ''}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] <span class="badge">${c.verdict}</span>` : k === 'docker' ? 'baseline' : '–'}</td>` +
+          `<td class="num ${withinCss(c?.verdict)}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] ${withinBadge(c.verdict, esc)}` : k === 'docker' ? 'baseline' : '–'}</td>` +
           `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>` +
           `<td class="num">${c ? detectableText(c.detectable) : ''}</td>` +
           `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? pct(t.change * 100) : ''}</td></tr>`,
@@ -258,12 +258,15 @@ function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
     }
   }
   $('overview-table').innerHTML =
-    `<caption class="note">+ means worse for that metric's direction. Verdicts need the whole interval on one side.</caption>${head}<tbody>${body.join('')}</tbody>`;
+    `<caption class="note">+ means worse for that metric's direction. worse and better need p &lt; 0.05 and the whole interval on one side, as <code>dind-bench compare</code> reads them.</caption>${head}<tbody>${body.join('')}</tbody>`;
 }
 
 /**
  * "12%, 40": the smallest change this run could detect against Docker, and the iterations per side for
  * 5% (src/stats/detectable.js, computed at publish time); "none" when the samples are too few for a test.
+ * The same text as detectableText in src/results/report.js (src/text/numbers.js unsignedPct): kept as a
+ * copy because the site build (src/site/build.js) copies only site/ into the page, so the browser cannot
+ * import from src/; test/site/site.test.js checks its shape on the page.
  * @param {{ change: number | null, iterationsFor5Pct: number | null } | undefined} d
  */
 function detectableText(d) {

@@ -33,3 +33,27 @@ export function verdictBadge(trend, esc) {
 /** @param {{status?: string} | null | undefined} trend */
 export const verdictCss = (trend) =>
   trend?.status ? (VERDICT_DISPLAY[/** @type {Verdict} */ (trend.status)]?.css ?? '') : '';
+
+/**
+ * The within-run word against Docker (`vsDocker[env].verdict`), decided at publish time by the rule
+ * `compare` reads a run with (src/results/within-run.js withinRunWord), and its CSS class. "same" is what
+ * an overview written before that rule was shared said for both "no diff" and "too few".
+ */
+const WITHIN_CSS = Object.freeze({
+  worse: 'worse',
+  better: 'better',
+  'no diff': 'same',
+  'too few': 'same',
+  same: 'same',
+});
+
+/** @param {string | null | undefined} word */
+export const withinCss = (word) =>
+  word && Object.hasOwn(WITHIN_CSS, word) ? WITHIN_CSS[/** @type {keyof typeof WITHIN_CSS} */ (word)] : '';
+
+/**
+ * The word as a badge, as `compare` prints it ("worse", "no diff", "too few"); '–' without one.
+ * @param {string | null | undefined} word @param {(s: string) => string} esc
+ */
+export const withinBadge = (word, esc) =>
+  word ? `<span class="badge" data-within="${esc(word)}">${esc(word)}</span>` : '<span class="badge">–</span>';

@@ -25,7 +25,7 @@ export function workloadCommand({ steps, stepMib, stepMs, holdMs }) {
  * An engine that runs its containers without cgroups (rootless on a cgroup v1 host: cgroup driver
  * `none`) has no memory figures of its own for a container: its stats answer with whatever cgroup the
  * container inherited (in DinD, the outer container's), which would be reported as the workload's.
- * @param {any} env
+ * @param {import('../environments/environment.js').Environment} env
  */
 async function requireCgroups(env) {
   const info = await capability(env, 'engineApi')()

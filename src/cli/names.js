@@ -1,7 +1,11 @@
 // The names that `--help` and option parsing need, without loading the modules behind them (the
 // benchmarks, the environments, dockerode, the history store): every command module imports only this,
 // commander and light modules at start, and loads its work in its action, so `dind-bench --help` starts
-// in about the time of bare node. test/cli.test.js checks these lists against the registries they mirror.
+// in about the time of bare node. The environments' names come from their one list, which imports
+// nothing; the benchmarks' are a copy (their registry loads every benchmark), checked against the
+// registry by test/cli/start-up.test.js.
+export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from '../environments/names.js';
+
 export const BENCHMARK_NAMES = [
   'lifecycle',
   'sysbench',
@@ -16,20 +20,3 @@ export const BENCHMARK_NAMES = [
   'build',
   'image-load',
 ];
-export const ENVIRONMENT_NAMES = [
-  'native',
-  'docker',
-  'dind',
-  'dind-vfs',
-  'dood',
-  'dind-rootless',
-  'dind-fuse-overlayfs',
-  'dind-containerd-store',
-  'sysbox',
-];
-/** What a run measures unless told (as src/environments/environment.js says). */
-export const DEFAULT_ENVIRONMENTS = ['native', 'docker', 'dind', 'dind-vfs'];
-
-/** Environments with an inner engine exist once per inner Engine version (as src/environments/index.js says). */
-const INNER_ENGINE = ['dind', 'dind-vfs', 'dind-rootless', 'dind-fuse-overlayfs', 'dind-containerd-store', 'sysbox'];
-export const isDind = (/** @type {string} */ name) => INNER_ENGINE.includes(name);

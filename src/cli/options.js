@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { BENCHMARK_NAMES, DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES } from './names.js';
 import { ALL_ENGINE_VERSIONS, DEFAULT_ENGINE, DISTROS } from '../images/catalog.js';
 import { PROFILE_NAMES } from '../run/profiles.js';
-import { parseList } from '../text/lists.js';
+import { namesIn } from '../text/lists.js';
 
 /**
  * @param {readonly string[]} valid
@@ -14,16 +14,12 @@ import { parseList } from '../text/lists.js';
  * @returns {(value: string) => string[]}
  */
 export function listOf(valid, what) {
-  return (value) => {
-    const { items, unknown } = parseList(value, valid);
-    if (items.length === 0) throw new InvalidArgumentError(`no ${what} given; valid: ${valid.join(', ')}`);
-    if (unknown.length) {
-      throw new InvalidArgumentError(
-        `unknown ${what}${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; valid: ${valid.join(', ')}`,
-      );
-    }
-    return items;
-  };
+  return (value) =>
+    namesIn(value, valid, {
+      empty: `no ${what} given`,
+      unknown: (names) => `unknown ${what}${names.length > 1 ? 's' : ''} ${names.join(', ')}`,
+      ErrorClass: InvalidArgumentError,
+    });
 }
 
 /** @param {string} value */

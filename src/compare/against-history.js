@@ -3,7 +3,7 @@
 // (src/history/store.js: listSeries, readSeries); the statistics are the pure functions in ../stats/verdicts.js.
 import { detectableAgainstHistory, median } from '../stats/index.js';
 import { ruleFor, defaultConfig } from './config.js';
-import { judge } from '../stats/verdicts.js';
+import { judge, pastWindow } from '../stats/verdicts.js';
 
 export class SeriesMismatchError extends Error {}
 
@@ -51,10 +51,7 @@ export async function compareWithHistory(results, history, { seriesKey, config =
             `the history has unit "${series.unit}", ${series.better} is better. Compare runs of the same benchmark version, or start a new history folder.`,
         );
       }
-      // One more than the window, in case the history already holds this very run (published before compare).
-      const past = series
-        ? (await history.readSeries(key, { limit: rule.window + 1 })).filter((p) => p.runId !== results.run.id)
-        : [];
+      const past = series ? await pastRuns(history, key, results.run.id, rule) : [];
       const verdict = judge(past, { samples: m.samples, engines: engineOf(cell) }, m.better, rule);
       out.push({
         key,
@@ -86,11 +83,28 @@ function engineVersions(results) {
 }
 
 /**
+ * The series' earlier runs the verdict reads (pastWindow: those with enough samples, the newest `window`),
+ * leaving out this very run if the history already holds it (published before compare). Read back from
+ * the newest, more at a time, until the window is full or the series has no more.
+ * @param {HistoryReader} history @param {string} key @param {string} runId @param {import('../stats/verdicts.js').Rule} rule
+ */
+async function pastRuns(history, key, runId, rule) {
+  for (let limit = rule.window + 1; ; limit *= 2) {
+    const read = await history.readSeries(key, { limit });
+    const past = pastWindow(
+      read.filter((p) => p.runId !== runId),
+      rule,
+    );
+    if (past.length >= rule.window || read.length < limit) return past;
+  }
+}
+
+/**
  * What this history lets a run detect, from the same past runs the verdict uses.
  * @param {Array<{ samples: number[] }>} past @param {number[]} samples @param {import('../stats/verdicts.js').Rule} rule
  */
 function detectable(past, samples, rule) {
-  const usable = past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
+  const usable = pastWindow(past, rule);
   return detectableAgainstHistory(
     usable.map((p) => median(p.samples)),
     samples,

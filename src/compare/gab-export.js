@@ -11,6 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { halfWidth, roundToInterval } from '../stats/display.js';
 import { summarize } from '../stats/index.js';
+import { significant as fmt } from '../text/numbers.js';
 
 /**
  * @param {any} results
@@ -71,6 +72,3 @@ export function gabText(value) {
     .replace(/\b(w)(ww\.)/gi, '$1-$2')
     .replace(/(?<![A-Za-z0-9])@/g, '-');
 }
-
-/** @param {number} x */
-const fmt = (x) => String(Number(x.toPrecision(6)));

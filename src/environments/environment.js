@@ -3,21 +3,7 @@
 // that runs on an engine (docker, each DinD variant) adds only what differs.
 //
 // Adding an environment: one module here that implements `Environment` (usually a subclass of
-// ContainerEnvironment or DindEnvironment), a line in ./index.js, and its test.
-
-export const ENVIRONMENT_NAMES = [
-  'native',
-  'docker',
-  'dind',
-  'dind-vfs',
-  'dood',
-  'dind-rootless',
-  'dind-fuse-overlayfs',
-  'dind-containerd-store',
-  'sysbox',
-];
-/** What a run measures unless told: the study's comparison and the storage trap. The alternatives are asked for by name. */
-export const DEFAULT_ENVIRONMENTS = ['native', 'docker', 'dind', 'dind-vfs'];
+// ContainerEnvironment or DindEnvironment), its name in ./names.js, a line in ./index.js, and its test.
 
 /**
  * What a run records about an environment once it is set up.

@@ -1,4 +1,5 @@
-// The environments, by name. Adding one = a module here and a line below.
+// The environments, by name (./names.js lists them). Adding one = a module here, its name in ./names.js
+// and a line below.
 import { DindContainerdStoreEnvironment } from './dind-containerd-store.js';
 import { DindFuseOverlayfsEnvironment } from './dind-fuse-overlayfs.js';
 import { DindRootlessEnvironment } from './dind-rootless.js';
@@ -9,37 +10,32 @@ import { DoodEnvironment } from './dood.js';
 import { NativeEnvironment } from './native.js';
 import { SysboxEnvironment } from './sysbox.js';
 
-export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES } from './environment.js';
+export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from './names.js';
 
-/** The environments with an inner engine: they exist once per inner Engine version. */
-const INNER_ENGINE = ['dind', 'dind-vfs', 'dind-rootless', 'dind-fuse-overlayfs', 'dind-containerd-store', 'sysbox'];
-export const isDind = (/** @type {string} */ name) => INNER_ENGINE.includes(name);
+/** @typedef {(outer: import('dockerode'), engine: string) => import('./environment.js').Environment} Make */
+
+/**
+ * How each environment is made; `engine` is the inner Engine version (null for those without one).
+ * @type {Record<import('./names.js').EnvironmentName, Make>}
+ */
+const MAKE = {
+  native: () => new NativeEnvironment(),
+  docker: (outer) => new DockerEnvironment(outer),
+  dind: (outer, engine) => new DindEnvironment(outer, engine),
+  'dind-vfs': (outer, engine) => new DindVfsEnvironment(outer, engine),
+  dood: (outer) => new DoodEnvironment(outer),
+  'dind-rootless': (outer, engine) => new DindRootlessEnvironment(outer, engine),
+  'dind-fuse-overlayfs': (outer, engine) => new DindFuseOverlayfsEnvironment(outer, engine),
+  'dind-containerd-store': (outer, engine) => new DindContainerdStoreEnvironment(outer, engine),
+  sysbox: (outer, engine) => new SysboxEnvironment(outer, engine),
+};
 
 /**
  * @param {string} name @param {import('dockerode')} outer @param {string | null} engine
  * @returns {import('./environment.js').Environment}
  */
 export function createEnvironment(name, outer, engine) {
-  switch (name) {
-    case 'native':
-      return new NativeEnvironment();
-    case 'docker':
-      return new DockerEnvironment(outer);
-    case 'dind':
-      return new DindEnvironment(outer, /** @type {string} */ (engine));
-    case 'dind-vfs':
-      return new DindVfsEnvironment(outer, /** @type {string} */ (engine));
-    case 'dood':
-      return new DoodEnvironment(outer);
-    case 'dind-rootless':
-      return new DindRootlessEnvironment(outer, /** @type {string} */ (engine));
-    case 'dind-fuse-overlayfs':
-      return new DindFuseOverlayfsEnvironment(outer, /** @type {string} */ (engine));
-    case 'dind-containerd-store':
-      return new DindContainerdStoreEnvironment(outer, /** @type {string} */ (engine));
-    case 'sysbox':
-      return new SysboxEnvironment(outer, /** @type {string} */ (engine));
-    default:
-      throw new Error(`unknown environment ${name}`);
-  }
+  const make = Object.hasOwn(MAKE, name) ? MAKE[/** @type {keyof typeof MAKE} */ (name)] : undefined;
+  if (!make) throw new Error(`unknown environment ${name}`);
+  return make(outer, /** @type {string} */ (engine));
 }

@@ -28,7 +28,8 @@ import {
   shardPath,
 } from './layout.js';
 import { checkName, checkRunTime, getOwn, setOwn } from './names.js';
-import { TREND_WINDOW, overviewOf } from './overview.js';
+import { DEFAULT_RULE, pastWindow } from '../stats/verdicts.js';
+import { overviewOf } from './overview.js';
 import { pointsOf, runInfo } from './points.js';
 import { SHARD_FORMAT, checkMarker, emptyIndex, readIndex, readShard } from './store.js';
 import { summarizePoint } from './summary.js';
@@ -198,13 +199,13 @@ async function appendLocked(dir, { run, points, overview, provenance }) {
     );
     // Early in a month (or with a long window) earlier months' shards hold the runs to compare with.
     const older = (known?.periods ?? []).filter((/** @type {string} */ p) => p < run.period).sort();
-    while (before.length < TREND_WINDOW && older.length) {
+    while (pastWindow(before).length < DEFAULT_RULE.window && older.length) {
       before = [
         ...(await readShard(dir, shardPath(dirOf, /** @type {string} */ (older.pop())), series.key)),
         ...before,
       ];
     }
-    previous.set(series.key, before.slice(-TREND_WINDOW));
+    previous.set(series.key, pastWindow(before));
     if (!shard.points.some((/** @type {any} */ p) => p.runId === point.runId)) {
       shard.points.push(point);
       shard.points.sort(

@@ -1,26 +1,11 @@
 // The overview of one run, precomputed at publish time so the site's first screen loads one small file:
 // per benchmark, metric and distro, each environment's median with its interval, each environment
-// against plain Docker (ratio of medians with interval, Cliff's delta), and each series against its own
-// previous runs on the same hardware: the verdict `compare --history` gives (../stats/verdicts.js).
-import { smallestMannWhitneyP } from '../results/within-run.js';
-import { detectableWithinRun } from '../stats/detectable.js';
-import { DEFAULT_RULE, judge } from '../stats/verdicts.js';
-import { cliffsDelta, ratioOfMedians } from './stats.js';
+// against plain Docker (ratio of medians with interval, Cliff's delta, and the word `compare` reads it
+// as: ../results/within-run.js), and each series against its own previous runs on the same hardware: the
+// verdict `compare --history` gives (../stats/verdicts.js), over the same window of earlier runs.
+import { compareSampleSets, withinRunWord } from '../results/within-run.js';
+import { DEFAULT_RULE, judge, pastWindow } from '../stats/verdicts.js';
 import { summarizePoint } from './summary.js';
-
-/** Earlier runs of a series the trend reads: as many as `compare --history` judges against. */
-export const TREND_WINDOW = DEFAULT_RULE.window;
-
-/**
- * Worse, better or neither, from an interval on a ratio (candidate / baseline) and the metric's direction.
- * @param {{low: number, high: number}} ci @param {'higher'|'lower'} better @param {number} threshold
- */
-export function direction(ci, better, threshold = 0) {
-  const up = ci.low > 1 + threshold;
-  const down = ci.high < 1 - threshold;
-  if (!up && !down) return 'same';
-  return up === (better === 'lower') ? 'worse' : 'better';
-}
 
 /**
  * @param {any} results a valid results document
@@ -42,7 +27,7 @@ export function overviewOf(results, points, previousPoints) {
         envs: {},
       });
     }
-    const prev = previousPoints(series.key).slice(-TREND_WINDOW);
+    const prev = pastWindow(previousPoints(series.key), DEFAULT_RULE);
     rows.get(id).envs[series.environmentKey] = {
       key: series.key,
       ...(point.summary ?? summarizePoint(point.samples)),
@@ -70,17 +55,16 @@ export function overviewOf(results, points, previousPoints) {
     if (!docker) continue;
     for (const [envKey, e] of Object.entries(row.envs)) {
       if (envKey === 'docker') continue;
-      const r = ratioOfMedians(docker.samples, e.samples, { seed: 7 });
-      const d = cliffsDelta(e.samples, docker.samples);
-      // What this run could detect against Docker (the site's overview shows it per metric).
-      const det = detectableWithinRun(docker.samples, e.samples, { smallestP: smallestMannWhitneyP });
-      const detectable = { change: det.change, iterationsFor5Pct: det.iterationsFor5Pct };
+      // By the within-run rule `compare` reads a run with (its bootstrap too), so the site shows its word.
+      const c = compareSampleSets(docker.samples, e.samples, row.better);
       row.vsDocker[envKey] = {
-        ...r,
-        delta: d.delta,
-        magnitude: d.magnitude,
-        verdict: direction(r, row.better),
-        detectable,
+        ...c.ratio,
+        p: c.p,
+        delta: c.cliffsDelta,
+        magnitude: c.magnitude,
+        verdict: withinRunWord(c),
+        // What this run could detect against Docker (the site's overview shows it per metric).
+        detectable: { change: c.detectable.change, iterationsFor5Pct: c.detectable.iterationsFor5Pct },
       };
     }
   }
@@ -90,7 +74,8 @@ export function overviewOf(results, points, previousPoints) {
   return {
     format: 'dind-bench-overview',
     // 2: `trend` is the verdict of ../stats/verdicts.js (status, change, p, pastRuns, reason).
-    version: 2,
+    // 3: `vsDocker[env].verdict` is compare's within-run word (worse, better, no diff, too few), with its p.
+    version: 3,
     run: {
       id: run.id,
       time: run.startedAt,

@@ -3,7 +3,7 @@
 // comparisons as `dind-bench compare`, from ./within-run.js), what the run could detect, and the cells that
 // did not run, each reason once. Tables fit 120 columns (../text/tables.js).
 import { median } from '../stats/index.js';
-import { num } from '../text/numbers.js';
+import { num, unsignedPct } from '../text/numbers.js';
 import { markdownTable, mdText } from '../text/tables.js';
 import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 
@@ -83,7 +83,7 @@ export function summaryTables(results) {
 export function detectableText(c) {
   if (!c) return '–';
   const d = c.detectable;
-  const change = d.change === null ? 'none' : `${d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en')}%`;
+  const change = d.change === null ? 'none' : unsignedPct(d.change);
   const n = d.iterationsFor5Pct === null ? `>${(10000).toLocaleString('en')}` : d.iterationsFor5Pct.toLocaleString('en');
   return `${change}, ${n}`;
 }

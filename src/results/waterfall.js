@@ -4,9 +4,9 @@
 // `startup_tls.*`, `daemon.start_to_ready_ms` and `daemon_tls.start_to_ready_ms` metrics.
 import { PHASE_ORDER } from '../engine/startup.js';
 import { median, ratioOfMedians, summarize } from '../stats/index.js';
+import { ms } from '../text/numbers.js';
 
 const esc = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const ms = (/** @type {number} */ x) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toFixed(1)) : '–');
 
 // One colour per phase, grouped: host set-up and outer container, entrypoint and TLS, dockerd, client,
 // first container (the same as the site's site/js/waterfall.js).

@@ -3,7 +3,7 @@
 // interval, Mann-Whitney p-value, Cliff's delta. The runner interleaves environments, so within a run the
 // samples of two environments share the machine's drift and can be compared directly.
 import { cliffsDelta, detectableWithinRun, mannWhitneyU, ratioOfMedians, summarize } from '../stats/index.js';
-import { pValue, shortPct } from '../text/numbers.js';
+import { magnitude, pValue, shortPct } from '../text/numbers.js';
 
 /**
  * @typedef {{ env: string, distro: string, n: number, median: number, low: number, high: number }} Side
@@ -103,28 +103,49 @@ function cellPairs(cells) {
  * @returns {Comparison}
  */
 function compareSamples(kind, baseCell, candCell, baseMetric, candMetric, opts) {
-  const ratio = ratioOfMedians(baseMetric.samples, candMetric.samples, opts);
-  const { p } = mannWhitneyU(candMetric.samples, baseMetric.samples);
-  const { delta, magnitude } = cliffsDelta(candMetric.samples, baseMetric.samples);
-  const better = candMetric.better;
-  const worse = better === 'lower' ? ratio.ratio - 1 : 1 - ratio.ratio;
+  const pair = compareSampleSets(baseMetric.samples, candMetric.samples, candMetric.better, opts);
   return {
     kind,
     benchmark: candCell.benchmark,
     metric: candMetric.metric,
     unit: candMetric.unit,
-    better,
+    better: pair.better,
     engine: candCell.engine ?? null,
     baseline: { env: baseCell.environmentKey, distro: baseCell.distro, ...summaryOf(baseMetric.samples, opts) },
     candidate: { env: candCell.environmentKey, distro: candCell.distro, ...summaryOf(candMetric.samples, opts) },
+    ratio: pair.ratio,
+    p: pair.p,
+    cliffsDelta: pair.cliffsDelta,
+    magnitude: pair.magnitude,
+    worse: pair.worse,
+    significant: pair.significant,
+    testable: pair.testable,
+    detectable: pair.detectable,
+  };
+}
+
+/**
+ * One candidate's samples against a baseline's, by the within-run rule: what `compare` reads for a pair of
+ * cells, and what `publish` writes into the overview for the site (src/history/overview.js), so both say
+ * the same word (withinRunWord).
+ * @param {number[]} baseline @param {number[]} candidate @param {'higher' | 'lower'} better
+ * @param {{ seed?: number, resamples?: number }} [opts] the bootstrap's; `compare` uses the defaults
+ * @returns {Pick<Comparison, 'better' | 'ratio' | 'p' | 'cliffsDelta' | 'magnitude' | 'worse' | 'significant' | 'testable' | 'detectable'>}
+ */
+export function compareSampleSets(baseline, candidate, better, opts = {}) {
+  const ratio = ratioOfMedians(baseline, candidate, opts);
+  const { p } = mannWhitneyU(candidate, baseline);
+  const { delta, magnitude } = cliffsDelta(candidate, baseline);
+  return {
+    better,
     ratio,
     p,
     cliffsDelta: delta,
     magnitude,
-    worse,
+    worse: better === 'lower' ? ratio.ratio - 1 : 1 - ratio.ratio,
     significant: p < 0.05 && (ratio.low > 1 || ratio.high < 1),
-    testable: smallestMannWhitneyP(candMetric.samples.length, baseMetric.samples.length) < 0.05,
-    detectable: detectableWithinRun(baseMetric.samples, candMetric.samples, { alpha: 0.05, smallestP: smallestMannWhitneyP }),
+    testable: smallestMannWhitneyP(candidate.length, baseline.length) < 0.05,
+    detectable: detectableWithinRun(baseline, candidate, { alpha: 0.05, smallestP: smallestMannWhitneyP }),
   };
 }
 
@@ -162,7 +183,7 @@ function plusMinus(c) {
   const [lo, hi] = worseInterval(c.ratio, c.better);
   const half = ((hi - lo) / 2) * 100;
   if (!Number.isFinite(half)) return '';
-  return ` ±${half < 1 ? half.toFixed(1) : Math.round(half).toLocaleString('en')}`;
+  return ` ±${magnitude(half, 1)}`;
 }
 
 /** The footnote that explains "(too few)" once per report. */
@@ -179,10 +200,28 @@ export const TOO_FEW_NOTE =
  * @param {Comparison} c
  */
 export function reading(c) {
+  const word = withinRunWord(c);
+  if (word === null) return '–';
   const change = costFactor(c.ratio.ratio, c.better) - 1;
-  if (!Number.isFinite(change)) return '–';
-  if (c.significant) return `${shortPct(change)} ${change > 0 ? '▲ worse' : '▼ better'}`;
-  return `${shortPct(change)}${plusMinus(c)} ${c.testable === false ? '(too few)' : '(no diff)'}`;
+  if (word === 'worse' || word === 'better') return `${shortPct(change)} ${word === 'worse' ? '▲ worse' : '▼ better'}`;
+  return `${shortPct(change)}${plusMinus(c)} (${word})`;
+}
+
+/** The words a within-run comparison reads as (see reading). */
+export const WITHIN_RUN_WORDS = Object.freeze(/** @type {const} */ (['worse', 'better', 'no diff', 'too few']));
+
+/**
+ * The one rule for a comparison's word: "worse" or "better" when the difference is significant, else "no
+ * diff" when a test could have found one and did not, "too few" when no test could; null when the change
+ * is not a number. `compare` prints it (reading) and `publish` writes it into the overview the site shows.
+ * @param {Pick<Comparison, 'ratio' | 'better' | 'significant' | 'testable'>} c
+ * @returns {typeof WITHIN_RUN_WORDS[number] | null}
+ */
+export function withinRunWord(c) {
+  const change = costFactor(c.ratio.ratio, c.better) - 1;
+  if (!Number.isFinite(change)) return null;
+  if (c.significant) return change > 0 ? 'worse' : 'better';
+  return c.testable === false ? 'too few' : 'no diff';
 }
 
 /**

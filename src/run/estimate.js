@@ -14,18 +14,23 @@ export const DIND_START_S = 3;
 export const IMAGE_LOAD_S = 3;
 
 /**
- * @param {{plan: ReturnType<typeof import('./plan.js').makePlan>, profile: string, paramOverrides?: import('./params.js').ParamOverrides}} args
+ * @param {{
+ *   plan: ReturnType<typeof import('./plan.js').makePlan>, profile: string,
+ *   paramOverrides?: import('./params.js').ParamOverrides, registry?: import('./params.js').BenchmarkRegistry,
+ * }} args
+ *   registry: where the plan's benchmark names are looked up (default: every benchmark)
  * @returns {{benchmarks: {benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}[], setupS: number, totalS: number}}
  */
-export function estimateRun({ plan, profile, paramOverrides = {} }) {
+export function estimateRun({ plan, profile, paramOverrides = {}, registry = BENCHMARKS }) {
   const envByKey = new Map(plan.environments.map((e) => [e.key, e]));
   const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
   /** @type {Map<string, {benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}>} */
   const rows = new Map();
   for (const c of plan.cells) {
-    const bench = BENCHMARKS[c.benchmark];
+    const bench = registry[c.benchmark];
     if (!rows.has(c.benchmark)) {
-      const tool = bench.estimateSeconds ? bench.estimateSeconds(paramsFor(c.benchmark, profile, paramOverrides)) : 5;
+      const params = paramsFor(c.benchmark, profile, paramOverrides, registry);
+      const tool = bench.estimateSeconds ? bench.estimateSeconds(params) : 5;
       rows.set(c.benchmark, { benchmark: c.benchmark, perIterationS: round(tool), cells: 0, steps: 0, totalS: 0 });
     }
     /** @type {any} */ (rows.get(c.benchmark)).cells++;
@@ -40,7 +45,7 @@ export function estimateRun({ plan, profile, paramOverrides = {} }) {
       row.perIterationS +
       (RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (env.name)] ?? RUN_OVERHEAD_S.dind);
   }
-  const images = new Set(plan.cells.map((c) => `${BENCHMARKS[c.benchmark].image}:${c.distro}`));
+  const images = new Set(plan.cells.map((c) => `${registry[c.benchmark].image}:${c.distro}`));
   const dindEnvs = plan.environments.filter((e) => e.engine !== null).length;
   const setupS = dindEnvs * (DIND_START_S + IMAGE_LOAD_S * images.size);
   const benchmarks = [...rows.values()].map((r) => ({ ...r, totalS: round(r.totalS) }));
@@ -55,8 +60,8 @@ const round = (/** @type {number} */ x) => Math.round(x * 10) / 10;
  * @param {Parameters<typeof estimateRun>[0]} args
  * @returns {{steps: number[], setupS: number}}
  */
-export function stepEstimates({ plan, profile, paramOverrides = {} }) {
-  const { benchmarks, setupS } = estimateRun({ plan, profile, paramOverrides });
+export function stepEstimates({ plan, profile, paramOverrides = {}, registry = BENCHMARKS }) {
+  const { benchmarks, setupS } = estimateRun({ plan, profile, paramOverrides, registry });
   const perIteration = new Map(benchmarks.map((b) => [b.benchmark, b.perIterationS]));
   const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
   const envByKey = new Map(plan.environments.map((e) => [e.key, e]));

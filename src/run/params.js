@@ -6,7 +6,11 @@ import { BENCHMARKS } from '../benchmarks/index.js';
 import { readJsonFile } from '../results/read-json.js';
 import { paramsFor as profileParams } from './profiles.js';
 
-/** @typedef {Record<string, Record<string, string | number | boolean>>} ParamOverrides */
+/**
+ * @typedef {Record<string, Record<string, string | number | boolean>>} ParamOverrides
+ * @typedef {Record<string, import('../benchmarks/benchmark.js').Benchmark>} BenchmarkRegistry
+ *   where benchmark names are looked up; the default everywhere is every benchmark (BENCHMARKS)
+ */
 
 export class ConfigError extends Error {}
 
@@ -25,10 +29,11 @@ export async function loadParamOverrides(file) {
 /**
  * @param {unknown} doc the parsed config
  * @param {string} file for the messages
+ * @param {BenchmarkRegistry} [registry] the benchmarks the overrides are for
  * @returns {ParamOverrides}
  */
-export function validateParamOverrides(doc, file) {
-  const names = Object.keys(BENCHMARKS);
+export function validateParamOverrides(doc, file, registry = BENCHMARKS) {
+  const names = Object.keys(registry);
   if (!isObject(doc)) {
     throw new ConfigError(
       `${file}: expected an object of benchmark names to parameters, e.g. {"fio": {"size": "64M"}}; benchmarks: ${names.join(', ')}`,
@@ -37,9 +42,9 @@ export function validateParamOverrides(doc, file) {
   /** @type {ParamOverrides} */
   const out = {};
   for (const [bench, params] of Object.entries(doc)) {
-    if (!(bench in BENCHMARKS))
+    if (!(bench in registry))
       throw new ConfigError(`${file}: unknown benchmark "${bench}"; valid: ${names.join(', ')}`);
-    const known = knownParams(bench);
+    const known = knownParams(registry[bench]);
     if (!isObject(params)) {
       throw new ConfigError(
         `${file}: "${bench}" must be an object of parameters; valid for ${bench}: ${describe(known)}`,
@@ -69,15 +74,18 @@ export function validateParamOverrides(doc, file) {
  * The parameters one benchmark runs with in a profile (its own for the profile, see profiles.js), with
  * the overrides applied.
  * @param {string} bench @param {string} profile @param {ParamOverrides} [overrides]
- * @param {Record<string, import('../benchmarks/benchmark.js').Benchmark>} [registry] where `bench` is found
+ * @param {BenchmarkRegistry} [registry] where `bench` is found
  */
 export function paramsFor(bench, profile, overrides = {}, registry = BENCHMARKS) {
   return { ...profileParams(registry[bench], profile), ...(overrides[bench] ?? {}) };
 }
 
-/** Parameter names with an example value (the quick profile's, else the standard's). @param {string} bench */
+/**
+ * Parameter names with an example value (the quick profile's, else the standard's).
+ * @param {import('../benchmarks/benchmark.js').Benchmark} bench
+ */
 function knownParams(bench) {
-  const { params } = BENCHMARKS[bench];
+  const { params } = bench;
   return /** @type {Record<string, unknown>} */ ({ ...(params.standard ?? {}), ...(params.quick ?? {}) });
 }
 

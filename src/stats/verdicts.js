@@ -15,7 +15,7 @@
 // minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
 // regressions are read ("8% slower"), and tame right-skewed timings.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import { num as fmt, pExact as formatP } from '../text/numbers.js';
+import { num as fmt, pExact as formatP, pct1, signedPct } from '../text/numbers.js';
 import { median } from './median.js';
 
 /**
@@ -37,6 +37,16 @@ export const VERDICTS = Object.freeze(
 export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRuns: 5, minSamples: 5, window: 30 });
 
 /**
+ * The earlier runs a verdict reads: those with enough samples for the rule, the newest `window` of them.
+ * `compare --history` and the overview `publish` writes both select with this, so they judge alike.
+ * @template {{ samples: number[] }} P
+ * @param {P[]} past oldest first @param {Rule} [rule]
+ * @returns {P[]}
+ */
+export const pastWindow = (past, rule = DEFAULT_RULE) =>
+  past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
+
+/**
  * @param {Point[]} past the series' earlier runs, oldest first (the candidate run itself excluded)
  * @param {Point} candidate this run
  * @param {'higher' | 'lower'} better
@@ -44,7 +54,7 @@ export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRun
  * @returns {Verdict}
  */
 export function judge(past, candidate, better, rule = DEFAULT_RULE) {
-  const usable = past.filter((p) => p.samples.length >= rule.minSamples).slice(-rule.window);
+  const usable = pastWindow(past, rule);
   const m = median(candidate.samples);
   const base = {
     change: null,
@@ -83,10 +93,10 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
       : significant && change <= -rule.minChange
         ? 'improvement'
         : 'no change';
-  const pct = `${change >= 0 ? '+' : '-'}${Math.abs(change * 100).toFixed(1)}% ${change >= 0 ? 'worse' : 'better'}`;
+  const pct = `${signedPct(change)} ${change >= 0 ? 'worse' : 'better'}`;
   const why =
     status !== 'no change'
-      ? `p = ${formatP(p)} < ${rule.alpha} and ${Math.abs(change * 100).toFixed(1)}% >= ${(rule.minChange * 100).toFixed(0)}%`
+      ? `p = ${formatP(p)} < ${rule.alpha} and ${pct1(change)} >= ${(rule.minChange * 100).toFixed(0)}%`
       : significant
         ? `significant (p = ${formatP(p)}) but under the ${(rule.minChange * 100).toFixed(0)}% threshold`
         : `p = ${formatP(p)}, within the past runs' spread`;

@@ -15,7 +15,7 @@
 // a benchmark too long alone, by environment group (native+docker apart from each DinD environment, which
 // gives up interleaving for that benchmark only; one environment per part if even that is over). `dind-bench
 // merge` makes each group one run again.
-import { parseList } from '../text/lists.js';
+import { namesIn, splitList } from '../text/lists.js';
 
 export const LAYOUTS = ['separate', 'interleaved', 'both'];
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -41,15 +41,15 @@ export class MatrixInputError extends Error {}
  */
 
 /**
- * @param {string} value @param {readonly string[]} valid @param {string} input the workflow input's name
+ * @param {unknown} value @param {readonly string[]} valid @param {string} input the workflow input's name
  * @returns {string[]}
  */
 function listInput(value, valid, input) {
-  const { items, unknown } = parseList(value, valid);
-  if (!items.length) throw new MatrixInputError(`input ${input} is empty; valid: ${valid.join(', ')}`);
-  if (unknown.length)
-    throw new MatrixInputError(`input ${input}: unknown ${unknown.join(', ')}; valid: ${valid.join(', ')}`);
-  return items;
+  return namesIn(value, valid, {
+    empty: `input ${input} is empty`,
+    unknown: (names) => `input ${input}: unknown ${names.join(', ')}`,
+    ErrorClass: MatrixInputError,
+  });
 }
 
 /**
@@ -89,7 +89,7 @@ const slug = (labels) => labels.filter((l) => l !== 'self-hosted' && l !== 'linu
  * @param {{
  *   bake: {distros: string[], engines: string[]},
  *   benchmarkNames: readonly string[],
- *   inputs: {benchmarks: string, distributions: string, engines: string, runners: string, hostEngines?: string,
+ *   inputs: {benchmarks: string | string[], distributions: string | string[], engines: string | string[], runners: string, hostEngines?: string,
  *     layout?: string, maxMinutes?: number},
  *   estimate?: Estimate,
  * }} args
@@ -102,10 +102,7 @@ export function jobMatrix({ bake, benchmarkNames, inputs, estimate }) {
   const layout = inputs.layout || 'both';
   if (!LAYOUTS.includes(layout))
     throw new MatrixInputError(`input layout: unknown ${layout}; valid: ${LAYOUTS.join(', ')}`);
-  const hostEngines = String(inputs.hostEngines ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const hostEngines = splitList(inputs.hostEngines);
   for (const v of hostEngines) {
     if (!/^\d+\.\d+(\.\d+)?$/.test(v))
       throw new MatrixInputError(

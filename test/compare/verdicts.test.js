@@ -2,7 +2,7 @@
 // regression, improvement, the practical threshold, outlier past runs, engine changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judge, predictionTest, DEFAULT_RULE } from '../../src/stats/verdicts.js';
+import { judge, pastWindow, predictionTest, DEFAULT_RULE } from '../../src/stats/verdicts.js';
 import { normalDeviate, seededRandom } from '../../src/stats/index.js';
 
 const engines = { outer: '20.10.24+dfsg1', inner: '20.10.24+dfsg1' };
@@ -90,4 +90,18 @@ test('prediction test: constant history, any difference is certain; equal value 
   assert.equal(predictionTest([5, 5, 5, 5], 6).p, 0);
   const { p, ratio } = predictionTest([100, 102, 98, 101, 99], 100);
   assert.ok(p > 0.9 && Math.abs(ratio - 1) < 0.001);
+});
+
+test('the window of earlier runs: short runs left out first, then the newest 30 of those that count', () => {
+  // 40 runs, every fourth one too short for a verdict: the window is 30 usable runs reaching back past the
+  // short ones, not the usable ones among the last 30 (which would be 23). compare --history and the
+  // overview publish writes both select with pastWindow.
+  const past = runs(40).map((r, i) => (i % 4 === 3 ? { ...r, samples: r.samples.slice(0, 3), i } : { ...r, i }));
+  const window = pastWindow(past, DEFAULT_RULE);
+  assert.equal(window.length, DEFAULT_RULE.window);
+  assert.ok(window.every((r) => r.samples.length >= DEFAULT_RULE.minSamples));
+  assert.equal(window[window.length - 1].i, 38);
+  assert.equal(window[0].i, 0);
+  const v = judge(past, runs(1, { seed: 9 })[0], 'lower');
+  assert.equal(v.pastRuns, DEFAULT_RULE.window);
 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { estimateRun, stepEstimates } from '../../src/run/estimate.js';
+import { validateParamOverrides } from '../../src/run/params.js';
 import { makePlan } from '../../src/run/plan.js';
 import { Progress, duration } from '../../src/run/progress.js';
 
@@ -59,4 +60,41 @@ test("step estimates add up to plan's estimate of the run", () => {
   assert.ok(setupS > 0);
   const total = setupS + steps.reduce((a, b) => a + b, 0);
   assert.ok(Math.abs(total - estimateRun({ plan, profile: 'quick' }).totalS) < 1, `${total}`);
+});
+
+test('estimates and parameters come from the registry the run is given, not only the built-in one', () => {
+  // A benchmark only this registry has (as test/engine/run.test.js runs one): before the registry was
+  // passed through, stepEstimates threw reading its estimateSeconds from the built-in registry.
+  /** @type {import('../../src/benchmarks/benchmark.js').Benchmark} */
+  const custom = {
+    name: 'custom',
+    image: 'sysbench',
+    description: 'test only',
+    params: { quick: { seconds: 7 } },
+    estimateSeconds: (/** @type {any} */ p) => p.seconds * 2,
+    measure: async () => [],
+  };
+  const registry = { custom };
+  const plan = makePlan({
+    benchmarks: ['custom'],
+    environments: ['docker'],
+    distros: ['debian'],
+    engines: [],
+    iterations: 2,
+    warmup: 0,
+  });
+  const { steps } = stepEstimates({ plan, profile: 'quick', registry });
+  assert.equal(steps.length, 2);
+  assert.ok(
+    steps.every((s) => s > 14),
+    `the tool's own 14 s plus docker's overhead: ${steps}`,
+  );
+  const run = estimateRun({ plan, profile: 'quick', registry, paramOverrides: { custom: { seconds: 1 } } });
+  assert.equal(run.benchmarks[0].perIterationS, 2, 'the override reaches the registry benchmark');
+  assert.throws(() => stepEstimates({ plan, profile: 'quick' }), TypeError, 'the built-in registry has no custom');
+  assert.deepEqual(validateParamOverrides({ custom: { seconds: 3 } }, 'c.json', registry), { custom: { seconds: 3 } });
+  assert.throws(
+    () => validateParamOverrides({ custom: { size: '1M' } }, 'c.json', registry),
+    /not a parameter of custom/,
+  );
 });

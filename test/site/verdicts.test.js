@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
+import { withinRunWord } from '../../src/results/within-run.js';
 import { VERDICTS } from '../../src/stats/verdicts.js';
 import { VERDICT_DISPLAY } from '../../site/js/verdicts.js';
 import { BIN, tmpDir, variant } from '../history/helpers.js';
@@ -46,7 +47,11 @@ async function historyOf(count) {
   return { history, newest, site };
 }
 
-/** `compare --history --json` on the newest run: series key -> verdict. @param {string} history @param {string} results */
+/**
+ * `compare --history --json` on the newest run: series key -> verdict against history, and for DinD
+ * series the word compare reads its comparison with Docker as (the one rule, on compare's own numbers).
+ * @param {string} history @param {string} results
+ */
 function compareVerdicts(history, results) {
   const json = path.join(tmpDir('verdicts-json'), 'verdicts.json');
   const r = spawnSync(process.execPath, [BIN, 'compare', results, '--history', history, '--json', json], {
@@ -54,10 +59,27 @@ function compareVerdicts(history, results) {
   });
   assert.equal(r.status, 0, r.stderr);
   const doc = JSON.parse(readFileSync(json, 'utf8'));
-  return new Map(doc.verdicts.map((/** @type {any} */ v) => [v.key, v.status]));
+  /** @type {Map<string, string | null>} */
+  const within = new Map();
+  for (const v of doc.verdicts) {
+    const c = doc.comparisons.find(
+      (/** @type {any} */ x) =>
+        x.kind === 'dind-vs-docker' &&
+        x.benchmark === v.benchmark &&
+        x.metric === v.metric &&
+        x.candidate.env === v.environmentKey &&
+        x.candidate.distro === v.distro,
+    );
+    // JSON writes a NaN ratio as null: read it back as the NaN compare had.
+    if (c) within.set(v.key, withinRunWord({ ...c, ratio: { ...c.ratio, ratio: c.ratio.ratio ?? NaN } }));
+  }
+  return { verdicts: new Map(doc.verdicts.map((/** @type {any} */ v) => [v.key, v.status])), within };
 }
 
-/** The site's verdict per series key, for one benchmark. @param {string} url @param {string} bench */
+/**
+ * The site's verdict per series key, for one benchmark, and its within-run word against Docker.
+ * @param {string} url @param {string} bench
+ */
 async function siteVerdicts(url, bench) {
   const { page, errors } = await openPage(browser.context, `${url}?bench=${bench}`);
   const rows = await page
@@ -66,11 +88,12 @@ async function siteVerdicts(url, bench) {
       trs.map((tr) => [
         tr.getAttribute('data-key'),
         tr.querySelector('[data-verdict]')?.getAttribute('data-verdict') ?? null,
+        tr.querySelector('[data-within]')?.getAttribute('data-within') ?? null,
       ]),
     );
   await page.close();
   assert.deepEqual(errors, []);
-  return /** @type {[string, string | null][]} */ (rows);
+  return /** @type {[string, string | null, string | null][]} */ (rows);
 }
 
 for (const [count, expected] of /** @type {[number, string[]][]} */ ([
@@ -86,21 +109,32 @@ for (const [count, expected] of /** @type {[number, string[]][]} */ ([
       t.after(() => site.close());
       const compared = compareVerdicts(history, newest);
       const seen = new Set();
+      /** @type {Map<string | null, number>} */
+      const words = new Map();
       for (const bench of BENCHES) {
         const rows = await siteVerdicts(site.url, bench);
         assert.ok(rows.length >= 10, `${bench}: ${rows.length} rows`);
-        for (const [key, onSite] of rows) {
+        for (const [key, onSite, within] of rows) {
           assert.equal(
             onSite,
-            compared.get(String(key)),
-            `${key}: the site says ${onSite}, compare --history says ${compared.get(String(key))}`,
+            compared.verdicts.get(String(key)),
+            `${key}: the site says ${onSite}, compare --history says ${compared.verdicts.get(String(key))}`,
           );
           seen.add(onSite);
+          if (!compared.within.has(String(key))) continue; // not a DinD series: compare has no DinD-vs-Docker pair
+          assert.equal(
+            within,
+            compared.within.get(String(key)),
+            `${key}: against Docker the site says ${within}, compare says ${compared.within.get(String(key))}`,
+          );
+          words.set(within, (words.get(within) ?? 0) + 1);
         }
       }
       for (const v of expected)
         assert.ok(seen.has(v), `some series is "${v}" with ${count} run(s): saw ${[...seen].join(', ')}`);
       if (count < 6) assert.deepEqual([...seen], expected, 'too few earlier runs: no series gets a verdict');
+      // The newest run's samples, DinD against Docker: most show no difference, container creation is worse.
+      assert.ok(words.get('worse') && words.get('no diff'), JSON.stringify([...words]));
     },
   );
 }

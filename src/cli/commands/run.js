@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../text/durations.js';
+import { splitList } from '../../text/lists.js';
 import { log } from '../log.js';
 import { addRunSelection } from '../options.js';
 
@@ -20,12 +21,7 @@ export function register(cli) {
       .command('run')
       .description('run benchmarks in native, docker and DinD environments, interleaved, and write DIR/results.json'),
   )
-    .option('--runner-labels <list>', 'labels of this runner, recorded with the results', (v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
+    .option('--runner-labels <list>', 'labels of this runner, recorded with the results', splitList)
     .option(
       '--config <file>',
       'JSON file of per-benchmark parameter overrides, e.g. {"fio": {"size": "64M"}} (see README)',

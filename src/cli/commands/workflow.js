@@ -1,12 +1,11 @@
 // `dind-bench workflow matrix`: the job matrix of .github/workflows/bench.yml, printed as JSON for
 // `strategy.matrix` (the prepare job calls it; see src/workflow/job-matrix.js for the layouts).
-import { BENCHMARK_NAMES } from '../names.js';
+import { PROFILES } from '../../run/profiles.js';
+import { BENCHMARK_NAMES, isDind } from '../names.js';
+import { benchOption, distroOption, engineOption, iterationsOption, positiveInt, profileOption } from '../options.js';
 
 /** The layouts of job-matrix.js, for the help text (that module is loaded only when the command runs). */
 const LAYOUTS = ['separate', 'interleaved', 'both'];
-import { PROFILES, PROFILE_NAMES } from '../../run/profiles.js';
-import { isDind } from '../names.js';
-import { positiveInt } from '../options.js';
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
@@ -15,14 +14,15 @@ export function register(cli) {
     .command('matrix')
     .description('print the benchmark job matrix (JSON) from the workflow inputs and the image matrix')
     .requiredOption('--runners <sets>', 'runner label sets, e.g. "self-hosted,linux,gce; self-hosted,linux,lab"')
-    .option('--bench <list>', `benchmarks (${BENCHMARK_NAMES.join(', ')})`, BENCHMARK_NAMES.join(','))
-    .option('--distro <list>', 'image distributions (from the bake file)', 'debian')
-    .option('--engine <list>', 'inner Engine versions for DinD (from the bake file)', '20.10')
+    .addOption(benchOption())
+    // The bake file's image matrix decides which of these the workflow has: job-matrix.js checks them against it.
+    .addOption(distroOption('image distributions (from the bake file)'))
+    .addOption(engineOption('inner Engine versions for DinD (from the bake file)'))
     .option('--host-engines <list>', 'host Engine versions: each adds the runner label docker-<version>', '')
     .option('--layout <name>', `separate jobs, interleaved in one job, or both (${LAYOUTS.join(', ')})`, 'both')
     .option('--bake-matrix <json>', 'the image matrix as printed by `images matrix` (default: read the bake file)')
-    .option('--profile <name>', `the run profile, for the time estimates (${PROFILE_NAMES.join(', ')})`, 'quick')
-    .option('--iterations <n>', "measured iterations per cell (default: the profile's)", positiveInt)
+    .addOption(profileOption())
+    .addOption(iterationsOption())
     .option(
       '--max-minutes <n>',
       'split a job whose estimated time (`dind-bench plan`) is over this into shard jobs of one group',
@@ -36,7 +36,6 @@ export function register(cli) {
         import('../../run/estimate.js'),
       ]);
       const bake = opts.bakeMatrix ? JSON.parse(opts.bakeMatrix) : await bakeMatrix();
-      if (!PROFILES[opts.profile]) throw new Error(`--profile ${opts.profile}: valid: ${PROFILE_NAMES.join(', ')}`);
       try {
         const matrix = jobMatrix({
           bake,
@@ -62,24 +61,19 @@ export function register(cli) {
 
 /**
  * Seconds `dind-bench plan` estimates for one job's part, with the workflow's distributions and engines.
- * @param {{profile: string, iterations?: number, distro: string, engine: string}} opts
+ * @param {{profile: string, iterations?: number, distro: string[], engine: string[]}} opts
  * @param {typeof import('../../run/plan.js').makePlan} makePlan
  * @param {typeof import('../../run/estimate.js').estimateRun} estimateRun (both loaded by the action)
  * @returns {import('../../workflow/job-matrix.js').Estimate}
  */
 function planEstimate(opts, makePlan, estimateRun) {
   const profile = PROFILES[opts.profile];
-  const list = (/** @type {string} */ v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
   return ({ benchmarks, environments }) => {
     const plan = makePlan({
       benchmarks,
       environments,
-      distros: list(opts.distro),
-      engines: environments.some(isDind) ? list(opts.engine) : [],
+      distros: opts.distro,
+      engines: environments.some(isDind) ? opts.engine : [],
       iterations: opts.iterations ?? profile.iterations,
       warmup: profile.warmup,
     });

@@ -1,0 +1,77 @@
+// After the plan, with a budget: one interleaved round at a time (one more iteration of every running cell
+// of one benchmark, in plan order), for the benchmark ./adaptive.js picks, until every benchmark is narrow
+// enough, capped, or the budget cannot pay for another round. ./adaptive.js decides; this runs the rounds.
+import { smallestMannWhitneyP } from '../results/within-run.js';
+import { needOf, nextRound, stopReason } from './adaptive.js';
+import { addRoundTime, runOneStep } from './steps.js';
+
+/**
+ * @typedef {import('./cells.js').CellResult} CellResult
+ * @typedef {import('./adaptive.js').AdaptiveOptions & { startedAt: number }} RoundOptions
+ *   startedAt: when the run began (performance.now()), so the budget counts image builds and setup too
+ */
+
+/**
+ * Each cell records how many iterations it got and why it stopped.
+ * @param {ReturnType<typeof import('./plan.js').makePlan>} plan
+ * @param {Map<string, import('./runner.js').Environment>} envs
+ * @param {Map<string, CellResult>} cells @param {import('./runner.js').RunContext} run
+ * @param {RoundOptions} opts
+ * @param {() => Promise<void>} save writes the partial results after each step
+ */
+export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
+  const order = [...new Set(plan.cells.map((c) => c.benchmark))];
+  const cellsOf = (/** @type {string} */ b) =>
+    plan.cells
+      .filter((c) => c.benchmark === b)
+      .map((c) => ({ key: c.key, cell: /** @type {CellResult} */ (cells.get(c.key)) }));
+  const remaining = () => opts.startedAt + opts.budgetMs - opts.reserveMs - performance.now();
+  for (;;) {
+    if (run.tracker.closing) break;
+    const states = order
+      .filter((b) => cellsOf(b).some((x) => x.cell.status === 'pending'))
+      .map((b) => stateOf(b, cellsOf(b), run, opts));
+    const next = nextRound(states, remaining(), opts);
+    if (!next) {
+      for (const s of states)
+        for (const x of cellsOf(s.benchmark))
+          x.cell.sampling = { iterations: s.iterations, stopped: stopReason(s, remaining(), opts) };
+      break;
+    }
+    const need = Number.isFinite(next.need) ? next.need.toFixed(2) : 'a testable sample';
+    run.log(
+      `adaptive: ${next.benchmark} round ${next.iterations + 1} (need ${need}, about ${Math.round(next.roundMs / 1000)} s, ${Math.round(remaining() / 1000)} s left)`,
+    );
+    for (const { key, cell } of cellsOf(next.benchmark)) {
+      if (run.tracker.closing || cell.status !== 'pending') continue;
+      const env = /** @type {import('./runner.js').Environment} */ (envs.get(cell.environmentKey));
+      const t0 = performance.now();
+      await runOneStep({ cell: key, iteration: next.iterations, warmup: false }, cell, env, run, `[adaptive] ${key}`);
+      addRoundTime(run, cell.benchmark, next.iterations, performance.now() - t0);
+      await save();
+    }
+  }
+}
+
+/**
+ * Where one benchmark stands: how far its comparisons are from showing minChange, what a round of it
+ * costs now, and how many iterations its running cells have.
+ * @param {string} benchmark @param {{cell: CellResult}[]} mine its cells
+ * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts
+ * @returns {import('./adaptive.js').BenchmarkState}
+ */
+function stateOf(benchmark, mine, run, opts) {
+  const running = mine.filter((x) => x.cell.status === 'pending');
+  const rounds = (run.roundMs.get(benchmark) ?? []).filter((x) => x !== undefined);
+  return {
+    benchmark,
+    need: needOf(
+      running.map((x) => x.cell),
+      opts.minChange,
+      smallestMannWhitneyP,
+    ),
+    // the newest rounds describe the machine as it is now
+    roundMs: rounds.length ? rounds.slice(-3).reduce((a, x) => a + x, 0) / Math.min(3, rounds.length) : Infinity,
+    iterations: Math.max(0, ...running.map((x) => x.cell.metrics[0]?.samples.length ?? 0)),
+  };
+}

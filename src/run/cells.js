@@ -1,0 +1,123 @@
+// The cells of a run and their state: one per planned cell, pending until it finishes; marked unavailable
+// (it cannot run here), failed (with the reason, the step and the tool's output) or ok. A resumed run
+// starts from the cells the interrupted attempt recorded.
+import { CellTimeoutError } from '../engine/containers.js';
+import { benchImage } from '../images/catalog.js';
+import { ParseError } from '../parsers/parse-error.js';
+
+/**
+ * @typedef {{metric: string, unit: string, better: 'higher' | 'lower', samples: number[], warmup: number[]}} MetricSeries
+ * @typedef {{
+ *   benchmark: string, environment: string, environmentKey: string, distro: string, engine: string | null,
+ *   image: string | null, status: 'ok' | 'failed' | 'unavailable' | 'pending', reason?: string, step?: string,
+ *   logTail?: string, metrics: MetricSeries[], raw: string[],
+ *   timeseries?: (import('../benchmarks/benchmark.js').Series & {iteration: number})[], stepsDone?: number,
+ *   sampling?: { iterations: number, stopped: string },
+ * }} CellResult
+ *   stepsDone: while the run is under way, how many of the cell's planned steps finished
+ *   sampling: with --budget, how many measured iterations the cell got and why it stopped taking more
+ */
+
+/**
+ * One pending cell per planned cell; those that cannot run here (the benchmark does not apply in the
+ * environment, or its image cannot be had) are marked unavailable before anything runs.
+ * @param {ReturnType<typeof import('./plan.js').makePlan>} plan
+ * @param {import('./params.js').BenchmarkRegistry} benchmarks
+ * @param {Record<string, string>} unavailableImages
+ * @returns {Map<string, CellResult>} by cell key
+ */
+export function planCells(plan, benchmarks, unavailableImages) {
+  /** @type {Map<string, CellResult>} */
+  const cells = new Map();
+  for (const c of plan.cells) {
+    const env = plan.environments.find((e) => e.key === c.env);
+    const bench = benchmarks[c.benchmark];
+    const image = env?.name === 'native' ? null : benchImage(bench.image, c.distro);
+    /** @type {CellResult} */
+    const cell = {
+      benchmark: c.benchmark,
+      environment: env?.name ?? c.env,
+      environmentKey: c.env,
+      distro: c.distro,
+      engine: c.engine,
+      image,
+      status: 'pending',
+      metrics: [],
+      raw: [],
+    };
+    const notHere = bench.unavailableIn?.[cell.environment];
+    if (notHere) markUnavailable(cell, `${cell.benchmark} does not apply in ${cell.environment}: ${notHere}`);
+    else if (image && unavailableImages[image])
+      markUnavailable(cell, `image ${image} is unavailable: ${unavailableImages[image]}`);
+    cells.set(c.key, cell);
+  }
+  return cells;
+}
+
+/**
+ * Takes over what the interrupted attempt recorded: finished cells as they are, pending cells with their
+ * samples, raw files and steps done. A cell the plan does not have is a corrupt file, said so.
+ * @param {Map<string, CellResult>} cells @param {CellResult[]} recorded
+ */
+export function resumeCells(cells, recorded) {
+  for (const r of recorded) {
+    const key = `${r.benchmark}/${r.environmentKey}/${r.distro}`;
+    const planned = cells.get(key);
+    if (!planned) {
+      throw new Error(`the partial results have a cell ${key} that the run's own options do not plan: not resumable`);
+    }
+    // Unfinished, and cannot run here now (its image is gone): what it recorded stays, marked why.
+    const blocked = planned.status !== 'pending' && r.status === 'pending';
+    const now = blocked ? { status: planned.status, reason: planned.reason } : {};
+    cells.set(key, { ...r, ...now, stepsDone: r.stepsDone ?? 0 });
+  }
+}
+
+/** The run is over: a cell still pending ran every step it was given. @param {Map<string, CellResult>} cells */
+export function finishCells(cells) {
+  for (const c of cells.values()) {
+    if (c.status === 'pending') c.status = 'ok';
+    delete c.stepsDone;
+  }
+}
+
+/** @param {CellResult} cell @param {string} reason */
+export function markUnavailable(cell, reason) {
+  cell.status = 'unavailable';
+  cell.reason = reason;
+}
+
+/**
+ * A failed cell: the reason names the benchmark, environment, distribution, iteration and step, then the
+ * error's first line; the rest of the error (the tool's output) is its log tail.
+ * @param {CellResult} cell @param {unknown} e @param {string} label @param {string | undefined} lastStep
+ * @param {{stepTimeoutMs: number}} profile
+ */
+export function markFailed(cell, e, label, lastStep, profile) {
+  const err = /** @type {Error & {step?: string}} */ (e);
+  cell.status = 'failed';
+  cell.step = err.step ?? lastStep;
+  const where = `${cell.benchmark} in ${cell.environmentKey} (${cell.distro}), ${label}${cell.step ? `, step ${cell.step}` : ''}`;
+  cell.reason = `${where}: ${err.message.split('\n')[0]}`;
+  cell.logTail = err.message.split('\n').slice(1).join('\n') || undefined;
+  if (e instanceof ParseError) cell.reason += ` (raw output kept in ${cell.raw[cell.raw.length - 1] ?? 'raw/'})`;
+  if (e instanceof CellTimeoutError) cell.reason = `${cell.reason} (per-step timeout ${profile.stepTimeoutMs} ms)`;
+}
+
+/**
+ * Adds one iteration's metrics to the cell's series. A metric that changes unit or direction between
+ * iterations is a benchmark bug, reported as such rather than mixed.
+ * @param {CellResult} cell @param {import('../benchmarks/benchmark.js').Metric[]} metrics @param {boolean} warmup
+ */
+export function record(cell, metrics, warmup) {
+  for (const m of metrics) {
+    let series = cell.metrics.find((s) => s.metric === m.metric);
+    if (!series) {
+      series = { metric: m.metric, unit: m.unit, better: m.better, samples: [], warmup: [] };
+      cell.metrics.push(series);
+    } else if (series.unit !== m.unit || series.better !== m.better) {
+      throw new Error(`metric ${m.metric} changed from ${series.unit}/${series.better} to ${m.unit}/${m.better}`);
+    }
+    (warmup ? series.warmup : series.samples).push(m.value);
+  }
+}

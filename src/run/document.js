@@ -1,0 +1,111 @@
+// The results document (schema/results.schema.json) of a run: assembled once at the end, and as a
+// partial document for each state while the run goes on (./checkpoint.js writes it). A resumed run keeps
+// what the attempt it continues recorded.
+import { backingFilesystem } from '../engine/client.js';
+import { callerFacts, hostFacts, runnerFacts, suiteFacts } from '../results/provenance.js';
+import { SCHEMA_VERSION } from '../results/schema.js';
+
+/** @typedef {import('./command.js').RunOptions} RunOptions */
+
+/**
+ * The partial results document for a state of the run: everything known before the run ends. The images
+ * are described at the end (it takes a container each), so a partial file lists none.
+ * @param {RunOptions} o @param {{runId: string, startedAt: Date, iterations: number, warmup: number, budgetMs?: number}} run
+ * @returns {Promise<(state: import('./checkpoint.js').RunState) => any>}
+ */
+export async function partialDocument(o, { runId, startedAt, iterations, warmup, budgetMs }) {
+  const base = await assembleResults(o, {
+    startedAt,
+    iterations,
+    warmup,
+    budgetMs,
+    images: [],
+    peakRss: { stop: () => process.memoryUsage.rss() },
+    executed: { runId, environments: [], cells: [], interrupted: false },
+  });
+  if (o.resumed) resumedFacts(base, o.resumed, []);
+  return (state) => {
+    const now = new Date();
+    const wallSeconds = (now.getTime() - startedAt.getTime()) / 1000 + (o.resumed?.harness.wallSeconds ?? 0);
+    const peakRssBytes = Math.max(base.harness.peakRssBytes, process.memoryUsage.rss());
+    return {
+      ...base,
+      run: { ...base.run, endedAt: now.toISOString() },
+      environments: state.environments,
+      cells: state.cells,
+      harness: { peakRssBytes, wallSeconds: Math.round(wallSeconds * 10) / 10 },
+    };
+  };
+}
+
+/**
+ * What a resumed run keeps of the attempt it continues: its start, its suite and caller, its wall time
+ * so far, and a record of this resumption.
+ * @param {any} results the document being assembled @param {any} resumed the partial one read back
+ * @param {import('./runner.js').CellResult[]} cells
+ */
+export function resumedFacts(results, resumed, cells) {
+  results.suite = resumed.suite;
+  if (resumed.caller !== undefined) results.caller = resumed.caller;
+  results.run.startedAt = resumed.run.startedAt;
+  results.run.args = resumed.run.args;
+  const done = resumed.cells.reduce((n, /** @type {any} */ c) => n + (c.stepsDone ?? 0), 0);
+  results.run.resumed = [...(resumed.run.resumed ?? []), { at: new Date().toISOString(), stepsDone: done }];
+  if (cells.length) {
+    results.harness.wallSeconds = Math.round((results.harness.wallSeconds + resumed.harness.wallSeconds) * 10) / 10;
+  }
+}
+
+/**
+ * The results document (schema/results.schema.json): the run, the host, the runner, the engines, the
+ * images, the environments and the cells.
+ * @param {RunOptions} o
+ * @param {{
+ *   startedAt: Date, iterations: number, warmup: number, budgetMs: number | undefined, images: object[], peakRss: {stop: () => number},
+ *   executed: Awaited<ReturnType<typeof import('./runner.js').executePlan>>,
+ * }} run
+ */
+export async function assembleResults(o, { startedAt, iterations, warmup, budgetMs, executed, images, peakRss }) {
+  const info = await o.outer.info();
+  const version = await o.outer.version();
+  const endedAt = new Date();
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    suite: await suiteFacts(),
+    caller: callerFacts(),
+    run: {
+      id: executed.runId,
+      profile: o.profile,
+      iterations,
+      // with a budget, `iterations` is the planned minimum; each cell's `sampling` says what it got
+      ...(budgetMs ? { budgetMs } : {}),
+      warmup,
+      startedAt: startedAt.toISOString(),
+      endedAt: endedAt.toISOString(),
+      args: o.args,
+      order: 'interleaved',
+      complete: executed.cells.every((c) => c.status !== 'failed'),
+      state: 'finished',
+    },
+    host: hostFacts(),
+    runner: await runnerFacts({ labels: o.runnerLabels }),
+    engines: {
+      outer: {
+        version: info.ServerVersion,
+        apiVersion: version.ApiVersion,
+        storageDriver: info.Driver,
+        backingFilesystem: backingFilesystem(info),
+        cgroupVersion: info.CgroupVersion ?? null,
+        cgroupDriver: info.CgroupDriver ?? null,
+        operatingSystem: info.OperatingSystem,
+      },
+    },
+    images,
+    environments: executed.environments,
+    cells: executed.cells,
+    harness: {
+      peakRssBytes: peakRss.stop(),
+      wallSeconds: Math.round((endedAt.getTime() - startedAt.getTime()) / 100) / 10,
+    },
+  };
+}

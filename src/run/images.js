@@ -1,0 +1,70 @@
+// The images of a run: those it needs are there or built before it starts (or recorded as unavailable),
+// and each one it used is described for the results' provenance after it ends.
+import { ResourceTracker, cleanupOnSignals } from '../engine/resources.js';
+import { isDind } from '../environments/index.js';
+import { buildImages } from '../images/build.js';
+import { benchImage, dindImage } from '../images/catalog.js';
+import { describeImage, imageExists } from '../images/describe.js';
+
+/**
+ * @typedef {{wanted: string[], unavailable: Record<string, string>, dindEngines: string[]}} PreparedImages
+ *   wanted: every image the run uses; unavailable: ref -> why it cannot be had here
+ */
+
+/**
+ * The benchmark images for each distro and the DinD image for each inner engine; those missing
+ * are built (unless --no-build) or recorded as unavailable. A DinD image that cannot be had ends the run.
+ * @param {import('./command.js').RunOptions} o @param {import('./params.js').BenchmarkRegistry} registry
+ * @returns {Promise<PreparedImages>}
+ */
+export async function prepareImages(o, registry) {
+  const containerEnvs = o.environments.filter((e) => e !== 'native');
+  const dindEngines = o.environments.some(isDind) ? o.engines : [];
+  const wantBench = containerEnvs.length
+    ? o.distros.flatMap((d) => o.benchmarks.map((b) => benchImage(registry[b].image, d)))
+    : [];
+  const wanted = [...new Set([...wantBench, ...dindEngines.map(dindImage)])];
+  /** @type {Record<string, string>} */
+  let unavailable = {};
+  const missing = [];
+  for (const ref of wanted) if (!(await imageExists(o.outer, ref))) missing.push(ref);
+  if (missing.length && o.build) {
+    o.log(`building missing images: ${missing.join(', ')}`);
+    const built = await buildImages({
+      outer: o.outer,
+      distros: containerEnvs.length ? o.distros : [],
+      engines: dindEngines,
+      benchImages: [...new Set(o.benchmarks.map((b) => registry[b].image))],
+      onlyMissing: true,
+      log: o.log,
+    });
+    unavailable = built.unavailable;
+  } else if (missing.length) {
+    for (const ref of missing) unavailable[ref] = 'not built (run `dind-bench images build`, or drop --no-build)';
+  }
+  for (const ref of dindEngines.map(dindImage)) {
+    if (unavailable[ref]) throw new Error(`the DinD image ${ref} cannot be built here: ${unavailable[ref]}`);
+  }
+  return { wanted, unavailable, dindEngines };
+}
+
+/**
+ * Provenance of every image the run used. Each is described with a short container, cleaned up like the
+ * run's own, also on Ctrl-C here (after the run's own cleanup).
+ * @param {import('dockerode')} outer @param {PreparedImages} images @param {string} runId @param {(s: string) => void} log
+ */
+export async function describeImages(outer, { wanted, unavailable }, runId, log) {
+  const tracker = new ResourceTracker(`${runId}-describe`);
+  const removeSignalHandlers = cleanupOnSignals(() => tracker.cleanup(outer), log);
+  const described = [];
+  try {
+    for (const ref of wanted) {
+      if (unavailable[ref]) described.push({ ref, status: 'unavailable', reason: unavailable[ref] });
+      else described.push({ status: 'ok', ...(await describeImage(outer, ref, tracker)) });
+    }
+  } finally {
+    await tracker.cleanup(outer);
+    removeSignalHandlers();
+  }
+  return described;
+}

@@ -1,0 +1,134 @@
+// Running the plan's steps: one iteration (or warm-up) of one cell at a time, in the plan's interleaved
+// order. A step that fails or times out makes its cell "failed" with the reason and the run goes on; a
+// resumed run skips the steps its cells had finished.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { withTimeout } from '../engine/containers.js';
+import { UnavailableError } from '../benchmarks/benchmark.js';
+import { markFailed, markUnavailable, record } from './cells.js';
+import { paramsFor } from './params.js';
+
+/**
+ * @typedef {import('./cells.js').CellResult} CellResult
+ * @typedef {import('./runner.js').Environment} Environment
+ * @typedef {import('./runner.js').RunContext} RunContext
+ */
+
+/**
+ * Runs the plan's steps in order (interleaved by the plan); cells that are no longer pending are skipped.
+ * Stops starting new steps once the run is interrupted.
+ * @param {import('./plan.js').PlannedStep[]} steps @param {Map<string, Environment>} envs
+ * @param {Map<string, CellResult>} cells @param {RunContext} run
+ * @param {() => Promise<void>} [save] writes the partial results after each step
+ */
+export async function runPlannedSteps(steps, envs, cells, run, save = async () => {}) {
+  const index = indexWithinCell(steps);
+  const willRun = (/** @type {number} */ i) => cells.get(steps[i].cell)?.status === 'pending';
+  for (const [i, step] of steps.entries()) {
+    const cell = /** @type {CellResult} */ (cells.get(step.cell));
+    if (cell.status === 'pending' && index[i] < (cell.stepsDone ?? 0)) run.progress.skip(i);
+  }
+  for (const [i, step] of steps.entries()) {
+    if (run.tracker.closing) break; // interrupted: cleanup is under way, start nothing new
+    const cell = /** @type {CellResult} */ (cells.get(step.cell));
+    if (cell.status !== 'pending' || index[i] < (cell.stepsDone ?? 0)) continue;
+    const env = /** @type {Environment} */ (envs.get(cell.environmentKey));
+    const t0 = performance.now();
+    const ok = await runOneStep(step, cell, env, run, `[${i + 1}/${steps.length}] ${step.cell}`, () => {
+      run.progress.finished(i, (performance.now() - t0) / 1000);
+      return ` ${run.progress.note(willRun)}`;
+    });
+    if (ok) cell.stepsDone = (cell.stepsDone ?? 0) + 1;
+    await save();
+    // What a round costs: the measured steps of one iteration of every cell of the benchmark, summed.
+    if (!step.warmup) addRoundTime(run, cell.benchmark, step.iteration, performance.now() - t0);
+  }
+}
+
+/**
+ * For each step, how many steps of its cell come before it: a step whose number is below the cell's
+ * stepsDone was finished by an earlier attempt.
+ * @param {import('./plan.js').PlannedStep[]} steps
+ */
+function indexWithinCell(steps) {
+  /** @type {Map<string, number>} steps of each cell met so far */
+  const seen = new Map();
+  return steps.map((s) => {
+    const n = seen.get(s.cell) ?? 0;
+    seen.set(s.cell, n + 1);
+    return n;
+  });
+}
+
+/** @param {RunContext} run @param {string} benchmark @param {number} iteration @param {number} ms */
+export function addRoundTime(run, benchmark, iteration, ms) {
+  const rounds = run.roundMs.get(benchmark) ?? [];
+  rounds[iteration] = (rounds[iteration] ?? 0) + ms;
+  run.roundMs.set(benchmark, rounds);
+}
+
+/**
+ * One iteration (or warm-up) of one cell: measure, then record the metrics, or record why it failed.
+ * @param {import('./plan.js').PlannedStep} step @param {CellResult} cell @param {Environment} env
+ * @param {RunContext} run @param {string} progress the log line's prefix
+ * @param {() => string} [eta] marks the step finished, and gives the log line's suffix (elapsed, ETA)
+ * @returns {Promise<boolean>} true when the step's metrics were recorded
+ */
+export async function runOneStep(step, cell, env, run, progress, eta = () => '') {
+  const { profile, log } = run;
+  const label = step.warmup ? 'warm-up' : `#${step.iteration + 1}`;
+  const ctx = measureContext(step, cell, run);
+  const t0 = performance.now();
+  try {
+    // Safety net over the per-step timeouts inside measure().
+    const limit = profile.stepTimeoutMs * 10;
+    const metrics = await withTimeout(
+      run.benchmarks[cell.benchmark].measure(env, ctx),
+      limit,
+      `no result after ${limit} ms`,
+    );
+    record(cell, metrics, step.warmup);
+    log(`${progress} ${label}: ${metrics.length} metrics in ${Math.round(performance.now() - t0)} ms${eta()}`);
+    return true;
+  } catch (e) {
+    if (e instanceof UnavailableError) {
+      markUnavailable(cell, `${cell.benchmark} in ${cell.environmentKey}: ${e.message}`);
+      log(`${progress} ${label}: unavailable: ${e.message}${eta()}`);
+      return false;
+    }
+    markFailed(cell, e, label, ctx.currentStep(), profile);
+    log(`${progress} ${label}: FAILED: ${cell.reason}${eta()}`);
+    return false;
+  }
+}
+
+/**
+ * What measure() is given for one step: its image and parameters, and where raw output and series go.
+ * @param {import('./plan.js').PlannedStep} step @param {CellResult} cell @param {RunContext} run
+ * @returns {import('../benchmarks/benchmark.js').MeasureContext & {currentStep: () => string | undefined}}
+ *   currentStep: the name of the last raw output saved, the step a failure is blamed on when the error names none
+ */
+function measureContext(step, cell, run) {
+  const rawDir = path.join(run.outDir, 'raw', cell.benchmark, cell.environmentKey, cell.distro);
+  const prefix = step.warmup ? 'warmup' : String(step.iteration + 1).padStart(2, '0');
+  /** @type {string | undefined} */
+  let currentStep;
+  return {
+    image: cell.image ?? '',
+    params: paramsFor(cell.benchmark, run.profile.name, run.paramOverrides, run.benchmarks),
+    timeoutMs: run.profile.stepTimeoutMs,
+    saveRaw: async (name, text) => {
+      currentStep = name;
+      await mkdir(rawDir, { recursive: true });
+      const file = path.join(rawDir, `${prefix}-${name}.txt`);
+      await writeFile(file, text);
+      cell.raw.push(path.relative(run.outDir, file));
+    },
+    // Series of measured iterations only: warm-ups are kept apart from the samples, and out of the file.
+    recordSeries: (series) => {
+      if (step.warmup) return;
+      (cell.timeseries ??= []).push({ ...series, iteration: step.iteration });
+    },
+    currentStep: () => currentStep,
+  };
+}
