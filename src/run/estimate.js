@@ -14,6 +14,14 @@ export const DIND_START_S = 3;
 export const IMAGE_LOAD_S = 3;
 
 /**
+ * One step's container overhead in an environment. An environment not measured for its own overhead (the
+ * alternatives) is planned as plain DinD's; plan and the progress ETA both read it here.
+ * @param {string} name
+ */
+export const runOverheadS = (name) =>
+  RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (name)] ?? RUN_OVERHEAD_S.dind;
+
+/**
  * @param {{
  *   plan: ReturnType<typeof import('./plan.js').makePlan>, profile: string,
  *   paramOverrides?: import('./params.js').ParamOverrides, registry?: import('./params.js').BenchmarkRegistry,
@@ -40,10 +48,7 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
     const row = /** @type {any} */ (rows.get(cell.benchmark));
     row.steps++;
-    // An environment not measured for its own overhead (the alternatives) is planned as plain DinD's.
-    row.totalS +=
-      row.perIterationS +
-      (RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (env.name)] ?? RUN_OVERHEAD_S.dind);
+    row.totalS += row.perIterationS + runOverheadS(env.name);
   }
   const images = new Set(plan.cells.map((c) => `${registry[c.benchmark].image}:${c.distro}`));
   const dindEnvs = plan.environments.filter((e) => e.engine !== null).length;
@@ -68,8 +73,7 @@ export function stepEstimates({ plan, profile, paramOverrides = {}, registry = B
   const steps = plan.steps.map((s) => {
     const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
-    const overhead = RUN_OVERHEAD_S[/** @type {keyof typeof RUN_OVERHEAD_S} */ (env.name)];
-    return (perIteration.get(cell.benchmark) ?? 5) + overhead;
+    return (perIteration.get(cell.benchmark) ?? 5) + runOverheadS(env.name);
   });
   return { steps, setupS };
 }

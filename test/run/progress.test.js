@@ -62,6 +62,25 @@ test("step estimates add up to plan's estimate of the run", () => {
   assert.ok(Math.abs(total - estimateRun({ plan, profile: 'quick' }).totalS) < 1, `${total}`);
 });
 
+test('the alternatives, which have no overhead of their own measured, are planned as DinD in plan and in the ETA alike', () => {
+  // Before, plan used DinD's overhead for them but the progress ETA read none, and printed "estimated NaNhNaNm".
+  const plan = makePlan({
+    benchmarks: ['lifecycle'],
+    environments: ['docker', 'dood', 'dind-rootless', 'dind-fuse-overlayfs'],
+    distros: ['debian'],
+    engines: ['20.10'],
+    iterations: 2,
+    warmup: 0,
+  });
+  const { steps, setupS } = stepEstimates({ plan, profile: 'quick' });
+  assert.ok(
+    steps.every((s) => Number.isFinite(s) && s > 0),
+    `${steps}`,
+  );
+  const total = setupS + steps.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(total - estimateRun({ plan, profile: 'quick' }).totalS) < 1, `${total}`);
+});
+
 test('estimates and parameters come from the registry the run is given, not only the built-in one', () => {
   // A benchmark only this registry has (as test/engine/run.test.js runs one): before the registry was
   // passed through, stepEstimates threw reading its estimateSeconds from the built-in registry.
