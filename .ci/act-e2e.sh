@@ -9,19 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tmp=$(mktemp -d /tmp/dind-bench-act.XXXXXX)
-keep=${DIND_BENCH_KEEP_ACT_OUT:-}
-cleanup() { if [ -z "$keep" ]; then rm -rf "$tmp"; else echo "act e2e: outputs kept in $tmp"; fi; }
-trap cleanup EXIT
-
-# Everything dind-bench creates carries this owner label (act passes the environment on to its jobs), so
-# the leftover check below sees this run's objects only, not those of other runs on a shared engine.
-export DIND_BENCH_OWNER="act-e2e-$$-$RANDOM"
-owned() {
-  { docker ps -aq --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
-    docker volume ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
-    docker network ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"; } | sort
-}
+# shellcheck source=.ci/e2e-lib.sh
+. .ci/e2e-lib.sh
+e2e_begin "act e2e" act
 
 started=$SECONDS
 # act names the repository after the checkout's origin remote, which in a clone of a local folder (as CI
@@ -35,13 +25,6 @@ status=${PIPESTATUS[0]}
 set -e
 echo "act e2e: act exited $status after $((SECONDS - started)) s"
 
-fail() {
-  echo "act e2e: FAILED: $*" >&2
-  # What dind-bench itself said (its errors name the step), then the end of the log.
-  grep -E "\\| (dind-bench: |::error)" "$tmp/act.log" | tail -n 20 >&2 || true
-  tail -n 40 "$tmp/act.log" >&2
-  exit 1
-}
 [ "$status" -eq 0 ] || fail "act exited $status"
 results=$(find "$tmp/out/results" -name results.json | wc -l)
 [ "$results" -ge 3 ] || fail "expected results.json from the docker, dind and interleaved jobs, found $results"

@@ -11,22 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tmp=$(mktemp -d /tmp/dind-bench-consumer.XXXXXX)
-keep=${DIND_BENCH_KEEP_ACT_OUT:-}
-cleanup() { if [ -z "$keep" ]; then rm -rf "$tmp"; else echo "consumer e2e: outputs kept in $tmp"; fi; }
-trap cleanup EXIT
-
-export DIND_BENCH_OWNER="consumer-e2e-$$-$RANDOM"
-owned() {
-  { docker ps -aq --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
-    docker volume ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
-    docker network ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"; } | sort
-}
-fail() { echo "consumer e2e: FAILED: $*" >&2; tail -n 60 "$tmp/act.log" >&2; exit 1; }
+# shellcheck source=.ci/e2e-lib.sh
+. .ci/e2e-lib.sh
+e2e_begin "consumer e2e" consumer
 
 # The suite at "v1": tracked and new files of this checkout, nothing ignored (no node_modules).
-mkdir -p "$tmp/suite"
-git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C "$tmp/suite" -xf -
+copy_checkout "$tmp/suite"
 [ ! -e "$tmp/suite/node_modules" ] || fail "the suite copy must not carry node_modules"
 
 # The consumer: only examples/consumer, as a repository of its own.

@@ -15,21 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 image=${DIND_BENCH_FRESH_IMAGE:-${DIND_BENCH_IMAGE_PREFIX:-dind-bench}/base:debian-trixie-slim}
-tmp=$(mktemp -d /tmp/dind-bench-fresh.XXXXXX)
-keep=${DIND_BENCH_KEEP_ACT_OUT:-}
-export DIND_BENCH_OWNER=${DIND_BENCH_OWNER:-fresh-runner-e2e-$$-$RANDOM}
+# shellcheck source=.ci/e2e-lib.sh
+. .ci/e2e-lib.sh
+e2e_begin "fresh runner e2e" fresh-runner
 runner=dind-bench-fresh-runner-$$
-cleanup() {
-  docker rm -f "$runner" >/dev/null 2>&1 || true
-  if [ -z "$keep" ]; then rm -rf "$tmp"; else echo "fresh runner e2e: outputs kept in $tmp"; fi
-}
-trap cleanup EXIT
-owned() {
-  { docker ps -aq --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
-    docker volume ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"
-    docker network ls -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER"; } | sort
-}
-fail() { echo "fresh runner e2e: FAILED: $*" >&2; [ -f "$tmp/act.log" ] && tail -n 60 "$tmp/act.log" >&2; exit 1; }
+trap 'docker rm -f "$runner" >/dev/null 2>&1 || true; e2e_cleanup' EXIT
 in_runner() { docker exec -w "$tmp/suite" "$runner" "$@"; }
 
 docker image inspect "$image" >/dev/null 2>&1 \
@@ -38,8 +28,8 @@ docker image inspect "$image" >/dev/null 2>&1 \
 command -v act >/dev/null || fail "act is not installed (fix: bash .ci/install.sh)"
 
 # The checkout's files (no node_modules, nothing ignored), a git repository of its own for act.
-mkdir -p "$tmp/suite" "$tmp/s" "$tmp/npm"
-git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C "$tmp/suite" -xf -
+mkdir -p "$tmp/s" "$tmp/npm"
+copy_checkout "$tmp/suite"
 git -C "$tmp/suite" init -q -b main
 git -C "$tmp/suite" -c user.name=e2e -c user.email=e2e@localhost add -A
 git -C "$tmp/suite" -c user.name=e2e -c user.email=e2e@localhost commit -q -m suite
