@@ -20,9 +20,9 @@ import {
   FORMAT_VERSION,
   INDEX_FILE,
   MARKER_FILE,
+  newSeriesEntry,
   runCatalogPath,
   runPath,
-  seriesDir,
   shardPath,
 } from '../src/history/layout.js';
 import { pointsOf, runInfo } from '../src/history/points.js';
@@ -94,28 +94,19 @@ function nightlyRun(/** @type {number} */ i, /** @type {number} */ start) {
   for (const e of ENVS) {
     for (const distro of DISTROS) {
       const cost = e.name === 'docker' ? 1 : e.name === 'dind-vfs' ? 1.6 : 1.15;
-      r.cells.push({
-        benchmark: 'lifecycle',
-        environment: e.name,
-        environmentKey: e.key,
-        distro,
-        engine: e.engine,
-        image: null,
-        status: 'ok',
-        raw: [],
-        metrics: [],
-      });
-      r.cells.push({
-        benchmark: 'sysbench',
-        environment: e.name,
-        environmentKey: e.key,
-        distro,
-        engine: e.engine,
-        image: null,
-        status: 'ok',
-        raw: [],
-        metrics: [],
-      });
+      for (const benchmark of ['lifecycle', 'sysbench']) {
+        r.cells.push({
+          benchmark,
+          environment: e.name,
+          environmentKey: e.key,
+          distro,
+          engine: e.engine,
+          image: null,
+          status: 'ok',
+          raw: [],
+          metrics: [],
+        });
+      }
       for (const m of METRICS) {
         const cell = r.cells.find(
           (/** @type {any} */ c) => c.benchmark === m.benchmark && c.environmentKey === e.key && c.distro === distro,
@@ -145,14 +136,7 @@ async function bulkWrite(/** @type {string} */ dir, /** @type {number} */ n, /**
     const results = nightlyRun(i, start);
     const run = runInfo(results);
     for (const { series, point } of pointsOf(results)) {
-      const s = (index.series[series.key] ??= {
-        ...series,
-        dir: seriesDir(series),
-        periods: [],
-        archived: [],
-        points: 0,
-        last: run.time,
-      });
+      const s = (index.series[series.key] ??= newSeriesEntry(series, run.time));
       if (!s.periods.includes(run.period)) s.periods.push(run.period);
       s.points++;
       s.last = run.time;

@@ -24,6 +24,7 @@ import {
   latestPath,
   runCatalogPath,
   runPath,
+  newSeriesEntry,
   seriesDir,
   shardPath,
 } from './layout.js';
@@ -264,16 +265,7 @@ async function appendLocked(dir, { run, points, overview, provenance }) {
     await tx.put(LATEST_FILE, latest, { pretty: true });
   }
   for (const { series } of points) {
-    const s =
-      getOwn(index.series, series.key) ??
-      setOwn(index.series, series.key, {
-        ...series,
-        dir: seriesDir(series),
-        periods: [],
-        archived: [],
-        points: 0,
-        last: run.time,
-      });
+    const s = getOwn(index.series, series.key) ?? setOwn(index.series, series.key, newSeriesEntry(series, run.time));
     s.runner = series.runner;
     if (!s.periods.includes(run.period)) s.periods = [...s.periods, run.period].sort();
     if (run.time > s.last) s.last = run.time;

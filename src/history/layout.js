@@ -47,6 +47,20 @@ export const seriesDir = (s) =>
 
 /** @param {string} dir a series folder @param {string} period */
 export const shardPath = (dir, period) => `${dir}/${period}.json`;
+
+/**
+ * The index entry of a series seen for the first time: publish adds it, and bench/site.js writes a year of
+ * runs straight into a store with the same shape.
+ * @param {import('./points.js').SeriesInfo} series @param {string} time the run's time
+ */
+export const newSeriesEntry = (series, time) => ({
+  ...series,
+  dir: seriesDir(series),
+  periods: /** @type {string[]} */ ([]),
+  archived: /** @type {string[]} */ ([]),
+  points: 0,
+  last: time,
+});
 /** @param {string} period */
 export const runCatalogPath = (period) => `runs/${period}/catalog.json`;
 /** @param {string} period @param {string} runId */
