@@ -1,7 +1,7 @@
 // Adaptive stopping (src/run/adaptive.js) under A/A: does sampling until the comparison can show 5% raise
 // false alarms? One run of a noise model gives both sides (Docker and DinD from the same distribution,
 // at the same run level, as interleaving makes them); samples are revealed a round at a time, from the
-// planned 3 up to the quick profile's cap of 7 (and, as a stress test, up to 30), stopping as the run
+// quick profile's planned 5 up to its cap of 7 (and, as a stress test, up to 30), stopping as the run
 // command does. Then:
 //   - within the run: the reports' rule (Mann-Whitney p < 0.05 and the ratio's 95% bootstrap interval
 //     excludes 1) counts as a false alarm; its level is 5% by design, so the target is <= 5%;
@@ -52,15 +52,16 @@ function withinRunAlarm(a, b) {
 
 /**
  * @param {import('./noise-models.js').NoiseModel} model @param {() => number} random @param {number} trials
- * @param {{ cap: number, pastRuns: number, pastSamples: number }} o
+ * @param {{ start: number, cap: number, pastRuns: number, pastSamples: number }} o
+ *   start: the planned samples a side before adaptive sampling begins (the quick profile's iterations)
  */
-export function adaptiveAA(model, random, trials, { cap, pastRuns, pastSamples }) {
+export function adaptiveAA(model, random, trials, { start, cap, pastRuns, pastSamples }) {
   const counts = { withinAdaptive: 0, withinFixed: 0, historyAdaptive: 0, historyFixed: 0, samples: 0 };
   for (let t = 0; t < trials; t++) {
     const pool = model.run(random, 2 * cap);
     const docker = pool.filter((_, i) => i % 2 === 0);
     const dind = pool.filter((_, i) => i % 2 === 1);
-    const n = adaptiveCount(docker, dind, 3, cap);
+    const n = adaptiveCount(docker, dind, start, cap);
     counts.samples += n;
     if (withinRunAlarm(docker.slice(0, n), dind.slice(0, n))) counts.withinAdaptive++;
     if (withinRunAlarm(docker, dind)) counts.withinFixed++;

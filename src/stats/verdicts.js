@@ -34,7 +34,7 @@ export const VERDICTS = Object.freeze(
   /** @type {const} */ (['regression', 'improvement', 'insufficient data', 'no change', 'baseline']),
 );
 
-export const DEFAULT_RULE = Object.freeze({ alpha: 0.01, minChange: 0.05, minRuns: 5, minSamples: 5, window: 30 });
+export const DEFAULT_RULE = Object.freeze({ alpha: 0.005, minChange: 0.05, minRuns: 5, minSamples: 5, window: 30 });
 
 /**
  * The earlier runs a verdict reads: those with enough samples for the rule, the newest `window` of them.

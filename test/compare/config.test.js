@@ -10,12 +10,12 @@ import { DEFAULT_RULE } from '../../src/stats/verdicts.js';
 test('defaults, then every matching pattern in file order', () => {
   const c = parseConfig(
     {
-      defaults: { alpha: 0.005 },
+      defaults: { alpha: 0.002 },
       metrics: { 'lifecycle/*': { minChange: 0.15 }, 'lifecycle/container.create_ms': { minChange: 0.3 } },
     },
     'x.json',
   );
-  assert.deepEqual(ruleFor(c, 'sysbench', 'cpu.events_per_second'), { ...DEFAULT_RULE, alpha: 0.005 });
+  assert.deepEqual(ruleFor(c, 'sysbench', 'cpu.events_per_second'), { ...DEFAULT_RULE, alpha: 0.002 });
   assert.equal(ruleFor(c, 'lifecycle', 'container.start_ms').minChange, 0.15);
   assert.equal(ruleFor(c, 'lifecycle', 'container.create_ms').minChange, 0.3);
   assert.deepEqual(ruleFor(defaultConfig(), 'a', 'b'), DEFAULT_RULE);
