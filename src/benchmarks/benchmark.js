@@ -154,6 +154,16 @@ export async function withService(env, spec, fn) {
 }
 
 /**
+ * The networks a client-server benchmark measures here: the first `count` the environment offers, in its
+ * order (a container environment: bridge, then host; native: host only), all of them without a count.
+ * The quick profile measures one, the bridge where DinD nests a second one (and native its only one).
+ * @param {Pick<Environment, 'networkModes'>} env @param {number} [count]
+ */
+export function networksOf(env, count) {
+  return count === undefined ? env.networkModes : env.networkModes.slice(0, Math.max(1, Math.floor(count)));
+}
+
+/**
  * A readiness probe for servers without a client ping (iperf3, sockperf): every port is in LISTEN
  * state in /proc/net/tcp{,6} of the server's namespace. Needs only sh and grep, on any distribution.
  * @param {number[]} ports

@@ -2,8 +2,12 @@
 // in each benchmark module; a benchmark without parameters for a profile uses its `quick` ones (see
 // paramsFor). `tiny` exists for the end-to-end run of the workflows under act (.ci/run): it proves the
 // pipeline, not a difference, so one iteration and no warm-up.
-// `quick` has a budget: after its 3 planned iterations it samples adaptively (src/run/adaptive.js) where a
-// DinD-vs-Docker comparison cannot yet show 5%, up to 7 iterations, within 15 minutes of wall time. An
+// `quick` plans 5 iterations, so every comparison can be tested (the within-run test and a history verdict
+// both need 5 samples a side), and no warm-up: interleaving gives every environment the same first
+// round, and the rank tests are not moved by one slow first sample. Its tests are short (each benchmark's
+// quick parameters) so that 5 rounds of every benchmark in four environments fit 15 minutes on a 2-core
+// runner (`npm run bench:quick-run`). Then, while its budget lasts, it samples adaptively
+// (src/run/adaptive.js) where a DinD-vs-Docker comparison cannot yet show 5%, up to 7 iterations. An
 // explicit --iterations asks for a fixed design and turns that off; --budget sets another budget.
 /**
  * @type {Record<string, {iterations: number, warmup: number, stepTimeoutMs: number, description: string,
@@ -11,12 +15,12 @@
  */
 export const PROFILES = {
   quick: {
-    iterations: 3,
-    warmup: 1,
+    iterations: 5,
+    warmup: 0,
     stepTimeoutMs: 120_000,
     budgetMs: 15 * 60_000,
     maxIterations: 7,
-    description: 'a first answer in minutes: short tests, 3 iterations, then more where they pay, within 15 minutes',
+    description: 'a first answer in minutes: short tests, 5 iterations, then more where they pay, within 15 minutes',
   },
   standard: {
     iterations: 20,
