@@ -101,7 +101,10 @@ export function detectableTables(results, tables = summaryTables(results)) {
       return {
         title: t.title.replace(/: medians, and each against Docker$/, ''),
         header: ['metric', ...dind.map((k) => `${k}: detectable, iterations for 5%`)],
-        rows: t.rows.map((r, i) => [r[0], ...t.comparisons[i].map(detectableText)]),
+        // Only metrics with a comparison: a metric of native alone (its host network, in quick) has none.
+        rows: t.rows
+          .map((r, i) => [r[0], ...t.comparisons[i].map(detectableText)])
+          .filter((_, i) => t.comparisons[i].some(Boolean)),
       };
     });
 }
