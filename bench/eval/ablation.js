@@ -3,7 +3,7 @@
 // buys in false alarms). The full rule here must decide exactly as judge() does; eval-detection checks that.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import { median } from '../../src/stats/index.js';
-import { DEFAULT_RULE, medianStandardError } from '../../src/stats/verdicts.js';
+import { DEFAULT_RULE, medianStandardError, predictionScale, typicalMedianError } from '../../src/stats/verdicts.js';
 
 /**
  * Far past medians set aside as the verdict does (beyond 5 robust sd, at most a tenth of them).
@@ -34,7 +34,9 @@ function variant(name, { floor = true, outliers = true, minChange = DEFAULT_RULE
       const k = xs.length;
       const mean = xs.reduce((a, b) => a + b, 0) / k;
       const sdPast = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (k - 1));
-      const sd = floor ? Math.max(sdPast, medianStandardError(candidate.map(tr))) : sdPast;
+      const sd = floor
+        ? predictionScale(sdPast, medianStandardError(candidate.map(tr)), typicalMedianError(window, tr))
+        : sdPast;
       const diff = tr(median(candidate)) - mean;
       const ratio = positive ? Math.exp(diff) : median(candidate) / mean;
       const change = better === 'lower' ? ratio - 1 : 1 - ratio;
@@ -46,7 +48,7 @@ function variant(name, { floor = true, outliers = true, minChange = DEFAULT_RULE
 
 export const ABLATIONS = [
   variant('verdict, all steps (as judge())', {}),
-  variant('without the floor (own median error)', { floor: false }),
+  variant("without the new run's median error (floor and excess)", { floor: false }),
   variant('without outlier handling', { outliers: false }),
   variant('without the minimum change', { minChange: 0 }),
   variant('without floor and outlier handling', { floor: false, outliers: false }),

@@ -9,9 +9,10 @@
 // between-run noise and the sampling error of a median. Concretely: a Student-t prediction test on log
 // medians (the new value vs the mean of k past values, scale s * sqrt(1 + 1/k), k - 1 degrees of freedom),
 // after setting aside a few past runs that are far outliers (beyond 5 robust standard deviations, from the
-// median absolute deviation; at most a tenth of them), with the scale never below the new run's own
-// sampling error of its median (from its samples' order statistics: a run much noisier than its history
-// cannot be judged sharper than its own samples allow), and a practical threshold: a verdict needs both p < alpha and a change of at least
+// median absolute deviation; at most a tenth of them), with the scale widened by what the new run's median
+// adds in sampling error beyond a past run's (a quick run of 5 samples against a history of 20: variances
+// add) and never below the new run's own sampling error of its median (both from the samples' order
+// statistics: a run much noisier than its history cannot be judged sharper than its own samples allow), and a practical threshold: a verdict needs both p < alpha and a change of at least
 // minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
 // regressions are read ("8% slower"), and tame right-skewed timings.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
@@ -84,7 +85,12 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
       reason: `${usable.length} earlier run(s) with at least ${rule.minSamples} samples; a verdict needs ${rule.minRuns}`,
     };
   }
-  const { p, ratio } = predictionTest(medians, m, candidate.samples);
+  const { p, ratio } = predictionTest(
+    medians,
+    m,
+    candidate.samples,
+    usable.map((x) => x.samples),
+  );
   const change = better === 'lower' ? ratio - 1 : 1 - ratio;
   const significant = p < rule.alpha;
   const status =
@@ -116,22 +122,43 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
  * `value` to their geometric mean. Log scale when every value is positive (the usual case), else linear.
  * @param {number[]} pastMedians at least 2
  * @param {number} value the new run's median
- * @param {number[]} [samples] the new run's samples, for the floor on the scale
+ * @param {number[]} [samples] the new run's samples, for its median's sampling error
+ * @param {number[][]} [pastSamples] the past runs' samples, for theirs
  */
-export function predictionTest(pastMedians, value, samples = []) {
+export function predictionTest(pastMedians, value, samples = [], pastSamples = []) {
   const useLog = value > 0 && pastMedians.every((x) => x > 0) && samples.every((x) => x > 0);
   const tr = useLog ? Math.log : (/** @type {number} */ x) => x;
   const xs = withoutFarOutliers(pastMedians.map(tr));
   const k = xs.length;
   const mean = xs.reduce((s, x) => s + x, 0) / k;
   const sdPast = k > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (k - 1)) : 0;
-  const sd = Math.max(sdPast, medianStandardError(samples.map(tr)));
+  const sd = predictionScale(sdPast, medianStandardError(samples.map(tr)), typicalMedianError(pastSamples, tr));
   const ratio = useLog ? Math.exp(tr(value) - mean) : value / mean;
   const diff = tr(value) - mean;
   // A perfectly constant history (a deterministic metric): any difference at all is certain.
   if (sd === 0 || k < 2) return { p: diff === 0 ? 1 : 0, ratio };
   const t = diff / (sd * Math.sqrt(1 + 1 / k));
   return { p: Math.min(1, 2 * tCdf(-Math.abs(t), k - 1)), ratio };
+}
+
+/**
+ * The prediction test's scale: the spread of the past medians, which already holds a past run's own
+ * sampling error of its median, plus what the new run's median adds beyond that (fewer or noisier samples
+ * than the history's runs had), and never below the new run's own error.
+ * @param {number} sdPast @param {number} seNew @param {number} sePast a typical past run's median error
+ */
+export function predictionScale(sdPast, seNew, sePast) {
+  return Math.max(Math.sqrt(sdPast ** 2 + Math.max(0, seNew ** 2 - sePast ** 2)), seNew);
+}
+
+/**
+ * A typical past run's sampling error of its median: the median over runs of medianStandardError, on the
+ * test's scale (tr); runs it cannot be computed for (a zero on the log scale) are left out; 0 without any.
+ * @param {number[][]} runs @param {(x: number) => number} tr
+ */
+export function typicalMedianError(runs, tr) {
+  const errors = runs.map((xs) => medianStandardError(xs.map(tr))).filter(Number.isFinite);
+  return errors.length ? median(errors) : 0;
 }
 
 /**
