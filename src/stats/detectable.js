@@ -17,6 +17,7 @@
 // Power 0.8 is the usual convention for a minimum detectable effect.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import { probit } from 'simple-statistics';
+import { predictionScale } from './verdicts.js';
 
 export const DEFAULT_POWER = 0.8;
 const ARE_MANN_WHITNEY = 3 / Math.PI;
@@ -141,9 +142,11 @@ export function detectableAgainstHistory(
     };
   }
   const factor = (tQuantile(1 - alpha / 2, k - 1) + tQuantile(power, k - 1)) * Math.sqrt(1 + 1 / k);
-  // The new run's median cannot be judged sharper than its own sampling error (as the verdict does).
+  // As the verdict's scale: the past spread, plus what the new run's median error exceeds a past run's
+  // (fewer samples than the history's runs had), never below its own error.
   const ownError = Number.isFinite(within) ? (MEDIAN_SE_FACTOR * within) / Math.sqrt(samples.length) : 0;
-  const scale = Math.max(between, ownError);
+  const pastError = Number.isFinite(within) ? (MEDIAN_SE_FACTOR * within) / Math.sqrt(pastSamples) : 0;
+  const scale = predictionScale(between, ownError, pastError);
   const change = Math.max(minChange, Math.expm1(factor * scale));
   // Split the past spread into sampling error of a median (shrinks with iterations) and the rest.
   const samplingVar = Number.isFinite(within) ? (MEDIAN_SE_FACTOR * within) ** 2 / pastSamples : 0;
