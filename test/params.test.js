@@ -22,7 +22,7 @@ const file = (/** @type {string} */ name, /** @type {string} */ text) => {
 describe('parameter overrides', () => {
   test('valid overrides replace only the named parameters', () => {
     const o = validateParamOverrides({ fio: { size: '64M' }, 'stress-ng': { seconds: 5 } }, 'c.json');
-    assert.deepEqual(paramsFor('fio', 'quick', o), { size: '64M', seconds: 0.3 });
+    assert.deepEqual(paramsFor('fio', 'quick', o), { size: '64M', seconds: 0.2 });
     assert.deepEqual(paramsFor('stress-ng', 'standard', o), {
       seconds: 5,
       workers: 0,
@@ -39,7 +39,7 @@ describe('parameter overrides', () => {
     },
     {
       doc: { fio: { seconds: '5' } },
-      message: /c\.json: "fio\.seconds" must be a non-negative number like 0\.3, got "5"/,
+      message: /c\.json: "fio\.seconds" must be a non-negative number like 0\.2, got "5"/,
     },
     { doc: { iozone: { fileSize: 1024 } }, message: /"iozone\.fileSize" must be a string like "16m", got 1024/ },
     { doc: { fio: 'big' }, message: /"fio" must be an object of parameters; valid for fio: size/ },
