@@ -18,8 +18,8 @@ import { magnitude, pValue, shortPct } from '../text/numbers.js';
  * }} Comparison
  * `worse` is the candidate's relative change in the metric's bad direction (+0.12 = 12% worse than the
  * baseline: 12% slower, or 12% less throughput); `significant` means p < 0.05 and the interval of the ratio excludes 1.
- * `testable` is false when the samples are too few for any p below 0.05 (3 vs 3, as in the quick profile:
- * the exact Mann-Whitney p-value cannot go below 0.1), so "not significant" says nothing there.
+ * `testable` is false when the samples are too few for any p below 0.05 (3 vs 3: the exact Mann-Whitney
+ * p-value cannot go below 0.1), so "not significant" says nothing there. The quick profile plans 5 a side.
  * `detectable`: the smallest change these samples could show (p < 0.05, power 0.8) and the iterations
  * per side that would show 5% (src/stats/detectable.js).
  */
@@ -188,7 +188,7 @@ function plusMinus(c) {
 
 /** The footnote that explains "(too few)" once per report. */
 export const TOO_FEW_NOTE =
-  '"(too few)": with so few samples a side (3 vs 3 in the quick profile) the exact Mann-Whitney test cannot go below ' +
+  '"(too few)": with so few samples a side (3 vs 3 or fewer) the exact Mann-Whitney test cannot go below ' +
   'p = 0.1, so no difference can be shown: read the interval (±), or run with --iterations 5 or more.';
 
 /**
