@@ -164,6 +164,13 @@ export function networksOf(env, count) {
 }
 
 /**
+ * How many networks a container environment measures with this `networks` parameter: for the plan's
+ * estimates, which are made before any environment exists.
+ * @param {number} [count]
+ */
+export const plannedNetworks = (count) => networksOf({ networkModes: ['bridge', 'host'] }, count).length;
+
+/**
  * A readiness probe for servers without a client ping (iperf3, sockperf): every port is in LISTEN
  * state in /proc/net/tcp{,6} of the server's namespace. Needs only sh and grep, on any distribution.
  * @param {number[]} ports

@@ -5,7 +5,7 @@
 import { parseIperf3 } from '../parsers/iperf3.js';
 import { parsePingMtu } from '../parsers/ping-mtu.js';
 import { parseSockperf } from '../parsers/sockperf.js';
-import { listeningProbe, networksOf, runSteps, withService } from './benchmark.js';
+import { listeningProbe, networksOf, plannedNetworks, runSteps, withService } from './benchmark.js';
 
 /** @typedef {{seconds: number, latencySeconds: number, mtuPings: number, networks: number, readyTimeoutMs: number}} Iperf3Params */
 
@@ -24,7 +24,7 @@ export const iperf3 = {
   // Loopback + each network's throughput and latency run (sockperf adds ~2 s of its own to each), the
   // MTU pings, and ~1.5 s per server start. Standard, measured: 58 s per step.
   estimateSeconds: (/** @type {any} */ p) => {
-    const n = Math.min(2, p.networks ?? 2);
+    const n = plannedNetworks(p.networks);
     return p.seconds + n * (p.seconds + p.latencySeconds + 2 + 1.5) + 0.2 * p.mtuPings;
   },
 

@@ -3,7 +3,7 @@
 // bridge and over host networking. TPS and latency percentiles (from pgbench's per-transaction log).
 // Commits are fsynced as in a default server, so the environment's storage shows in the numbers too.
 import { LOG_MARKER, parsePgbench } from '../parsers/pgbench.js';
-import { networksOf, runStep, withService } from './benchmark.js';
+import { networksOf, plannedNetworks, runStep, withService } from './benchmark.js';
 
 /** @typedef {{scale: number, seconds: number, clients: number, threads: number, networks: number, readyTimeoutMs: number}} PgbenchParams */
 
@@ -19,7 +19,7 @@ export const pgbench = {
     standard: { scale: 10, seconds: 60, clients: 8, threads: 2, networks: 2, readyTimeoutMs: 120_000 },
   },
   // Per network: initdb and start (~2 s), `pgbench -i` (~0.5 s per scale unit here), then the timed run.
-  estimateSeconds: (/** @type {any} */ p) => Math.min(2, p.networks ?? 2) * (p.seconds + 2 + 0.5 * p.scale),
+  estimateSeconds: (/** @type {any} */ p) => plannedNetworks(p.networks) * (p.seconds + 2 + 0.5 * p.scale),
 
   async measure(env, ctx) {
     const p = /** @type {PgbenchParams} */ (ctx.params);

@@ -2,7 +2,7 @@
 // environment's bridge and over host networking. Requests/s and latency percentiles for SET and GET:
 // the shape of a CI job's service container (a cache or queue next to the tests).
 import { parseRedisBenchmark } from '../parsers/redis-benchmark.js';
-import { networksOf, runStep, withService } from './benchmark.js';
+import { networksOf, plannedNetworks, runStep, withService } from './benchmark.js';
 
 /** @typedef {{requests: number, clients: number, tests: string, networks: number, readyTimeoutMs: number}} RedisParams */
 
@@ -20,7 +20,7 @@ export const redis = {
   // Two networks x each test's requests at ~120 000 requests/s with 50 clients (measured here in
   // standard: 18.9 s per step), plus the server starts.
   estimateSeconds: (/** @type {any} */ p) =>
-    (Math.min(2, p.networks ?? 2) * String(p.tests).split(',').length * p.requests) / 120_000 + 2,
+    (plannedNetworks(p.networks) * String(p.tests).split(',').length * p.requests) / 120_000 + 2,
 
   async measure(env, ctx) {
     const p = /** @type {RedisParams} */ (ctx.params);
