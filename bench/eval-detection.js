@@ -67,7 +67,7 @@ const ALPHA = DEFAULT_RULE.alpha;
 const alphaAtOnePercent = (pAA) => [...pAA].sort((x, y) => x - y)[Math.floor(0.01 * pAA.length)] ?? ALPHA;
 /** How many of the limit's p-values fall under alpha. @param {number[]} ps @param {number} alpha */
 const under = (ps, alpha) => ps.filter((p) => p < alpha).length;
-/** rows[model] = { counts[detector] = { aa, hits per shift }, ablation[variant] = { aa, hit }, limit, oracle } */
+/** rows[model] = { counts[detector] = { aa, hits per shift }, ablation[variant] = { aa, hit }, the limit's p-values } */
 const rows = [];
 for (const [mi, model] of models.entries()) {
   const random = seededRandom(Number(values.seed) * 1000 + mi);
@@ -92,16 +92,16 @@ for (const [mi, model] of models.entries()) {
     pAA.push(limitP(past, candidate, model.better));
     pHit.push(limitP(past, worse[1], model.better));
   }
-  rows.push({ model, counts, ablation, pAA, pHit, limit: { alpha: 0, hits: 0, aa: 0 }, oracle: 0 });
+  rows.push({ model, counts, ablation, pAA, pHit });
 }
 // The practical limit held to <= 1% false alarms: one alpha for every model, as a real test fixes its alpha
 // before it sees the data: the largest that keeps the limit's own A/A rate <= 1% on each model of these
-// trials. For comparison, an oracle that knows the model picks the loosest alpha per model (`oracle`).
+// trials. For comparison, an oracle that knows the model picks the loosest alpha per model (oracleHits).
 const LIMIT_ALPHA = Math.min(...rows.map((r) => alphaAtOnePercent(r.pAA)));
-for (const r of rows) {
-  r.limit = { alpha: LIMIT_ALPHA, hits: under(r.pHit, LIMIT_ALPHA), aa: under(r.pAA, LIMIT_ALPHA) };
-  r.oracle = under(r.pHit, alphaAtOnePercent(r.pAA));
-}
+/** The limit's detections of 10% at LIMIT_ALPHA. @param {{pHit: number[]}} r */
+const limitHits = (r) => under(r.pHit, LIMIT_ALPHA);
+/** The oracle's: at the loosest alpha that holds the limit to 1% on this model. @param {{pAA: number[], pHit: number[]}} r */
+const oracleHits = (r) => under(r.pHit, alphaAtOnePercent(r.pAA));
 
 // Issue 15's scenario: every series of a real quick run, resampled (bench/eval/quick-scenario.js).
 const fixture = JSON.parse(
@@ -130,15 +130,16 @@ const lines = [
   '| noise model | detector | false alarms (A/A) | detects 5% | detects 10% | detects 20% | of the limit at 10% | of the limit at <= 1% false alarms |',
   '|---|---|---|---|---|---|---|---|',
 ];
-for (const { model, counts, limit } of rows) {
+for (const row of rows) {
+  const { model, counts } = row;
   for (const [i, d] of DETECTORS.entries()) {
     const c = counts[i];
     const name = i === 0 ? `**${model.name}**<br><small>${model.description}</small>` : '';
     const strong = (/** @type {string} */ s) => (i === di ? `**${s}**` : s);
     const calibrated =
       i === li
-        ? `${ratio(limit.hits, limit.hits)} (alpha ${limit.alpha.toPrecision(2)})`
-        : ratio(c.hits[1], limit.hits);
+        ? `${ratio(limitHits(row), limitHits(row))} (alpha ${LIMIT_ALPHA.toPrecision(2)})`
+        : ratio(c.hits[1], limitHits(row));
     lines.push(
       `| ${name} | ${d.name} | ${strong(pct(c.aa))} | ${strong(pct(c.hits[0]))} | ${strong(pct(c.hits[1]))} | ${strong(pct(c.hits[2]))} | ${strong(ratio(c.hits[1], counts[li].hits[1]))} | ${strong(calibrated)} |`,
     );
@@ -149,8 +150,8 @@ for (const { model, counts, limit } of rows) {
   const sum = (/** @type {(r: any) => number} */ f) => rows.reduce((a, r) => a + f(r), 0);
   const ours = sum((r) => r.counts[di].hits[1]);
   const limit = sum((r) => r.counts[li].hits[1]);
-  const calibrated = sum((r) => r.limit.hits);
-  const oracle = sum((r) => r.oracle);
+  const calibrated = sum(limitHits);
+  const oracle = sum(oracleHits);
   const over = rows
     .filter((r) => r.counts[di].aa > 0.01 * trials)
     .map((r) => `${r.model.name} ${pct(r.counts[di].aa)}`);
@@ -200,7 +201,7 @@ for (const { model, ablation } of rows) {
 }
 {
   const sum = (/** @type {number} */ ai) => rows.reduce((a, r) => a + r.ablation[ai].hit, 0);
-  const calibrated = rows.reduce((a, r) => a + r.limit.hits, 0);
+  const calibrated = rows.reduce((a, r) => a + limitHits(r), 0);
   lines.push(
     `| **of the limit at <= 1% false alarms, all models** | ${ABLATIONS.map((_, ai) => ratio(sum(ai), calibrated)).join(' | ')} |`,
   );
