@@ -18,6 +18,7 @@ export const LAYERS = [
   ['images'],
   ['engine', 'parsers', 'stats'],
   ['text'],
+  ['model'],
 ];
 
 /** @param {string} layer @param {string[][]} layers */

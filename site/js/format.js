@@ -1,30 +1,6 @@
-// Numbers and words as a person reads them.
-
-/** @param {number} x */
-export function num(x) {
-  if (x == null || !Number.isFinite(x)) return '–';
-  const a = Math.abs(x);
-  return a >= 1000
-    ? Math.round(x).toLocaleString('en')
-    : a >= 100
-      ? x.toFixed(0)
-      : a >= 1
-        ? x.toFixed(2)
-        : x.toFixed(3);
-}
-
-/**
- * A ratio (candidate / baseline) as a signed percentage where + is worse for the metric's direction.
- * @param {number} r @param {'higher'|'lower'} better
- */
-export const worsePct = (r, better) => (better === 'lower' ? (r - 1) * 100 : (1 - r) * 100);
-
-/**
- * How many times worse (2 = twice as bad, 0.5 = twice as good) from a ratio candidate / baseline, for
- * either direction: symmetric on a log axis, so one +9,000% cell does not flatten every other bar.
- * @param {number} r @param {'higher'|'lower'} better
- */
-export const costFactor = (r, better) => (better === 'lower' ? r : 1 / r);
+// Words and axis labels of the page only. Numbers and the change of a comparison come from the results
+// model (src/model/, reached as #model/ through site/index.html's import map and package.json's
+// "imports"): the same modules the reports use, so the page and report.md print the same number.
 
 /** A tick of a cost-factor log axis: "same", "2× worse", "5× better". @param {number} f */
 export const factorLabel = (f) =>
@@ -43,16 +19,6 @@ export function factorTicks(min, max) {
     }
   }
   return out;
-}
-
-/** @param {number} p */
-export const pct = (p) => (Number.isFinite(p) ? `${p > 0 ? '+' : ''}${p.toFixed(Math.abs(p) < 10 ? 1 : 0)}%` : '–');
-
-/** An interval on a ratio as a "worse %" interval, lower bound first. @param {{low: number, high: number}} ci @param {'higher'|'lower'} better */
-export function worseInterval(ci, better) {
-  const a = worsePct(ci.low, better);
-  const b = worsePct(ci.high, better);
-  return [Math.min(a, b), Math.max(a, b)];
 }
 
 export const shortCommit = (/** @type {string|null} */ c) => (c ? c.slice(0, 7) : 'unknown');

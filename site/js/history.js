@@ -3,7 +3,8 @@
 // loads its series' monthly shards only when it scrolls into view.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
 import { seriesPoints } from './data.js';
-import { date, esc, num, shortCommit } from './format.js';
+import { num } from '#model/numbers.js';
+import { date, esc, shortCommit } from './format.js';
 import { visible } from './state.js';
 
 /**

@@ -1,18 +1,9 @@
 // The first screen: the runner's newest run, the plain-words answer, what changed since the previous
 // runs, DinD against Docker per metric (chart and table). Everything comes from one precomputed file.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
-import {
-  costFactor,
-  date,
-  esc,
-  factorLabel,
-  factorTicks,
-  num,
-  pct,
-  shortCommit,
-  worseInterval,
-  worsePct,
-} from './format.js';
+import { costChange, costFactor, worseInterval } from '#model/change.js';
+import { num, shortPct } from '#model/numbers.js';
+import { date, esc, factorLabel, factorTicks, shortCommit } from './format.js';
 import { visible } from './state.js';
 import { verdictBadge, verdictCss, withinBadge, withinCss } from './verdicts.js';
 
@@ -74,12 +65,12 @@ function renderAnswer(/** @type {any} */ latest, /** @type {any[]} */ rows, /** 
     const worse = cmp.filter((x) => x.c.verdict === 'worse');
     const better = cmp.filter((x) => x.c.verdict === 'better');
     const top = [...worse]
-      .sort((a, b) => worsePct(b.c.ratio, b.r.better) - worsePct(a.c.ratio, a.r.better))
+      .sort((a, b) => costChange(b.c.ratio, b.r.better) - costChange(a.c.ratio, a.r.better))
       .slice(0, 3);
     parts.push(
       `<b>${esc(k)}</b> is clearly worse than plain Docker in <b>${worse.length}</b> of ${cmp.length} metrics and clearly better in ${better.length}` +
         (top.length
-          ? `; most: ${top.map((x) => `${esc(x.r.metric)} ${pct(worsePct(x.c.ratio, x.r.better))}`).join(', ')}`
+          ? `; most: ${top.map((x) => `${esc(x.r.metric)} ${shortPct(costChange(x.c.ratio, x.r.better))}`).join(', ')}`
           : '') +
         '.',
     );
@@ -141,7 +132,7 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
         environment: k,
         distro: r.distro,
         unit: r.unit,
-        worsePct: worsePct(cmp.ratio, r.better),
+        change: costChange(cmp.ratio, r.better),
         low: lo,
         high: hi,
         ratio: cmp.ratio,
@@ -151,7 +142,7 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
       });
     }
   }
-  bars.sort((a, b) => b.worsePct - a.worsePct);
+  bars.sort((a, b) => b.change - a.change);
   // A log axis of the cost factor (see costFactor): +9,000% and +3% are both readable on it.
   const factor = (/** @type {any} */ b, /** @type {number} */ ratio) => costFactor(ratio, b.better);
   for (const b of bars) {
@@ -222,7 +213,7 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
           callbacks: {
             label: (/** @type {any} */ ctx) => {
               const b = bars[ctx.dataIndex];
-              return `${pct(b.worsePct)} [${pct(b.low)}, ${pct(b.high)}], δ ${b.delta.toFixed(2)} (${b.magnitude}), ${b.verdict}`;
+              return `${shortPct(b.change)} [${shortPct(b.low)}, ${shortPct(b.high)}], δ ${b.delta.toFixed(2)} (${b.magnitude}), ${b.verdict}`;
             },
           },
         },
@@ -250,10 +241,10 @@ function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
       body.push(
         `<tr data-key="${esc(env.key)}"><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>` +
           `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>` +
-          `<td class="num ${withinCss(c?.verdict)}">${c ? `${pct(worsePct(c.ratio, r.better))} [${pct(lo)}, ${pct(hi)}] ${withinBadge(c.verdict, esc)}` : k === 'docker' ? 'baseline' : '–'}</td>` +
+          `<td class="num vs ${withinCss(c?.verdict)}">${c ? `${shortPct(costChange(c.ratio, r.better))} [${shortPct(lo)}, ${shortPct(hi)}] ${withinBadge(c.verdict, esc)}` : k === 'docker' ? 'baseline' : '–'}</td>` +
           `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>` +
           `<td class="num">${c ? detectableText(c.detectable) : ''}</td>` +
-          `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? pct(t.change * 100) : ''}</td></tr>`,
+          `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? shortPct(t.change) : ''}</td></tr>`,
       );
     }
   }

@@ -2,7 +2,9 @@
 // run (its Fig. 7b, from the cells' optional `timeseries`), Alpine against Debian.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
 import { getJson } from './data.js';
-import { costFactor, esc, factorLabel, factorTicks, num } from './format.js';
+import { costFactor } from '#model/change.js';
+import { num } from '#model/numbers.js';
+import { esc, factorLabel, factorTicks } from './format.js';
 import { visible } from './state.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));

@@ -1,8 +1,9 @@
 // The start-up waterfall: each environment's start-up as its phases laid end to end (median of each
 // phase), DinD beside Docker, from the lifecycle benchmark's `startup.*` and `startup_tls.*` metrics.
 import { addTools, makeChart } from './charts.js';
-import { esc, num } from './format.js';
-import { PHASES, TIMELINES } from './phases.js';
+import { num } from '#model/numbers.js';
+import { PHASES, TIMELINES } from '#model/phases.js';
+import { esc } from './format.js';
 import { visible } from './state.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));

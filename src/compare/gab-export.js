@@ -11,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { halfWidth, roundToInterval } from '../stats/display.js';
 import { summarize } from '../stats/index.js';
-import { significant as fmt } from '../text/numbers.js';
+import { significant as fmt } from '../model/numbers.js';
 
 /**
  * @param {any} results

@@ -2,7 +2,7 @@
 // or a verdict reads (numbers: ../text/numbers.js; a comparison's phrase: ../results/within-run.js).
 import { details, reading, versusTitle } from '../results/within-run.js';
 import { VERDICTS } from '../stats/verdicts.js';
-import { num, pValue, shortPct } from '../text/numbers.js';
+import { num, pValue, shortPct } from '../model/numbers.js';
 
 /**
  * Within-run comparisons grouped into tables: one per kind and benchmark.

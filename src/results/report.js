@@ -3,7 +3,7 @@
 // comparisons as `dind-bench compare`, from ./within-run.js), what the run could detect, and the cells that
 // did not run, each reason once. Tables fit 120 columns (../text/tables.js).
 import { median } from '../stats/index.js';
-import { num, unsignedPct } from '../text/numbers.js';
+import { num, unsignedPct } from '../model/numbers.js';
 import { markdownTable, mdText } from '../text/tables.js';
 import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 

@@ -4,7 +4,7 @@
 // `startup_tls.*`, `daemon.start_to_ready_ms` and `daemon_tls.start_to_ready_ms` metrics.
 import { PHASE_ORDER } from '../engine/startup.js';
 import { median, ratioOfMedians, summarize } from '../stats/index.js';
-import { ms } from '../text/numbers.js';
+import { ms } from '../model/numbers.js';
 
 const esc = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -3,7 +3,10 @@
 // interval, Mann-Whitney p-value, Cliff's delta. The runner interleaves environments, so within a run the
 // samples of two environments share the machine's drift and can be compared directly.
 import { cliffsDelta, detectableWithinRun, mannWhitneyU, ratioOfMedians, summarize } from '../stats/index.js';
-import { magnitude, pValue, shortPct } from '../text/numbers.js';
+import { pValue } from '../model/numbers.js';
+
+// The reading of a comparison is the model's (../model/change.js): re-exported for this layer's readers.
+export { TOO_FEW_NOTE, WITHIN_RUN_WORDS, costFactor, reading, worseInterval, withinRunWord } from '../model/change.js';
 
 /**
  * @typedef {{ env: string, distro: string, n: number, median: number, low: number, high: number }} Side
@@ -156,72 +159,6 @@ function summaryOf(samples, opts) {
   if (opts.seed !== undefined || opts.resamples !== undefined) return summarize(samples, opts);
   if (!summaries.has(samples)) summaries.set(samples, summarize(samples));
   return summaries.get(samples);
-}
-
-/**
- * How many times worse the candidate is, as a factor (2 = twice as bad, 0.5 = twice as good), for either
- * direction: the ratio of medians for a lower-is-better metric, its inverse for a higher-is-better one
- * (half the throughput = twice the time per unit of work = factor 2). Symmetric on a log scale, so the
- * charts draw it on a log axis and the readings never go below -100%.
- * @param {number} ratio candidate / baseline @param {'higher' | 'lower'} better
- */
-export const costFactor = (ratio, better) => (better === 'lower' ? ratio : 1 / ratio);
-
-/**
- * The ratio's interval as a change towards worse in cost-factor terms (fractions, lower first).
- * @param {{ low: number, high: number }} ci @param {'higher' | 'lower'} better
- * @returns {[number, number]}
- */
-export function worseInterval(ci, better) {
-  const a = costFactor(ci.low, better) - 1;
-  const b = costFactor(ci.high, better) - 1;
-  return [Math.min(a, b), Math.max(a, b)];
-}
-
-/** Half the width of the worse interval, in percentage points ("±4", "±0.6"). @param {Comparison} c */
-function plusMinus(c) {
-  const [lo, hi] = worseInterval(c.ratio, c.better);
-  const half = ((hi - lo) / 2) * 100;
-  if (!Number.isFinite(half)) return '';
-  return ` ±${magnitude(half, 1)}`;
-}
-
-/** The footnote that explains "(too few)" once per report. */
-export const TOO_FEW_NOTE =
-  '"(too few)": with so few samples a side (3 vs 3 or fewer) the exact Mann-Whitney test cannot go below ' +
-  'p = 0.1, so no difference can be shown: read the interval (±), or run with --iterations 5 or more.';
-
-/**
- * How a comparison reads, compact, as the change in cost (`costFactor` - 1, so + is worse): "+512% ▲ worse" and "-12% ▼ better" when the difference is
- * significant (p < 0.05 and the ratio's interval excludes 1), "+2.7% ±4 (no diff)" when a test could have
- * found one and did not, "+2.7% ±4 (too few)" when no test could (see TOO_FEW_NOTE). ± is half the
- * width of the 95% interval in percentage points; the interval itself, p and Cliff's delta are in
- * `details` and in `compare --json`.
- * @param {Comparison} c
- */
-export function reading(c) {
-  const word = withinRunWord(c);
-  if (word === null) return '–';
-  const change = costFactor(c.ratio.ratio, c.better) - 1;
-  if (word === 'worse' || word === 'better') return `${shortPct(change)} ${word === 'worse' ? '▲ worse' : '▼ better'}`;
-  return `${shortPct(change)}${plusMinus(c)} (${word})`;
-}
-
-/** The words a within-run comparison reads as (see reading). */
-export const WITHIN_RUN_WORDS = Object.freeze(/** @type {const} */ (['worse', 'better', 'no diff', 'too few']));
-
-/**
- * The one rule for a comparison's word: "worse" or "better" when the difference is significant, else "no
- * diff" when a test could have found one and did not, "too few" when no test could; null when the change
- * is not a number. `compare` prints it (reading) and `publish` writes it into the overview the site shows.
- * @param {Pick<Comparison, 'ratio' | 'better' | 'significant' | 'testable'>} c
- * @returns {typeof WITHIN_RUN_WORDS[number] | null}
- */
-export function withinRunWord(c) {
-  const change = costFactor(c.ratio.ratio, c.better) - 1;
-  if (!Number.isFinite(change)) return null;
-  if (c.significant) return change > 0 ? 'worse' : 'better';
-  return c.testable === false ? 'too few' : 'no diff';
 }
 
 /**

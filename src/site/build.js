@@ -10,6 +10,8 @@ import { ARCHIVE_DIR } from '../history/layout.js';
 import { openHistory } from '../history/store.js';
 
 const SITE_SRC = fileURLToPath(new URL('../../site/', import.meta.url));
+/** The results model: the page imports it as #model/ (site/index.html's import map), the reports as ../model/. */
+const MODEL_SRC = fileURLToPath(new URL('../model/', import.meta.url));
 const SITE_MARKER = '.dind-bench-site';
 const require = createRequire(import.meta.url);
 
@@ -50,6 +52,11 @@ export async function buildSite({ history, out }) {
       const html = await fs.readFile(path.join(SITE_SRC, rel), 'utf8');
       await fs.writeFile(to, html.replace('%DATA_ROOT%', dataRoot));
     } else await fs.copyFile(path.join(SITE_SRC, rel), to);
+    files++;
+  }
+  await fs.mkdir(path.join(out, 'model'), { recursive: true });
+  for (const name of (await fs.readdir(MODEL_SRC)).filter((n) => n.endsWith('.js'))) {
+    await fs.copyFile(path.join(MODEL_SRC, name), path.join(out, 'model', name));
     files++;
   }
   await fs.mkdir(path.join(out, 'vendor'), { recursive: true });

@@ -16,7 +16,7 @@
 // minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
 // regressions are read ("8% slower"), and tame right-skewed timings.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import { num as fmt, pExact as formatP, pct1, signedPct } from '../text/numbers.js';
+import { num as fmt, pExact as formatP, pct1, signedPct } from '../model/numbers.js';
 import { median } from './median.js';
 
 /**

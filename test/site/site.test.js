@@ -173,7 +173,7 @@ test('dark mode, phone width and the keyboard', { skip }, async () => {
   assert.ok(csv);
   assert.match(
     (await import('node:fs')).readFileSync(csv, 'utf8'),
-    /^label,benchmark,metric,environment,distro,unit,worsePct,low,high/,
+    /^label,benchmark,metric,environment,distro,unit,change,low,high/,
   );
   await page.screenshot({ path: path.join(ARTIFACTS, 'overview-phone-dark.png') });
   assert.deepEqual(errors, []);

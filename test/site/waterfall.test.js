@@ -11,7 +11,7 @@ import { htmlReport } from '../../src/results/report-html.js';
 import { tlsComparisons, waterfallBars } from '../../src/results/waterfall.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
-import { PHASES } from '../../site/js/phases.js';
+import { PHASES } from '../../src/model/phases.js';
 import { tmpDir } from '../history/helpers.js';
 import { CHROMIUM, launch, openPage } from './browser.js';
 

@@ -1,6 +1,6 @@
-// Numbers as every report of the command line prints them (terminal, Markdown, job summary, verdict
-// reasons): one module, so a number reads the same wherever it appears. The site has its own, for the
-// browser (site/js/format.js).
+// Numbers as every report prints them (terminal, Markdown, job summary, verdict reasons, report.html and
+// the site, which loads this very file): one module, so a number reads the same wherever it appears.
+// Import-free (no Node APIs): part of the results model (see ./README.md).
 
 /**
  * A measured value with about three significant digits; '–' for a missing one. Large counts in k and M
