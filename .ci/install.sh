@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
+COMPOSE_VERSION=v2.40.3  # the newest compose v2 release the Go module proxy served when pinned (2026-11)
 
 # git: the suite's commit in every result's provenance; python3: the storage benchmark's probe (native).
 apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq stress-ng fio python3 git)
@@ -58,6 +59,25 @@ if ! docker buildx version >/dev/null 2>&1; then
   cp "$gobin/buildx" "$plugin"
   rm -rf "$gobin"
   chmod +x "$plugin"
+fi
+
+# docker compose v2 (workloads bring up their compose stacks with it): Debian bookworm packages only the
+# retired Python 1.29, so the plugin is built from its Go module. `go install mod@version` refuses the
+# module (its go.mod has exclude directives): its source is fetched with `go mod download` and built there.
+# About 2 min on 2 cores, most of it downloading modules.
+compose_plugin="$HOME/.docker/cli-plugins/docker-compose"
+if ! docker compose version 2>/dev/null | grep -q "${COMPOSE_VERSION#v}"; then
+  echo "install: docker compose $COMPOSE_VERSION (go build)"
+  work="$(mktemp -d)"
+  src="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
+  cp -r "$src" "$work/src" && chmod -R u+w "$work/src"
+  (cd "$work/src" && CGO_ENABLED=0 go build -trimpath \
+    -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$work/docker-compose" ./cmd)
+  mkdir -p "$(dirname "$compose_plugin")"
+  cp "$work/docker-compose" "$compose_plugin"
+  chmod +x "$compose_plugin"
+  rm -rf "$work"
 fi
 
 # Only what the command needs; .ci/install-ci-tools.sh adds the dev dependencies (tsc, playwright-core).

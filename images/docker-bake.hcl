@@ -50,6 +50,9 @@ target "bench" {
       # install: the server runs with jit=off (see src/benchmarks/pgbench.js), so nothing loads it, and
       # under dind-vfs every container create copies the whole image.
       { name = "pgbench", debian = "postgresql", alpine = "postgresql16 postgresql16-contrib", purge = "libllvm14 libz3-4" },
+      # Not a benchmark's tools: the registry a workload run starts itself, so its jobs really pull offline
+      # (Debian's docker-registry: the CNCF distribution registry, 2.8).
+      { name = "registry", debian = "docker-registry", alpine = "docker-registry" },
     ]
   }
   context    = "images/bench"

@@ -83,11 +83,22 @@ export async function startInnerDaemon(
   // Its own cgroup namespace where the engine has them, never more of the host's tree than needed.
   const cgroup = await cgroupAccess(outer);
   const binds = [...cgroup.binds, `${socketDir}:/var/run`];
+  /** @type {string | null} the inner data-root's volume: removed with the daemon (a job's images can be large) */
+  let volumeName = null;
   if (volume) {
     const vol = await tracker.creating(outer.createVolume({ Labels: tracker.labels }));
     tracker.add('volume', vol.name, outer);
+    volumeName = vol.name;
     binds.push(`${vol.name}:${variant.dataRoot ?? '/var/lib/docker'}`);
   }
+  const removeVolume = async () => {
+    if (!volumeName) return;
+    await outer
+      .getVolume(volumeName)
+      .remove()
+      .then(() => tracker.forget(/** @type {string} */ (volumeName)))
+      .catch(() => {}); // still named by a container being removed: the run's cleanup takes it
+  };
   if (variant.daemonConfig) await writeFile(path.join(socketDir, DAEMON_CONFIG), JSON.stringify(variant.daemonConfig));
   const devices = (variant.devices ?? []).map((d) => ({ PathOnHost: d, PathInContainer: d, CgroupPermissions: 'rwm' }));
 
@@ -163,6 +174,7 @@ export async function startInnerDaemon(
           const stop_ms = since(s);
           await container.remove({ force: true, v: true });
           tracker.forget(container.id);
+          await removeVolume();
           return stop_ms;
         },
       };

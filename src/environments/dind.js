@@ -7,7 +7,11 @@ import { runContainer } from '../engine/containers.js';
 import { DIND_TIMELINE, buildTimeline, hostClock, stopwatch } from '../engine/startup.js';
 import { containerHostPids, containerWorkingSet, pssBytes, withoutWorkloads } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
+import { socketOf } from '../engine/client.js';
 import { ContainerEnvironment } from './container.js';
+
+/** The DinD images' own command (images/dind/Dockerfile.*): a variant without a `cmd` of its own runs it. */
+const DEFAULT_DAEMON_CMD = ['dockerd', '--host=unix:///var/run/docker.sock'];
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
 
 export class DindEnvironment extends ContainerEnvironment {
@@ -18,6 +22,10 @@ export class DindEnvironment extends ContainerEnvironment {
   variant = {};
   /** @type {import('./dind-daemon.js').InnerDaemon | null} */
   daemon = null;
+  /** @type {import('./environment.js').JobEngine | null} the one engine of a workload whose runner persists it */
+  persistentJobEngine = null;
+  /** @type {(() => Promise<void>)[]} */
+  jobEngineStops = [];
   /** @param {import('dockerode')} outer @param {string} engine inner Engine version, e.g. "20.10" */
   constructor(outer, engine) {
     super(outer);
@@ -30,8 +38,9 @@ export class DindEnvironment extends ContainerEnvironment {
    * Starts one inner daemon of this environment's kind. A variant that starts its daemon differently
    * overrides this (setup and daemonCycle both come through here).
    * @param {import('../engine/resources.js').ResourceTracker} tracker
-   * @param {{env?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
-   *   env: the outer container's environment; onMark: the host's start-up marks (see startInnerDaemon)
+   * @param {{env?: string[], cmd?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
+   *   env: the outer container's environment; cmd: instead of the variant's command (a job's daemon flags);
+   *   onMark: the host's start-up marks (see startInnerDaemon)
    */
   startDaemon(tracker, opts = {}) {
     const env = [...(this.variant.env ?? []), ...(opts.env ?? [])];
@@ -187,7 +196,51 @@ export class DindEnvironment extends ContainerEnvironment {
     return { start_to_ready_ms: d.start_to_ready_ms, stop_ms, ...(first ?? {}), timeline };
   }
 
+  /**
+   * The engine one DinD job starts with: a fresh inner daemon of this kind with an empty data-root, its
+   * start to the first OK /_ping timed as the job waits for it; with `persist`, one daemon for every job
+   * of the run (started by the first), as a runner that keeps its DinD volume. Registries of the run are
+   * trusted (--insecure-registry: plain HTTP on the run's own bridge) and mirrors set on the daemon's
+   * command line.
+   * @param {import('./environment.js').JobEngineOptions} [opts]
+   * @returns {Promise<import('./environment.js').JobEngine>}
+   */
+  async jobEngine({ persist = false, insecureRegistries = [], registryMirrors = [] } = {}) {
+    if (persist && this.persistentJobEngine) return { ...this.persistentJobEngine, readyMs: 0 };
+    const { tracker } = this.need();
+    const flags = [
+      ...insecureRegistries.map((r) => `--insecure-registry=${r}`),
+      ...registryMirrors.map((m) => `--registry-mirror=${m}`),
+    ];
+    const cmd = [...(this.variant.cmd ?? DEFAULT_DAEMON_CMD), ...flags];
+    const t0 = performance.now();
+    const d = await this.startDaemon(tracker, { cmd });
+    const readyMs = performance.now() - t0;
+    const stop = async () => void (await d.stop().catch(() => 0));
+    const engine = {
+      socket: socketOf(d.docker),
+      docker: d.docker,
+      readyMs,
+      fresh: true,
+      engineVersion: d.version,
+      storageDriver: d.storageDriver,
+      close: persist ? async () => {} : stop,
+    };
+    if (persist) {
+      this.persistentJobEngine = engine;
+      this.jobEngineStops.push(stop);
+    }
+    return engine;
+  }
+
+  /** An inner engine reaches a registry of the run on the runner engine's bridge. @param {{bridgeAddress: string}} registry */
+  registryAddress(registry) {
+    return registry.bridgeAddress;
+  }
+
   async teardown() {
+    for (const stop of this.jobEngineStops.splice(0)) await stop();
+    this.persistentJobEngine = null;
     await super.teardown();
     if (this.daemon) await this.daemon.stop().catch(() => {});
     this.daemon = null;

@@ -1,5 +1,5 @@
 // `docker`: the command runs in a container on the runner's own engine.
-import { backingFilesystem } from '../engine/client.js';
+import { backingFilesystem, pingOnce, socketOf } from '../engine/client.js';
 import { outerDaemonPids, outerDaemonRss, pssBytes, shimPid } from '../engine/stats.js';
 import { ContainerEnvironment } from './container.js';
 
@@ -18,6 +18,32 @@ export class DockerEnvironment extends ContainerEnvironment {
         backingFilesystem: backingFilesystem(info),
       },
     );
+  }
+
+  /**
+   * A job on the runner's engine: the engine is already there and keeps what earlier jobs left (a
+   * persistent runner); what getting it ready costs is one /_ping.
+   * @returns {Promise<import('./environment.js').JobEngine>}
+   */
+  async jobEngine() {
+    const t0 = performance.now();
+    if (!(await pingOnce(this.outer))) throw new Error(`${this.name}: the runner's engine does not answer /_ping`);
+    const readyMs = performance.now() - t0;
+    const info = await this.outer.info();
+    return {
+      socket: socketOf(this.outer),
+      docker: this.outer,
+      readyMs,
+      fresh: false,
+      engineVersion: info.ServerVersion,
+      storageDriver: info.Driver,
+      close: async () => {},
+    };
+  }
+
+  /** The runner's engine reaches a registry of the run on loopback. @param {{hostAddress: string}} registry */
+  registryAddress(registry) {
+    return registry.hostAddress;
   }
 
   /** Where the engine workloads run on keeps its data, as a host path: the runner engine's data-root. */

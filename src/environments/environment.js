@@ -70,6 +70,20 @@
  */
 
 /**
+ * The engine one CI job of this environment starts with (workloads: ../benchmarks/workload.js). docker and
+ * dood: the runner's engine, which keeps images and build cache between jobs (`fresh` false); every DinD
+ * variant: a fresh inner daemon with an empty data-root, as a DinD service starts for each job, unless
+ * `persist` (one inner daemon, and its data, for every job of the run: a runner that keeps its DinD
+ * volume). `socket`: the host path of its unix socket, for the docker CLI (../engine/cli.js).
+ * `registryAddress`: where this engine reaches a registry the run started (../engine/registry.js).
+ * @typedef {{
+ *   socket: string, docker: import('dockerode'), readyMs: number, fresh: boolean, engineVersion: string,
+ *   storageDriver: string, close: () => Promise<void>,
+ * }} JobEngine
+ * @typedef {{ persist?: boolean, insecureRegistries?: string[], registryMirrors?: string[] }} JobEngineOptions
+ */
+
+/**
  * What an environment itself costs in memory: a probe sampled by ../engine/stats.js, and what it counts.
  * @typedef {{probe: () => Promise<number | null>, what: string}} EnvironmentMemory
  */
@@ -94,6 +108,8 @@
  *   daemonCycle?: (opts?: {firstContainer?: {image: string, timeoutMs: number}, tls?: boolean, onEnd?: () => void}) => Promise<DaemonCycle>,
  *   startupTimeline?: (spec: {image: string, timeoutMs: number, onEnd?: () => void}) => Promise<import('../engine/startup.js').Timeline>,
  *   jobMemory?: () => Promise<JobMemory | null>,
+ *   jobEngine?: (opts?: JobEngineOptions) => Promise<JobEngine>,
+ *   registryAddress?: (registry: {hostAddress: string, bridgeAddress: string}) => string,
  * }} Environment
  *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.
  *   networkModes: the networks a client can reach a server over here (native offers only 'host').
@@ -109,7 +125,7 @@
 /**
  * An optional capability of an environment, or a clear error when it lacks one (a benchmark that forgot
  * to list the environment in `unavailableIn`).
- * @template {'engineApi' | 'dataRootOnHost' | 'environmentMemory' | 'daemonCycle' | 'startupTimeline' | 'jobMemory'} K
+ * @template {'engineApi' | 'dataRootOnHost' | 'environmentMemory' | 'daemonCycle' | 'startupTimeline' | 'jobMemory' | 'jobEngine' | 'registryAddress'} K
  * @param {Environment} env @param {K} name
  * @returns {NonNullable<Environment[K]>}
  */
