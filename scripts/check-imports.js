@@ -14,7 +14,7 @@ export const LAYERS = [
   ['run', 'compare', 'site', 'doctor.js'],
   ['history'],
   ['benchmarks'],
-  ['environments', 'results', 'workflow'],
+  ['environments', 'results', 'workflow', 'workload'],
   ['images'],
   ['engine', 'parsers', 'stats'],
   ['text'],

@@ -36,7 +36,7 @@
  *   name: string, image: string, description: string,
  *   params: Record<string, Record<string, unknown>>,
  *   estimateSeconds?: (params: any) => number,
- *   unavailableIn?: Record<string, string>,
+ *   unavailableIn?: Record<string, string>, extraImages?: string[],
  *   measure: (env: Environment, ctx: MeasureContext) => Promise<Metric[]>,
  * }} Benchmark
  * @typedef {{

@@ -52,11 +52,29 @@ export async function cliConfig() {
  * @param {CliSpec} spec
  * @returns {Promise<CliResult>}
  */
-export function dockerCli({ socket, args, cwd, env = {}, timeoutMs, config }) {
+export function dockerCli(spec) {
+  return execTool('docker', spec.args, spec);
+}
+
+/**
+ * Runs a job's shell step (`sh -c SCRIPT`) with the same environment as dockerCli: its `docker`
+ * commands reach the engine behind `socket`.
+ * @param {Omit<CliSpec, 'args'> & { script: string }} spec
+ * @returns {Promise<CliResult>}
+ */
+export function shellStep(spec) {
+  return execTool('sh', ['-c', spec.script], spec);
+}
+
+/**
+ * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'>} spec
+ * @returns {Promise<CliResult>}
+ */
+function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
   const t0 = performance.now();
   return new Promise((resolve) => {
     execFile(
-      'docker',
+      command,
       args,
       {
         cwd,

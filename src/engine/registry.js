@@ -44,7 +44,11 @@ export async function startRegistry({ docker, tracker, image, cliConfigDir, prox
       Image: image,
       // Its own configuration: the package's default asks for htpasswd authentication. No credential is
       // needed on a registry that lives only on this machine's loopback and the run's own bridge.
-      Cmd: ['sh', '-c', 'printf "%s\\n" "$REGISTRY_CONFIG" > /tmp/registry.yml && exec docker-registry serve /tmp/registry.yml'],
+      Cmd: [
+        'sh',
+        '-c',
+        'printf "%s\\n" "$REGISTRY_CONFIG" > /tmp/registry.yml && exec docker-registry serve /tmp/registry.yml',
+      ],
       Env: [`REGISTRY_CONFIG=${config}`],
       Labels: { ...tracker.labels, 'dind-bench.role': proxyOf ? 'registry-mirror' : 'registry' },
       ExposedPorts: { [`${PORT}/tcp`]: {} },

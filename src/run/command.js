@@ -16,6 +16,7 @@ import { describeImages, prepareImages } from './images.js';
 import { printReport, writeOutputs } from './outputs.js';
 import { validateParamOverrides } from './params.js';
 import { makePlan } from './plan.js';
+import { withWorkload } from './workload.js';
 import { duration } from './progress.js';
 import { PROFILES } from './profiles.js';
 import { executePlan } from './runner.js';
@@ -175,7 +176,9 @@ export async function resumeCommand(o) {
     throw new ResumeError(`${o.dir}: recorded on Engine ${was}, this engine is ${engine}: resume on the same Engine`);
   }
   const opts = resumedOptions(resumed);
-  const registry = o.registry ?? BENCHMARKS;
+  const workload = resumed.run.args?.workload;
+  const registry =
+    o.registry ?? (typeof workload === 'string' ? (await withWorkload(workload, [])).registry : BENCHMARKS);
   const unknown = opts.benchmarks.filter((b) => !(b in registry));
   if (unknown.length) {
     throw new ResumeError(`${o.dir}: unknown benchmarks ${unknown.join(', ')}: not resumable by this dind-bench`);

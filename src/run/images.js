@@ -21,7 +21,7 @@ export async function prepareImages(o, registry) {
   const containerEnvs = o.environments.filter((e) => e !== 'native');
   const dindEngines = o.environments.some(isDind) ? o.engines : [];
   const wantBench = containerEnvs.length
-    ? o.distros.flatMap((d) => o.benchmarks.map((b) => benchImage(registry[b].image, d)))
+    ? o.distros.flatMap((d) => imagesOf(o.benchmarks, registry).map((i) => benchImage(i, d)))
     : [];
   const wanted = [...new Set([...wantBench, ...dindEngines.map(dindImage)])];
   /** @type {Record<string, string>} */
@@ -34,7 +34,7 @@ export async function prepareImages(o, registry) {
       outer: o.outer,
       distros: containerEnvs.length ? o.distros : [],
       engines: dindEngines,
-      benchImages: [...new Set(o.benchmarks.map((b) => registry[b].image))],
+      benchImages: imagesOf(o.benchmarks, registry),
       onlyMissing: true,
       log: o.log,
     });
@@ -47,6 +47,14 @@ export async function prepareImages(o, registry) {
   }
   return { wanted, unavailable, dindEngines };
 }
+
+/**
+ * The benchmark images the benchmarks run in, and those they need besides (a workload's seeds).
+ * @param {string[]} benchmarks @param {import('./params.js').BenchmarkRegistry} registry
+ */
+const imagesOf = (benchmarks, registry) => [
+  ...new Set(benchmarks.flatMap((b) => [registry[b].image, ...(registry[b].extraImages ?? [])])),
+];
 
 /**
  * Provenance of every image the run used. Each is described with a short container, cleaned up like the

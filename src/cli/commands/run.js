@@ -14,6 +14,14 @@ function duration(v) {
   return ms;
 }
 
+/** --price-per-minute's value: dollars, a finite number from 0. @param {string} v */
+function price(v) {
+  const n = Number(v);
+  if (!(Number.isFinite(n) && n >= 0 && n < 1000))
+    throw new InvalidArgumentError(`expected a price in dollars per minute such as 0.006, got ${JSON.stringify(v)}`);
+  return n;
+}
+
 /** @param {import('commander').Command} cli */
 export function register(cli) {
   addRunSelection(
@@ -34,13 +42,24 @@ export function register(cli) {
     )
     .option('--out <dir>', 'folder for results.json (written as it goes), report.md and raw/ (no results.json yet)')
     .option('--resume <dir>', 'continue the interrupted run in DIR with its recorded options (others are ignored)')
-    .action(async (opts) => {
+    .option(
+      '--workload <file>',
+      'your own CI job (a workload YAML file, see docs/workloads.md), run as a job in every environment; with --bench, the benchmarks too',
+    )
+    .option(
+      '--price-per-minute <usd>',
+      'what one billed runner minute costs you, for the cost per job (default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
+      price,
+    )
+    .action(async (opts, command) => {
       // Loaded here, not at start: `--help` and other commands never pay for dockerode and the benchmarks.
-      const [{ outerEngine }, { resumeCommand, runCommand }, { loadParamOverrides }] = await Promise.all([
-        import('../../engine/client.js'),
-        import('../../run/command.js'),
-        import('../../run/params.js'),
-      ]);
+      const [{ outerEngine }, { resumeCommand, runCommand }, { loadParamOverrides }, { withWorkload }] =
+        await Promise.all([
+          import('../../engine/client.js'),
+          import('../../run/command.js'),
+          import('../../run/params.js'),
+          import('../../run/workload.js'),
+        ]);
       if (opts.resume) {
         if (opts.out && path.resolve(opts.out) !== path.resolve(opts.resume)) {
           throw new Error('--resume DIR continues the run in DIR: leave out --out');
@@ -51,10 +70,16 @@ export function register(cli) {
       if (!opts.out) throw new Error("required option '--out <dir>' not specified (or --resume DIR to continue a run)");
       // Validated before anything starts; recorded in results (run.args.paramOverrides).
       const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
+      // A workload is loaded and checked before anything runs; its job joins the registry as a benchmark.
+      if (opts.workload) opts.workload = path.resolve(opts.workload); // recorded: a resume reads it again
+      const job = opts.workload
+        ? await withWorkload(opts.workload, command.getOptionValueSource('bench') === 'cli' ? opts.bench : [])
+        : null;
       const { exitCode } = await runCommand({
         outer: outerEngine(),
         profile: opts.profile,
-        benchmarks: opts.bench,
+        benchmarks: job ? job.benchmarks : opts.bench,
+        registry: job?.registry,
         environments: opts.env,
         distros: opts.distro,
         engines: opts.engine,

@@ -1,0 +1,373 @@
+// A team's own CI job (a workload file, ../workload/load.js) as a benchmark: each iteration is one job in
+// the environment, started as a job there starts (docker and dood: the runner's engine, which keeps what
+// earlier jobs left; DinD: a fresh inner engine, unless the workload's runner persists it), and run the
+// way its script runs it, through the real docker CLI with buildx and compose (../engine/cli.js) against
+// that engine's socket:
+//
+//   engine ready -> images (pull from the run's own registry, load an archive, or present) -> builds
+//   (BuildKit) -> compose up --wait -> test -> down -> steps;  job.total_ms = all of it.
+//
+// Then, outside the job's total, each build is measured in controlled states so environments compare like
+// for like: cold (--no-cache), warm (the same build again) and, on a fresh engine, a cache import (the
+// build's image with inline cache saved, the engine's build cache pruned, the image loaded back and the
+// build run with --cache-from: what restoring a CI cache gives).
+//
+// Offline, a pulled image is pushed by the run into a registry it starts itself (../engine/registry.js)
+// from a local image (`seed`): every pull is a real pull over HTTP. Everything a job makes is removed:
+// a fresh engine with its volume, and on the runner's engine the images it tagged and its compose
+// project, at the end of the run (also on failure and Ctrl-C, through the run's ResourceTracker). BuildKit
+// cache a build leaves on the runner's engine stays, as a persistent runner keeps it (docs/workloads.md).
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { cliConfig, dockerCli, shellStep } from '../engine/cli.js';
+import { outerEngine } from '../engine/client.js';
+import { startRegistry } from '../engine/registry.js';
+import { benchImage } from '../images/catalog.js';
+import { capability } from '../environments/environment.js';
+
+/** @typedef {import('../workload/load.js').Workload} Workload */
+/** @typedef {import('../parsers/parse-error.js').Metric} Metric */
+/** @typedef {import('../environments/environment.js').JobEngine} JobEngine */
+
+/**
+ * What a run shares between its jobs: the registry, the CLI's private config, the job's files.
+ * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, dir: string,
+ *   primed: Set<string>, tags: Map<import('dockerode'), Set<string>> }} Shared
+ */
+
+/** @type {WeakMap<object, Promise<Shared>>} per run (its ResourceTracker) */
+const runs = new WeakMap();
+
+/** The series' name of a workload: every metric of the job is under it. @param {string} name */
+export const workloadBenchmarkName = (name) => `workload.${name}`;
+
+/** A metric key for an image reference: "team/app:1" -> "team_app_1". @param {string} ref */
+export const imageKey = (ref) => ref.replace(/[^a-z0-9._-]/g, '_').slice(0, 60);
+
+/**
+ * The benchmark that runs `workload` as a job in each environment.
+ * @param {Workload} workload
+ * @returns {import('./benchmark.js').Benchmark & { extraImages: string[] }}
+ */
+export function workloadBenchmark(workload) {
+  return {
+    name: workloadBenchmarkName(workload.name),
+    // The registry's image: the run starts it on the runner's engine (cells' distro picks its tag).
+    image: 'registry',
+    extraImages: seedBenches(workload),
+    description: `the job in ${path.basename(workload.file)}: images, BuildKit builds, compose, steps, as a CI job runs them`,
+    params: { quick: {}, standard: {} },
+    // A job's length is the job's own; a first guess for the plan until the first round is measured.
+    estimateSeconds: () => 30,
+    unavailableIn: { native: 'a workload drives a Docker engine; native has none' },
+    measure: (env, ctx) => runJob(workload, env, ctx),
+  };
+}
+
+/** The project's benchmark images that seeds name (dind-bench/<bench>:<distro>): built before the run. @param {Workload} w */
+function seedBenches(w) {
+  const names = (w.images ?? []).flatMap((i) => [i.seed, i.from]).filter(Boolean);
+  return [
+    ...new Set(names.map((n) => /^dind-bench\/([a-z0-9-]+):/.exec(/** @type {string} */ (n))?.[1]).filter(Boolean)),
+  ].map((x) => /** @type {string} */ (x));
+}
+
+/**
+ * What the run's jobs share, made by the first job: the job's files copied (the job sees a snapshot),
+ * the CLI config, and the registry seeded with the workload's images. Removed at the run's end.
+ * @param {Workload} w @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} registryImage
+ * @returns {Promise<Shared>}
+ */
+function shared(w, tracker, registryImage) {
+  let made = runs.get(tracker);
+  if (!made) {
+    made = makeShared(w, tracker, registryImage);
+    runs.set(tracker, made);
+  }
+  return made;
+}
+
+/** @param {Workload} w @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} registryImage */
+async function makeShared(w, tracker, registryImage) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dind-bench-workload-'));
+  tracker.onCleanup(() => rm(dir, { recursive: true, force: true }));
+  await cp(w.dir, dir, { recursive: true, verbatimSymlinks: true });
+  const config = await cliConfig();
+  tracker.onCleanup(config.remove);
+  /** @type {Shared} */
+  const s = { registry: null, config: config.dir, dir, primed: new Set(), tags: new Map() };
+  tracker.onCleanup(() => removeTags(s));
+  const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
+  if (seeds.length) {
+    const outer = outerEngine();
+    s.registry = await startRegistry({ docker: outer, tracker, image: registryImage, cliConfigDir: config.dir });
+    for (const image of seeds) await s.registry.seed(/** @type {string} */ (image.seed), image.name);
+  }
+  return s;
+}
+
+/** Removes the image tags jobs left on engines that outlive them (the runner's). @param {Shared} s */
+async function removeTags(s) {
+  for (const [docker, tags] of s.tags) {
+    for (const tag of tags)
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => {});
+  }
+}
+
+/**
+ * One job in `env`, then the controlled build figures.
+ * @param {Workload} w @param {import('../environments/environment.js').Environment} env
+ * @param {import('./benchmark.js').MeasureContext} ctx
+ * @returns {Promise<Metric[]>}
+ */
+async function runJob(w, env, ctx) {
+  const { tracker } = capability(env, 'engineApi')();
+  const s = await shared(w, tracker, benchImage('registry', ctx.image.split(':')[1] ?? 'debian'));
+  const registry = s.registry;
+  const opts = {
+    persist: Boolean(w.runner?.persist),
+    insecureRegistries: registry ? [capability(env, 'registryAddress')(registry)] : [],
+  };
+  const startEngine = capability(env, 'jobEngine');
+  // A runner that keeps its engine has run this job before: one unmeasured job first, so every
+  // measured one sees the steady state such a runner is in.
+  const primeKey = `${env.name}@${env.engine ?? ''}`;
+  if (!s.primed.has(primeKey)) {
+    const first = await startEngine(opts);
+    try {
+      if (!first.fresh || opts.persist) await job(w, env, first, s, ctx, 'prime-');
+    } finally {
+      await first.close();
+    }
+    s.primed.add(primeKey);
+  }
+  const engine = await startEngine(opts);
+  try {
+    const metrics = await job(w, env, engine, s, ctx, '');
+    metrics.push(...(await controlledBuilds(w, engine, s, ctx)));
+    return metrics;
+  } finally {
+    await engine.close();
+  }
+}
+
+/**
+ * The job as its script runs it; its phases timed.
+ * @param {Workload} w @param {import('../environments/environment.js').Environment} env @param {JobEngine} engine
+ * @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ * @returns {Promise<Metric[]>}
+ */
+async function job(w, env, engine, s, ctx, rawPrefix) {
+  const cli = cliOn(engine, s, ctx, rawPrefix);
+  /** @type {Metric[]} */
+  const m = [ms('engine.ready_ms', engine.readyMs)];
+  for (const image of w.images ?? []) {
+    const key = imageKey(image.name);
+    if (image.source === 'pull') {
+      const ref =
+        s.registry && image.seed ? `${capability(env, 'registryAddress')(s.registry)}/${image.name}` : image.name;
+      const t = await cli(`pull-${key}`, ['pull', '--quiet', ref]);
+      if (ref !== image.name) await cli(`tag-${key}`, ['tag', ref, image.name]);
+      remember(engine, s, ref);
+      m.push(ms(`image.${key}.pull_ms`, t));
+    } else if (image.source === 'archive') {
+      m.push(
+        ms(
+          `image.${key}.load_ms`,
+          await cli(`load-${key}`, [
+            'load',
+            '--quiet',
+            '--input',
+            path.join(s.dir, /** @type {string} */ (image.archive)),
+          ]),
+        ),
+      );
+    } else if (engine.fresh) {
+      // Present on the runner, not in a fresh engine: the job has to bring it in (save from the runner's engine, load).
+      m.push(ms(`image.${key}.load_ms`, await copyImage(image.from ?? image.name, image.name, engine, s, cli)));
+    }
+    remember(engine, s, image.name);
+  }
+  for (const b of w.builds ?? []) {
+    m.push(ms(`build.${b.name}_ms`, await cli(`build-${b.name}`, buildArgs(b, s, []))));
+    remember(engine, s, buildTag(b));
+  }
+  if (w.compose) m.push(...(await compose(w.compose, s, cli)));
+  for (const step of w.steps ?? []) m.push(ms(`step.${step.name}_ms`, await shell(step, engine, s, ctx, rawPrefix)));
+  m.push(
+    ms(
+      'job.total_ms',
+      m.reduce((sum, x) => sum + x.value, 0),
+    ),
+  );
+  return m;
+}
+
+/**
+ * A runner of the docker CLI on the job's engine: saves the output, fails with the tool's own words.
+ * @param {JobEngine} engine @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ * @returns {(step: string, args: string[]) => Promise<number>} milliseconds the command took
+ */
+function cliOn(engine, s, ctx, rawPrefix) {
+  return async (step, args) => {
+    const r = await dockerCli({ socket: engine.socket, args, cwd: s.dir, timeoutMs: ctx.timeoutMs, config: s.config });
+    await ctx.saveRaw(`${rawPrefix}${step}`, `$ docker ${args.join(' ')}\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
+    if (r.exitCode !== 0) throw failed(step, `docker ${args.join(' ')}`, r);
+    return r.ms;
+  };
+}
+
+/** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
+function failed(step, command, r) {
+  const text = `${r.stderr}\n${r.stdout}`.trim();
+  const first = text.split('\n').find((l) => l.trim()) ?? '(no output)';
+  const tail = text.split('\n').slice(-10).join('\n');
+  return Object.assign(
+    new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${first.trim()}\n${tail}`),
+    { step },
+  );
+}
+
+/** @param {string} metric @param {number} value @returns {Metric} */
+const ms = (metric, value) => ({ metric, unit: 'ms', better: 'lower', value: Math.round(value * 10) / 10 });
+
+/** Tags on an engine that outlives the job are removed at the run's end. @param {JobEngine} engine @param {Shared} s @param {string} tag */
+function remember(engine, s, tag) {
+  if (engine.fresh) return;
+  if (!s.tags.has(engine.docker)) s.tags.set(engine.docker, new Set());
+  /** @type {Set<string>} */ (s.tags.get(engine.docker)).add(tag);
+}
+
+/**
+ * `docker buildx build` arguments for a build of the workload (BuildKit: buildx's `docker` driver, the
+ * engine's own builder), loaded into the engine's image store under its tag.
+ * @param {import('../workload/load.js').WorkloadBuild} b @param {Shared} s @param {string[]} extra
+ */
+function buildArgs(b, s, extra) {
+  const context = path.join(s.dir, b.context);
+  const args = [
+    'buildx',
+    'build',
+    '--progress=plain',
+    '--load',
+    '--tag',
+    buildTag(b),
+    '--file',
+    path.join(context, b.dockerfile ?? 'Dockerfile'),
+  ];
+  if (b.target) args.push('--target', b.target);
+  for (const [k, v] of Object.entries(b.args ?? {})) args.push('--build-arg', `${k}=${v}`);
+  return [...args, ...extra, context];
+}
+
+/** @param {import('../workload/load.js').WorkloadBuild} b */
+const buildTag = (b) => b.tag ?? `dind-bench-workload/${b.name}:ci`;
+
+/**
+ * Copies an image of the runner's engine into the job's engine (docker save | docker load), timed.
+ * @param {string} from @param {string} name @param {JobEngine} engine @param {Shared} s
+ * @param {(step: string, args: string[]) => Promise<number>} cli
+ */
+async function copyImage(from, name, engine, s, cli) {
+  const outer = outerEngine();
+  const t0 = performance.now();
+  const tar = await outer.getImage(from).get();
+  const answer = await engine.docker.loadImage(tar, { quiet: true });
+  await new Promise((resolve, reject) => {
+    answer.on('data', () => {});
+    answer.on('end', resolve);
+    answer.on('error', reject);
+  });
+  if (from !== name) await cli(`tag-${imageKey(name)}`, ['tag', from, name]);
+  return performance.now() - t0;
+}
+
+/**
+ * The compose stack: up until healthy, the test, down; down also when up or the test failed.
+ * @param {import('../workload/load.js').WorkloadCompose} c @param {Shared} s
+ * @param {(step: string, args: string[]) => Promise<number>} cli
+ * @returns {Promise<Metric[]>}
+ */
+async function compose(c, s, cli) {
+  const project = `dind-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const base = ['compose', '--project-name', project, '--file', path.join(s.dir, c.file)];
+  /** @type {Metric[]} */
+  const m = [];
+  let down = false;
+  try {
+    m.push(ms('compose.up_ms', await cli('compose-up', [...base, 'up', '--detach', '--wait'])));
+    if (c.test)
+      m.push(
+        ms(
+          'compose.test_ms',
+          await cli('compose-test', [...base, 'run', '--rm', c.test.service, ...(c.test.command ?? [])]),
+        ),
+      );
+    down = true;
+    m.push(ms('compose.down_ms', await cli('compose-down', [...base, 'down', '--volumes', '--remove-orphans'])));
+  } finally {
+    if (!down) await cli('compose-down', [...base, 'down', '--volumes', '--remove-orphans']).catch(() => {});
+  }
+  return m;
+}
+
+/**
+ * A shell step of the job (sh -c), with DOCKER_HOST on the job's engine and the registry's address for
+ * this engine in DIND_BENCH_REGISTRY.
+ * @param {import('../workload/load.js').WorkloadStep} step @param {JobEngine} engine @param {Shared} s
+ * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ */
+async function shell(step, engine, s, ctx, rawPrefix) {
+  const r = await shellStep({
+    socket: engine.socket,
+    script: step.run,
+    cwd: s.dir,
+    timeoutMs: ctx.timeoutMs,
+    config: s.config,
+  });
+  await ctx.saveRaw(
+    `${rawPrefix}step-${step.name}`,
+    `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}`,
+  );
+  if (r.exitCode !== 0) throw failed(`step-${step.name}`, step.run, r);
+  return r.ms;
+}
+
+/**
+ * Each build cold, warm and (on a fresh engine) from an imported cache, outside the job's total.
+ * @param {Workload} w @param {JobEngine} engine @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx
+ * @returns {Promise<Metric[]>}
+ */
+async function controlledBuilds(w, engine, s, ctx) {
+  const cli = cliOn(engine, s, ctx, '');
+  /** @type {Metric[]} */
+  const m = [];
+  for (const b of w.builds ?? []) {
+    // Inline cache metadata in the image, so a later build can use it as its cache (--cache-from).
+    const inline = ['--build-arg', 'BUILDKIT_INLINE_CACHE=1'];
+    m.push(
+      ms(`build.${b.name}.cold_ms`, await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline]))),
+    );
+    m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline))));
+    if (!engine.fresh) continue; // the runner's engine keeps its own cache: an import would not be used
+    const archive = path.join(s.dir, `.dind-bench-cache-${b.name}.tar`);
+    try {
+      await cli(`save-${b.name}`, ['save', '--output', archive, buildTag(b)]);
+      await cli(`prune-${b.name}`, ['builder', 'prune', '--all', '--force']);
+      await cli(`rmi-${b.name}`, ['rmi', '--force', buildTag(b)]);
+      const load = await cli(`load-cache-${b.name}`, ['load', '--quiet', '--input', archive]);
+      const build = await cli(
+        `build-${b.name}-cache-import`,
+        buildArgs(b, s, ['--cache-from', buildTag(b), ...inline]),
+      );
+      m.push(ms(`build.${b.name}.cache_import_ms`, load + build));
+    } finally {
+      await rm(archive, { force: true });
+    }
+  }
+  return m;
+}

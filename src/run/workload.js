@@ -1,0 +1,21 @@
+// `run --workload FILE`: the team's own job joins the run as one more benchmark (../benchmarks/workload.js),
+// looked up in a registry of its own: every benchmark, plus the job. The file is read and checked in full
+// before anything starts (../workload/load.js); a resumed run reads it again from the path it recorded.
+import { BENCHMARKS } from '../benchmarks/index.js';
+import { workloadBenchmark } from '../benchmarks/workload.js';
+import { loadWorkload } from '../workload/load.js';
+
+/**
+ * @param {string} file the workload file
+ * @param {string[]} alsoBenchmarks benchmarks asked for beside it (--bench)
+ * @returns {Promise<{ registry: import('./params.js').BenchmarkRegistry, benchmarks: string[], workload: import('../workload/load.js').Workload }>}
+ */
+export async function withWorkload(file, alsoBenchmarks) {
+  const workload = await loadWorkload(file);
+  const bench = workloadBenchmark(workload);
+  return {
+    registry: Object.freeze({ ...BENCHMARKS, [bench.name]: bench }),
+    benchmarks: [bench.name, ...alsoBenchmarks],
+    workload,
+  };
+}
