@@ -223,8 +223,9 @@ function cliOn(engine, s, ctx, rawPrefix) {
 
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
 function failed(step, command, r) {
-  const text = `${r.stderr}\n${r.stdout}`.trim();
-  const first = text.split('\n').find((l) => l.trim()) ?? '(no output)';
+  const text = `${r.stdout}\n${r.stderr}`.trim();
+  // The docker CLI and compose say why at the end (progress lines come first): the last line is the reason.
+  const first = (r.stderr.trim() || r.stdout.trim()).split('\n').at(-1) ?? '(no output)';
   const tail = text.split('\n').slice(-10).join('\n');
   return Object.assign(
     new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${first.trim()}\n${tail}`),
