@@ -2,6 +2,7 @@
 // opens after the quick start. It answers first (a sentence per DinD environment), then shows DinD
 // against Docker as a chart with intervals, then the tables. It fits a 1400 px wide window without
 // horizontal scrolling. The history site with charts over many runs is built by `site build`.
+import { jobSentence, workloadCosts } from './job-cost.js';
 import { DETECTABLE_READING, READING, answers, detectableTables, problemGroups, samplingNote, summaryTables } from './report.js';
 import { TOO_FEW_NOTE, compareWithinRun, costFactor, details, reading, worseInterval } from './within-run.js';
 import { waterfallSection } from './waterfall.js';
@@ -67,6 +68,9 @@ svg { display: block; width: 100%; height: auto; font: 11px system-ui, sans-seri
 svg text { fill: currentColor; } svg .grid { stroke: var(--grid); } svg .one { stroke: currentColor; opacity: .6; }
 </style></head><body>
 <h1>DinD vs Docker on ${esc(results.runner.name)}</h1>
+${workloadCosts(results)
+  .map((w) => `<p class="answer"><b>${esc(jobSentence(w))}</b></p>`)
+  .join('')}
 <ul class="answer">${answers(results, comparisons).map((a) => `<li>${esc(a)}</li>`).join('')}</ul>
 <p>Profile <b>${esc(results.run.profile)}</b>, ${esc(results.run.iterations)} iterations after ${esc(results.run.warmup)} warm-up, environments interleaved.
 ${esc(results.host.cpuModel)} (${esc(results.host.cores)} cores, ${Math.round(results.host.memoryBytes / 2 ** 30)} GiB), ${esc(results.host.distribution)}, kernel ${esc(results.host.kernel)}, cgroup v${esc(results.host.cgroupVersion)};

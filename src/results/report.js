@@ -2,6 +2,7 @@
 // of each metric per environment and one compact verdict per DinD environment against Docker (the same
 // comparisons as `dind-bench compare`, from ./within-run.js), what the run could detect, and the cells that
 // did not run, each reason once. Tables fit 120 columns (../text/tables.js).
+import { costTable, jobSentence, workloadCosts } from './job-cost.js';
 import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
 import { markdownTable, mdText } from '../text/tables.js';
@@ -210,7 +211,12 @@ export function markdownReport(results) {
       `outer engine ${mdText(results.engines.outer.version)} (${mdText(results.engines.outer.storageDriver)}).`,
     '',
   );
+  for (const w of workloadCosts(results)) out.push(`**${mdText(jobSentence(w))}**`, '');
   for (const a of answers(results)) out.push(`- ${mdText(a)}`);
+  for (const w of workloadCosts(results)) {
+    const t = costTable(w);
+    out.push('', `## ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
+  }
   const sampled = samplingNote(results);
   if (sampled) out.push('', mdText(sampled));
   out.push('', '| environment | status | engine | storage driver | DinD start mode |', '|---|---|---|---|---|');

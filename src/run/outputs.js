@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { htmlReport } from '../results/report-html.js';
 import { answers, markdownReport, problems, summaryTables } from '../results/report.js';
+import { costTable, jobSentence, workloadCosts } from '../results/job-cost.js';
 import { validateResults } from '../results/schema.js';
 import { textTable, wrap } from '../text/tables.js';
 
@@ -29,9 +30,15 @@ export async function writeOutputs(outDir, file, results) {
  * @param {(s: string) => void} log
  */
 export function printReport(results, outDir, file, log) {
+  const jobs = workloadCosts(results);
+  for (const w of jobs) log(`\n${wrap(jobSentence(w))}`);
   for (const t of summaryTables(results)) log(`\n${t.title}\n${textTable(t.header, t.rows)}`);
   for (const p of problems(results)) log(`\n${wrap(p)}`);
   for (const a of answers(results)) log(`\n${wrap(a)}`);
+  for (const w of jobs) {
+    const t = costTable(w);
+    log(`\n${t.title}\n${textTable(t.header, t.rows)}`);
+  }
   const rssMib = Math.round(results.harness.peakRssBytes / 2 ** 20);
   log(
     `\nresults: ${file}\nreport:  ${path.join(outDir, 'report.md')} and report.html\nwall time ${results.harness.wallSeconds} s, harness peak RSS ${rssMib} MiB`,
