@@ -90,7 +90,10 @@ function parseYaml(text, where) {
     // maxAliasCount 0: no YAML aliases at all (a "billion laughs" file expands through them).
     return doc.toJS({ maxAliasCount: 0 });
   } catch (e) {
-    throw new WorkloadError(`${where}: ${logText(/** @type {Error} */ (e).message)}; ${ADVICE}`);
+    const message = /** @type {Error} */ (e).message;
+    if (/alias/i.test(message))
+      throw new WorkloadError(`${where}: YAML aliases (&name, *name) are not allowed in a workload file; write the value out`);
+    throw new WorkloadError(`${where}: ${logText(message)}; ${ADVICE}`);
   }
 }
 
