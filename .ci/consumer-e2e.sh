@@ -49,6 +49,11 @@ echo "consumer e2e: act exited $status after $((SECONDS - started)) s"
 results=$(find "$tmp/out/results" -name results.json | wc -l)
 [ "$results" -ge 1 ] || fail "no results.json from the reusable workflow's bench job"
 [ -s "$tmp/out/compare/comparison.md" ] || fail "no comparison written"
+# The caller's own job (examples/consumer/workload/workload.yml), measured as a job in each environment.
+jq -e '[.cells[] | select(.benchmark == "workload.consumer-job" and .status == "ok")] | length >= 2' \
+  "$(find "$tmp/out/results" -name results.json | head -n1)" >/dev/null \
+  || fail "the caller's workload did not run in docker and dind through the reusable workflow"
+grep -q "On this runner your job (workload.consumer-job" "$tmp/act.log" || fail "no cost-per-job answer for the caller's workload"
 [ -f "$tmp/out/history/index.json" ] || fail "no history written"
 [ -f "$tmp/out/site/index.html" ] || fail "no site built"
 # The suite came from the reference, installed by the actions themselves (the copy had no node_modules).

@@ -189,6 +189,9 @@ async function job(w, env, engine, s, ctx, rawPrefix) {
     } else if (engine.fresh) {
       // Present on the runner, not in a fresh engine: the job has to bring it in (save from the runner's engine, load).
       m.push(ms(`image.${key}.load_ms`, await copyImage(image.from ?? image.name, image.name, engine, s, cli)));
+    } else if (image.from && image.from !== image.name) {
+      // Already on this runner under the job's name: the stand-in is tagged so, untimed (nothing to do there).
+      await cli(`tag-${key}`, ['tag', image.from, image.name]);
     }
     remember(engine, s, image.name);
   }
@@ -224,8 +227,11 @@ function cliOn(engine, s, ctx, rawPrefix) {
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
 function failed(step, command, r) {
   const text = `${r.stdout}\n${r.stderr}`.trim();
-  // The docker CLI and compose say why at the end (progress lines come first): the last line is the reason.
-  const first = (r.stderr.trim() || r.stdout.trim()).split('\n').at(-1) ?? '(no output)';
+  // The docker CLI and compose say why at the end, after progress lines and before usage hints: the last
+  // line that names an error, else the last line.
+  const lines = (r.stderr.trim() || r.stdout.trim()).split('\n').filter((l) => l.trim());
+  const first =
+    [...lines].reverse().find((l) => /error|fail|fatal|denied|not found/i.test(l)) ?? lines.at(-1) ?? '(no output)';
   const tail = text.split('\n').slice(-10).join('\n');
   return Object.assign(
     new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${first.trim()}\n${tail}`),

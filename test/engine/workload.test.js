@@ -1,0 +1,176 @@
+// Workloads on the real engine: every shipped example as one job in docker and in DinD (pulls from the
+// registry the run starts, BuildKit builds, a compose stack, CLI steps), a failing step that fails its
+// cell with the tool's own words while the run goes on, and the registry pulled from by the runner's engine
+// and by an inner engine, directly and through a pull-through mirror. The engine is left as found.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { cliConfig, dockerCli } from '../../src/engine/cli.js';
+import { startRegistry } from '../../src/engine/registry.js';
+import { ResourceTracker } from '../../src/engine/resources.js';
+import { createEnvironment } from '../../src/environments/index.js';
+import { benchImage } from '../../src/images/catalog.js';
+import { validateResults } from '../../src/results/schema.js';
+import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+
+const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
+const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;
+const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-workload-engine-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** Images on the engine whose names a job uses (team/...) or a registry reference (127.0.0.1:PORT/...). @param {import('dockerode')} outer */
+async function jobImages(outer) {
+  const tags = (await outer.listImages()).flatMap((i) => i.RepoTags ?? []);
+  return tags.filter((t) => /^(team\/|127\.0\.0\.1:|dind-bench-workload\/)/.test(t)).sort();
+}
+
+/** @param {string} file @param {string} out @param {string[]} [extra] */
+function runWorkload(file, out, extra = []) {
+  return spawnSync(
+    process.execPath,
+    [BIN, 'run', '--workload', file, '--env', 'docker,dind', '--iterations', '1', '--out', out, ...extra],
+    { encoding: 'utf8', timeout: 540_000 },
+  );
+}
+
+for (const [example, phases] of /** @type {[string, string[]][]} */ ([
+  ['script', ['image.team_tools_1.pull_ms', 'step.containers_ms', 'step.volume_ms']],
+  ['app-build', ['image.team_base_1.pull_ms', 'build.app_ms', 'build.app.cold_ms', 'build.app.warm_ms']],
+  ['compose-db', ['image.team_postgres_16.pull_ms', 'compose.up_ms', 'compose.test_ms', 'compose.down_ms']],
+])) {
+  test(`the ${example} example runs as a job in docker and in DinD; the report opens with its cost; nothing left`, async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    const before = await snapshot(outer);
+    const imagesBefore = await jobImages(outer);
+    const out = path.join(work, example);
+    const r = runWorkload(path.join(EXAMPLES, example, 'workload.yml'), out);
+    assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+    const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
+    const cells = results.cells.filter((/** @type {any} */ c) => c.benchmark === `workload.${example}`);
+    assert.deepEqual(
+      cells.map((/** @type {any} */ c) => [c.environmentKey, c.status]),
+      [
+        ['docker', 'ok'],
+        ['dind@20.10', 'ok'],
+      ],
+    );
+    for (const cell of cells) {
+      const names = cell.metrics.map((/** @type {any} */ m) => m.metric);
+      for (const p of ['engine.ready_ms', ...phases, 'job.total_ms'])
+        assert.ok(names.includes(p), `${cell.environmentKey}: ${p} in ${names}`);
+      const total = cell.metrics.find((/** @type {any} */ m) => m.metric === 'job.total_ms').samples[0];
+      assert.ok(total > 0, `${cell.environmentKey}: a job takes time`);
+    }
+    // A fresh DinD engine has to pull its images, a persistent runner's engine has them: measured, not assumed.
+    const dindCell = cells.find((/** @type {any} */ c) => c.environmentKey === 'dind@20.10');
+    const pull = dindCell.metrics.find((/** @type {any} */ m) => /^image\..*\.pull_ms$/.test(m.metric)).samples[0];
+    assert.ok(pull > 0);
+    if (example === 'app-build')
+      assert.ok(
+        dindCell.metrics.some((/** @type {any} */ m) => m.metric === 'build.app.cache_import_ms'),
+        'DinD measures a cache import',
+      );
+    const report = readFileSync(path.join(out, 'report.md'), 'utf8');
+    const first = report.split('\n').find((l) => l.startsWith('**On this runner'));
+    assert.match(
+      String(first),
+      new RegExp(
+        `your job \\(workload\\.${example}, debian\\) takes .* in docker and .* in dind@⁠20\\.10 \\(\\+?-?[0-9.,]+ s, .* billed minute.*per 1,000 jobs\\)`,
+      ),
+    );
+    assert.match(r.stdout + r.stderr, /On this runner your job/);
+    assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+    assert.deepEqual(await jobImages(outer), imagesBefore, 'no image of the job is left on the runner');
+  });
+}
+
+test("a failing step fails its cell with the tool's own words; the other environment runs; nothing left", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer);
+  const before = await snapshot(outer);
+  const dir = mkdtempSync(path.join(work, 'failing-'));
+  const file = path.join(dir, 'workload.yml');
+  writeFileSync(
+    file,
+    [
+      'version: 1',
+      'name: failing',
+      'images:',
+      '  - name: team/tools:1',
+      '    source: present',
+      '    from: dind-bench/lifecycle:debian',
+      'steps:',
+      '  - name: ok',
+      '    run: docker run --rm --network none team/tools:1 true',
+      '  - name: broken',
+      '    run: "echo compiling; echo \'error: no-such-compiler: not found\' >&2; exit 3"',
+      '',
+    ].join('\n'),
+  );
+  const out = path.join(work, 'failing-out');
+  const r = runWorkload(file, out);
+  assert.equal(r.status, 3, 'exit 3: cells failed');
+  const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
+  for (const cell of results.cells.filter((/** @type {any} */ c) => c.benchmark === 'workload.failing')) {
+    assert.equal(cell.status, 'failed');
+    assert.match(cell.reason, /step step-broken: .* exited 3: error: no-such-compiler: not found/);
+  }
+  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+});
+
+test('the registry: the runner engine pulls from it on loopback, an inner engine over the bridge, and through a mirror', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`registry-test-${process.pid}`);
+  const config = await cliConfig();
+  const env = createEnvironment('dind', outer, '20.10');
+  try {
+    const image = benchImage('registry', 'debian');
+    const origin = await startRegistry({ docker: outer, tracker, image, cliConfigDir: config.dir });
+    await origin.seed(benchImage('lifecycle', 'debian'), 'team/seeded:1');
+    const mirror = await startRegistry({ docker: outer, tracker, image, cliConfigDir: config.dir, proxyOf: origin });
+    // The runner's engine, on loopback.
+    const host = await dockerCli({
+      socket: '/var/run/docker.sock',
+      args: ['pull', `${origin.hostAddress}/team/seeded:1`],
+      timeoutMs: 120_000,
+      config: config.dir,
+    });
+    assert.equal(host.exitCode, 0, host.stderr);
+    await outer.getImage(`${origin.hostAddress}/team/seeded:1`).remove();
+    // An inner engine, fresh and empty, over the runner engine's bridge; then another through the mirror.
+    await env.setup({ tracker, images: [] });
+    for (const [via, address] of [
+      ['origin', origin.bridgeAddress],
+      ['mirror', mirror.bridgeAddress],
+    ]) {
+      const job = await env.jobEngine?.({ insecureRegistries: [address] });
+      assert.ok(job);
+      try {
+        const pulled = await dockerCli({
+          socket: job.socket,
+          args: ['pull', `${address}/team/seeded:1`],
+          timeoutMs: 120_000,
+          config: config.dir,
+        });
+        assert.equal(pulled.exitCode, 0, `${via}: ${pulled.stderr}`);
+        assert.match(pulled.stdout, /Downloaded newer image|Pull complete/, `${via}: a real pull into an empty engine`);
+      } finally {
+        await job.close();
+      }
+    }
+  } finally {
+    await env.teardown();
+    await tracker.cleanup(outer);
+    await config.remove();
+  }
+  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+});
