@@ -36,7 +36,7 @@
  *   name: string, image: string, description: string,
  *   params: Record<string, Record<string, unknown>>,
  *   estimateSeconds?: (params: any) => number,
- *   unavailableIn?: Record<string, string>, extraImages?: string[],
+ *   unavailableIn?: Record<string, string>, extraImages?: string[], usesBuilder?: boolean,
  *   measure: (env: Environment, ctx: MeasureContext) => Promise<Metric[]>,
  * }} Benchmark
  * @typedef {{

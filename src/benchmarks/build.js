@@ -1,26 +1,30 @@
-// `docker build` of the reference Dockerfile shipped in images/workloads/build/, on the engine the
+// `docker buildx build` (BuildKit) of the reference Dockerfile shipped in images/workloads/build/, on the engine the
 // environment's workloads run on (docker: the runner's engine; DinD: the inner engine through its
 // socket), first with a cold cache (no step reused), then again with a warm one (every step cached):
 // the two numbers a CI job pays on a fresh runner and on a cached one. FROM is the benchmark's own Debian
-// image, already in every engine, so the build is offline. Everything it builds is removed afterwards,
-// also when a step fails.
+// image, already in every engine, so the build is offline. The image it builds is removed afterwards,
+// also when a step fails; the BuildKit cache its steps leave stays on the engine, as on a CI runner.
 // Around the cold build, the disk under the engine's data-root (for DinD: the inner one's) is watched
 // from the host: bytes written to the device, peak growth of used space, and what the build left there.
 // Host-wide counters (see ../engine/disk.js): meaningful on a quiet runner, noisy on a shared machine.
 import { fileURLToPath } from 'node:url';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { cliConfig, dockerCli } from '../engine/cli.js';
+import { socketOf } from '../engine/client.js';
+import { RUN_LABEL } from '../engine/resources.js';
 import { watchDisk } from '../engine/disk.js';
 import { capability } from '../environments/environment.js';
-import { since } from '../engine/timing.js';
 
 const MIB = 2 ** 20;
 
 export const BUILD_CONTEXT = fileURLToPath(new URL('../../images/workloads/build/', import.meta.url));
-const BUILD_FILES = ['Dockerfile', 'generate.pl'];
 
 /**
- * Builds the reference Dockerfile and returns the time and the image ID. Every image the builder
- * reports (one per step) is tracked so a failure or Ctrl-C leaves none behind.
+ * Builds the reference Dockerfile with BuildKit (`docker buildx build`, buildx's default `docker` driver:
+ * the engine's own BuildKit, as CI jobs build since Engine 23) through the real CLI on the engine's
+ * socket, and returns the time and the image ID. The legacy builder (the API's /build without a session)
+ * is what no current job uses: it is not measured any more.
  * @param {import('dockerode')} docker
  * @param {import('../engine/resources.js').ResourceTracker} tracker
  * @param {{tag: string, base: string, nocache: boolean, context?: string}} opts
@@ -28,69 +32,41 @@ const BUILD_FILES = ['Dockerfile', 'generate.pl'];
  * @returns {Promise<{ms: number, id: string, log: string}>}
  */
 export async function buildReference(docker, tracker, { tag, base, nocache, context = BUILD_CONTEXT }) {
-  // The FROM step reports the base image's own ID: never track (and so never remove) that one.
-  const baseId = (await docker.getImage(base).inspect()).Id.replace(/^sha256:/, '');
-  const t0 = performance.now();
-  /** @type {string[]} */
-  const lines = [];
-  const failed = { message: /** @type {string | null} */ (null) };
-  let id = '';
-  const stream = await docker.buildImage(
-    { context, src: BUILD_FILES },
-    { t: tag, nocache, rm: true, forcerm: true, labels: tracker.labels, buildargs: { BASE: base } },
-  );
-  await new Promise((resolve, reject) =>
-    docker.modem.followProgress(
-      stream,
-      (err) => (err ? reject(err) : resolve(undefined)),
-      (/** @type {any} */ ev) => {
-        if (ev.stream) {
-          for (const line of String(ev.stream)
-            .split('\n')
-            .filter((l) => l.trim())) {
-            lines.push(line);
-            // The classic builder names each step's image: " ---> 1a2b3c4d5e6f".
-            const m = line.match(/^ ---> ([0-9a-f]{12})$/);
-            if (m && !baseId.startsWith(m[1])) tracker.add('image', m[1], docker);
-          }
-        }
-        if (ev.aux?.ID) id = ev.aux.ID;
-        if (ev.error && failed.message === null) {
-          lines.push(String(ev.error));
-          failed.message = String(ev.errorDetail?.message ?? ev.error);
-        }
-      },
-    ),
-  );
-  const ms = since(t0);
-  const log = lines.join('\n');
-  if (failed.message !== null) {
-    throw Object.assign(
-      new Error(`the reference build failed: ${failed.message.split('\n')[0]}\n${lines.slice(-10).join('\n')}`),
-      { buildLog: log },
-    );
+  const config = await cliConfig();
+  const iidfile = path.join(config.dir, 'iid');
+  try {
+    const args = ['buildx', 'build', '--progress=plain', '--load', '--tag', tag, '--iidfile', iidfile];
+    args.push('--build-arg', `BASE=${base}`, '--label', `${RUN_LABEL}=${tracker.runId}`);
+    if (nocache) args.push('--no-cache');
+    const r = await dockerCli({
+      socket: socketOf(docker),
+      args: [...args, context],
+      timeoutMs: 600_000,
+      config: config.dir,
+    });
+    const log = `${r.stdout}${r.stderr}`;
+    if (r.exitCode !== 0) {
+      const lines = r.stderr.trim().split('\n');
+      const why = [...lines].reverse().find((l) => /ERROR|error/.test(l)) ?? lines.at(-1) ?? '(no output)';
+      throw Object.assign(new Error(`the reference build failed: ${why.trim()}\n${lines.slice(-10).join('\n')}`), {
+        buildLog: log,
+      });
+    }
+    return { ms: r.ms, id: (await readFile(iidfile, 'utf8')).trim(), log };
+  } finally {
+    await config.remove();
   }
-  if (!id) id = (await docker.getImage(tag).inspect()).Id;
-  return { ms, id, log };
 }
 
 /**
- * Removes a built image and every step image the tracker holds for this engine (untagged parents of a
- * failed build included). @param {import('dockerode')} docker @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} tag
+ * Removes a built image (BuildKit's docker driver keeps steps as build cache, not as images).
+ * @param {import('dockerode')} docker @param {import('../engine/resources.js').ResourceTracker} _tracker @param {string} tag
  */
-export async function removeBuilt(docker, tracker, tag) {
+export async function removeBuilt(docker, _tracker, tag) {
   await docker
     .getImage(tag)
     .remove({ force: true })
     .catch(() => {});
-  const steps = tracker.items.filter((i) => i.kind === 'image' && i.docker === docker).reverse();
-  for (const step of steps) {
-    await docker
-      .getImage(step.id)
-      .remove({ force: true })
-      .catch(() => {});
-    tracker.forget(step.id);
-  }
 }
 
 /**
@@ -113,10 +89,11 @@ export const build = {
   name: 'build',
   image: 'lifecycle',
   description:
-    "`docker build` of a reference Dockerfile (copy, generate, checksum, package) with a cold and a warm cache, on the environment's engine",
+    "`docker buildx build` (BuildKit) of a reference Dockerfile (copy, generate, checksum, package) with a cold and a warm cache, on the environment's engine",
   // The Dockerfile is fixed (its size is part of what is measured). `context` may point at another
   // folder holding a Dockerfile and generate.pl (the tests use it for a build that fails).
   params: { quick: {}, standard: {} },
+  usesBuilder: true,
   // Cold and warm build together: under 1 s on overlay2 here (dind-vfs: ~2 s more than its run overhead).
   estimateSeconds: () => 1,
   unavailableIn: {

@@ -56,6 +56,7 @@ export function workloadBenchmark(workload) {
     // The registry's image: the run starts it on the runner's engine (cells' distro picks its tag).
     image: 'registry',
     extraImages: seedBenches(workload),
+    usesBuilder: true,
     description: `the job in ${path.basename(workload.file)}: images, BuildKit builds, compose, steps, as a CI job runs them`,
     params: { quick: {}, standard: {} },
     // A job's length is the job's own; a first guess for the plan until the first round is measured.

@@ -127,3 +127,18 @@ export async function cliTools({ socket, config }) {
     buildkit: builder?.match(/^BuildKit version:\s*(\S+)/m)?.[1] ?? null,
   };
 }
+
+/**
+ * The builder a build on the engine behind `socket` uses, for the results: BuildKit (buildx's `docker`
+ * driver, the engine's own BuildKit) with its version, and the client tools' versions.
+ * @param {string} socket
+ * @returns {Promise<{ kind: 'BuildKit', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null }>}
+ */
+export async function builderFacts(socket) {
+  const config = await cliConfig();
+  try {
+    return { kind: 'BuildKit', ...(await cliTools({ socket, config: config.dir })) };
+  } finally {
+    await config.remove();
+  }
+}

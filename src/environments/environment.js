@@ -10,6 +10,7 @@
  * @typedef {{
  *   name: string, engineVersion: string | null, storageDriver: string | null, backingFilesystem: string | null,
  *   isolation?: string,
+ *   builder?: { kind: 'BuildKit' | 'legacy', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null },
  *   dind?: {
  *     mode: 'privileged' | 'capabilities' | 'runtime', cgroup?: import('./dind-cgroup.js').CgroupChoice, outerImage: string, start_to_ready_ms: number,
  *     imageLoadMs: Record<string, number>,

@@ -1,5 +1,7 @@
 // Setting up the run's environments: each one that has a runnable cell, with the images its cells need.
 // One that cannot start makes its cells unavailable with the engine's own message; the others go on.
+import { builderFacts } from '../engine/cli.js';
+import { socketOf } from '../engine/client.js';
 import { markUnavailable } from './cells.js';
 
 /**
@@ -47,6 +49,9 @@ async function setUpOne(p, env, mine, run) {
   run.log(`setting up ${p.key}${images.length ? ` (loading ${images.length} image(s))` : ''} ...`);
   try {
     const facts = await env.setup({ tracker: run.tracker, images });
+    // Benchmarks that build (a workload, `build`) record the builder and its version with their results.
+    if (mine.some((c) => run.benchmarks[c.benchmark]?.usesBuilder) && env.engineApi)
+      facts.builder = await builderFacts(socketOf(env.engineApi().docker));
     const engine = facts.engineVersion ? `engine ${facts.engineVersion}, storage ${facts.storageDriver}` : 'host';
     const dind = facts.dind
       ? `, started ${facts.dind.mode}, ready in ${Math.round(facts.dind.start_to_ready_ms)} ms`

@@ -92,7 +92,9 @@ function parseYaml(text, where) {
   } catch (e) {
     const message = /** @type {Error} */ (e).message;
     if (/alias/i.test(message))
-      throw new WorkloadError(`${where}: YAML aliases (&name, *name) are not allowed in a workload file; write the value out`);
+      throw new WorkloadError(
+        `${where}: YAML aliases (&name, *name) are not allowed in a workload file; write the value out`,
+      );
     throw new WorkloadError(`${where}: ${logText(message)}; ${ADVICE}`);
   }
 }

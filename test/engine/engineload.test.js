@@ -138,7 +138,7 @@ test('a build that fails: the cell says benchmark, environment, step and the off
   assert.equal(failed?.step, 'cold');
   assert.match(
     String(failed?.reason),
-    /^build-broken in docker \(debian\), #1, step cold: the reference build failed: .*returned a non-zero code: 3/,
+    /^build-broken in docker \(debian\), #1, step cold: the reference build failed: .*exit code: 3/,
   );
   assert.match(String(failed?.logTail), /no-such-compiler: command not found/);
   const raw = readFileSync(path.join(out, /** @type {string} */ (failed?.raw[0])), 'utf8');
