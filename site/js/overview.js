@@ -2,6 +2,7 @@
 // runs, DinD against Docker per metric (chart and table). Everything comes from one precomputed file.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
 import { costChange, costFactor, worseInterval } from '#model/change.js';
+import { jobSentence } from '#model/job-cost.js';
 import { num, shortPct } from '#model/numbers.js';
 import { date, esc, factorLabel, factorTicks, shortCommit } from './format.js';
 import { visible } from './state.js';
@@ -58,6 +59,8 @@ function renderAnswer(/** @type {any} */ latest, /** @type {any[]} */ rows, /** 
         .filter((k) => k.startsWith('dind') && visible(state, k, 'debian')),
     ),
   ];
+  // A workload run: the answer is about the team's own job first, as in report.md (the model's sentence).
+  for (const w of latest.jobs ?? []) parts.push(`<b>${esc(jobSentence(w))}</b>`);
   for (const k of dindKeys) {
     const cmp = rows
       .filter((r) => r.vsDocker?.[k] && visible(state, k, r.distro))

@@ -3,6 +3,7 @@
 // against plain Docker (ratio of medians with interval, Cliff's delta, and the word `compare` reads it
 // as: ../results/within-run.js), and each series against its own previous runs on the same hardware: the
 // verdict `compare --history` gives (../stats/verdicts.js), over the same window of earlier runs.
+import { workloadCosts } from '../results/job-cost.js';
 import { compareSampleSets, withinRunWord } from '../results/within-run.js';
 import { DEFAULT_RULE, judge, pastWindow } from '../stats/verdicts.js';
 import { summarizePoint } from './summary.js';
@@ -86,6 +87,8 @@ export function overviewOf(results, points, previousPoints) {
       commit: results.caller?.commit ?? results.suite.commit ?? null,
     },
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },
+    // A workload run's cost per job, as the reports compute it: the site opens with the same sentence.
+    jobs: workloadCosts(results),
     host: results.host,
     engines: results.engines,
     environments: results.environments.map((/** @type {any} */ e) => ({

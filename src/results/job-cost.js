@@ -1,26 +1,9 @@
-// What the team's own job costs in each environment (a workload run: ../benchmarks/workload.js): its
-// median wall time with an interval, the runner minutes a job is billed (GitHub Actions rounds each job up
-// to the whole minute), and the money per 1,000 jobs at a per-minute price. The first sentence of every
-// report of a workload run is this one, about the job.
+// The cost of a workload run's job per environment, from a results document: the samples of each cell's
+// job.total_ms summarized (median and its 95% interval), priced by the model (../model/job-cost.js).
 import { summarize } from '../stats/index.js';
-import { magnitude } from '../model/numbers.js';
+import { DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-cost.js';
 
-/**
- * What one GitHub-hosted Linux 2-core (x64) minute costs, in US dollars, from January 1, 2026 (it was
- * $0.008): GitHub's "Actions runner pricing" reference (docs.github.com, billing/reference/
- * actions-runner-pricing), read 2026-11-24. Self-hosted users give their own with --price-per-minute.
- */
-export const DEFAULT_PRICE_PER_MINUTE = 0.006;
-export const PRICE_SOURCE = "GitHub-hosted Linux 2-core, $0.006/min from 2026-01-01 (GitHub's Actions runner pricing)";
-
-/**
- * @typedef {{ key: string, n: number, median: number, low: number, high: number, billedMinutes: number,
- *   per1000: number, imagesMs: number }} JobCost
- *   median, low, high: the job's wall time in ms, with the 95% interval of the median; billedMinutes: per
- *   job, the median job rounded up to the minute; per1000: dollars per 1,000 such jobs; imagesMs: the
- *   median time the job spent making its images available (pulls, loads)
- * @typedef {{ benchmark: string, distro: string, price: number, envs: JobCost[] }} WorkloadCost
- */
+export { DEFAULT_PRICE_PER_MINUTE, PRICE_SOURCE, costTable, jobSentence } from '../model/job-cost.js';
 
 /** The price a run was asked to use (--price-per-minute), else the default. @param {any} results */
 export const priceOf = (results) => {
@@ -31,11 +14,11 @@ export const priceOf = (results) => {
 /**
  * The cost of each workload's job per environment, Docker first.
  * @param {any} results a valid results document
- * @returns {WorkloadCost[]}
+ * @returns {import('../model/job-cost.js').WorkloadCost[]}
  */
 export function workloadCosts(results) {
   const price = priceOf(results);
-  /** @type {Map<string, WorkloadCost>} */
+  /** @type {Map<string, {benchmark: string, distro: string, price: number, envs: import('../model/job-cost.js').JobTime[]}>} */
   const out = new Map();
   for (const cell of results.cells) {
     if (!String(cell.benchmark).startsWith('workload.') || cell.status !== 'ok') continue;
@@ -44,62 +27,11 @@ export function workloadCosts(results) {
     const id = `${cell.benchmark} ${cell.distro}`;
     if (!out.has(id)) out.set(id, { benchmark: cell.benchmark, distro: cell.distro, price, envs: [] });
     const s = summarize(total.samples);
-    const billedMinutes = Math.max(1, Math.ceil(s.median / 60_000));
-    const images = cell.metrics.filter((/** @type {any} */ m) => /^image\..*\.(pull|load)_ms$/.test(m.metric) && m.samples.length);
+    const images = cell.metrics.filter(
+      (/** @type {any} */ m) => /^image\..*\.(pull|load)_ms$/.test(m.metric) && m.samples.length,
+    );
     const imagesMs = images.reduce((sum, /** @type {any} */ m) => sum + summarize(m.samples).median, 0);
-    /** @type {WorkloadCost} */ (out.get(id)).envs.push({
-      key: cell.environmentKey,
-      n: s.n,
-      median: s.median,
-      low: s.low,
-      high: s.high,
-      billedMinutes,
-      per1000: billedMinutes * price * 1000,
-      imagesMs,
-    });
+    out.get(id)?.envs.push({ key: cell.environmentKey, n: s.n, median: s.median, low: s.low, high: s.high, imagesMs });
   }
-  for (const w of out.values()) w.envs.sort((a, b) => (a.key === 'docker' ? -1 : b.key === 'docker' ? 1 : a.key.localeCompare(b.key)));
-  return [...out.values()];
-}
-
-/** Seconds as a sentence reads them: "38.2 s", "1,204 s". @param {number} ms */
-const seconds = (ms) => `${magnitude(ms / 1000, 100)} s`;
-/** @param {number} x */
-const dollars = (x) => `$${x < 10 ? x.toFixed(2) : Math.round(x).toLocaleString('en')}`;
-/** @param {number} x */
-const signed = (x, /** @type {(v: number) => string} */ f) => `${x < 0 ? '-' : '+'}${f(Math.abs(x))}`;
-
-/**
- * The answer first: "On this runner your job (workload.app) takes 38.2 s [37.9–39.0] in docker and 71.5 s
- * [70.1–73.0] in dind@20.10 (+33.3 s, +1 billed minute, +$6.00 per 1,000 jobs); making its images available
- * is 24.0 s of it in dind@20.10." One sentence per workload, every environment against Docker's.
- * @param {WorkloadCost} w
- */
-export function jobSentence(w) {
-  const base = w.envs.find((e) => e.key === 'docker') ?? w.envs[0];
-  const at = (/** @type {JobCost} */ e) => `${seconds(e.median)} [${seconds(e.low)}–${seconds(e.high)}] in ${e.key}`;
-  const others = w.envs.filter((e) => e !== base);
-  const diffs = others.map(
-    (e) =>
-      `${at(e)} (${signed(e.median - base.median, seconds)}, ${signed(e.billedMinutes - base.billedMinutes, (m) => `${m} billed minute${m === 1 ? '' : 's'}`)}, ` +
-      `${signed(e.per1000 - base.per1000, dollars)} per 1,000 jobs)`,
-  );
-  const worst = others.reduce((a, e) => (a && a.median >= e.median ? a : e), /** @type {JobCost | null} */ (null));
-  const images = worst && worst.imagesMs > 0 ? `; making its images available is ${seconds(worst.imagesMs)} of it in ${worst.key}` : '';
-  const body = others.length ? `${at(base)} and ${diffs.join(', ')}` : at(base);
-  return `On this runner your job (${w.benchmark}, ${w.distro}) takes ${body}${images}. Billed per started minute at $${w.price}/min.`;
-}
-
-/** The cost table of a workload: header and rows (strings; callers escape for their format). @param {WorkloadCost} w */
-export function costTable(w) {
-  return {
-    title: `${w.benchmark} (${w.distro}): cost per job at $${w.price} per runner minute`,
-    header: ['environment', 'job wall time, median [95% interval]', 'billed minutes per job', 'per 1,000 jobs'],
-    rows: w.envs.map((e) => [
-      e.key,
-      `${seconds(e.median)} [${seconds(e.low)}–${seconds(e.high)}] (n=${e.n})`,
-      String(e.billedMinutes),
-      dollars(e.per1000),
-    ]),
-  };
+  return [...out.values()].map(costOf);
 }
