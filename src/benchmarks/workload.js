@@ -131,7 +131,7 @@ async function runJob(w, env, ctx) {
   const registry = s.registry;
   const opts = {
     persist: Boolean(w.runner?.persist),
-    insecureRegistries: registry ? [capability(env, 'registryAddress')(registry)] : [],
+    insecureRegistries: registry ? [await capability(env, 'registryAddress')(registry)] : [],
   };
   const startEngine = capability(env, 'jobEngine');
   // A runner that keeps its engine has run this job before: one unmeasured job first, so every
@@ -140,7 +140,7 @@ async function runJob(w, env, ctx) {
   if (!s.primed.has(primeKey)) {
     const first = await startEngine(opts);
     try {
-      if (!first.fresh || opts.persist) await job(w, env, first, s, ctx, 'prime-');
+      if (!first.fresh || opts.persist || env.primesJobs) await job(w, env, first, s, ctx, 'prime-');
     } finally {
       await first.close();
     }
@@ -170,7 +170,7 @@ async function job(w, env, engine, s, ctx, rawPrefix) {
     const key = imageKey(image.name);
     if (image.source === 'pull') {
       const ref =
-        s.registry && image.seed ? `${capability(env, 'registryAddress')(s.registry)}/${image.name}` : image.name;
+        s.registry && image.seed ? `${await capability(env, 'registryAddress')(s.registry)}/${image.name}` : image.name;
       const t = await cli(`pull-${key}`, ['pull', '--quiet', ref]);
       if (ref !== image.name) await cli(`tag-${key}`, ['tag', ref, image.name]);
       remember(engine, s, ref);

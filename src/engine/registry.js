@@ -15,7 +15,7 @@ const PORT = 5000;
 
 /**
  * @typedef {{
- *   hostAddress: string, bridgeAddress: string, containerId: string,
+ *   hostAddress: string, bridgeAddress: string, containerId: string, image: string,
  *   seed: (localImage: string, repoTag: string) => Promise<void>,
  *   stop: () => Promise<void>,
  * }} Registry
@@ -27,8 +27,8 @@ const PORT = 5000;
 /**
  * Starts a registry container and waits until it answers /v2/.
  * @param {{ docker: import('dockerode'), tracker: import('./resources.js').ResourceTracker, image: string,
- *   cliConfigDir: string, proxyOf?: Registry, readyTimeoutMs?: number }} opts
- *   cliConfigDir: a DOCKER_CONFIG folder (./cli.js cliConfig) for the pushes
+ *   cliConfigDir?: string, proxyOf?: Registry, readyTimeoutMs?: number }} opts
+ *   cliConfigDir: a DOCKER_CONFIG folder (./cli.js cliConfig) for the pushes of seed()
  * @returns {Promise<Registry>}
  */
 export async function startRegistry({ docker, tracker, image, cliConfigDir, proxyOf, readyTimeoutMs = 30_000 }) {
@@ -68,10 +68,11 @@ export async function startRegistry({ docker, tracker, image, cliConfigDir, prox
     hostAddress,
     bridgeAddress: `${ip}:${PORT}`,
     containerId: container.id,
+    image,
     seed: async (localImage, repoTag) => {
       const target = `${hostAddress}/${repoTag}`;
       const cli = (/** @type {string[]} */ args) =>
-        dockerCli({ socket, args, timeoutMs: 300_000, config: cliConfigDir }).then((r) => {
+        dockerCli({ socket, args, timeoutMs: 300_000, config: cliConfigDir ?? '' }).then((r) => {
           if (r.exitCode !== 0)
             throw new Error(`seeding the registry: docker ${args.join(' ')} exited ${r.exitCode}: ${r.stderr.trim()}`);
         });

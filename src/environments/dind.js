@@ -234,7 +234,7 @@ export class DindEnvironment extends ContainerEnvironment {
   }
 
   /** An inner engine reaches a registry of the run on the runner engine's bridge. @param {{bridgeAddress: string}} registry */
-  registryAddress(registry) {
+  async registryAddress(registry) {
     return registry.bridgeAddress;
   }
 

@@ -42,7 +42,7 @@ export class DockerEnvironment extends ContainerEnvironment {
   }
 
   /** The runner's engine reaches a registry of the run on loopback. @param {{hostAddress: string}} registry */
-  registryAddress(registry) {
+  async registryAddress(registry) {
     return registry.hostAddress;
   }
 

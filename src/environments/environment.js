@@ -76,7 +76,8 @@
  * variant: a fresh inner daemon with an empty data-root, as a DinD service starts for each job, unless
  * `persist` (one inner daemon, and its data, for every job of the run: a runner that keeps its DinD
  * volume). `socket`: the host path of its unix socket, for the docker CLI (../engine/cli.js).
- * `registryAddress`: where this engine reaches a registry the run started (../engine/registry.js).
+ * `registryAddress`: where this engine's jobs pull a registry the run started from (../engine/registry.js):
+ * the registry itself, or a mirror in front of it. `primesJobs`: one unmeasured job first (a warm mirror).
  * @typedef {{
  *   socket: string, docker: import('dockerode'), readyMs: number, fresh: boolean, engineVersion: string,
  *   storageDriver: string, close: () => Promise<void>,
@@ -110,7 +111,8 @@
  *   startupTimeline?: (spec: {image: string, timeoutMs: number, onEnd?: () => void}) => Promise<import('../engine/startup.js').Timeline>,
  *   jobMemory?: () => Promise<JobMemory | null>,
  *   jobEngine?: (opts?: JobEngineOptions) => Promise<JobEngine>,
- *   registryAddress?: (registry: {hostAddress: string, bridgeAddress: string}) => string,
+ *   registryAddress?: (registry: import('../engine/registry.js').Registry) => Promise<string>,
+ *   primesJobs?: boolean,
  * }} Environment
  *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.
  *   networkModes: the networks a client can reach a server over here (native offers only 'host').

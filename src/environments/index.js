@@ -2,6 +2,7 @@
 // and a line below.
 import { DindContainerdStoreEnvironment } from './dind-containerd-store.js';
 import { DindFuseOverlayfsEnvironment } from './dind-fuse-overlayfs.js';
+import { DindMirrorEnvironment } from './dind-mirror.js';
 import { DindRootlessEnvironment } from './dind-rootless.js';
 import { DindVfsEnvironment } from './dind-vfs.js';
 import { DindEnvironment } from './dind.js';
@@ -28,6 +29,7 @@ const MAKE = {
   'dind-fuse-overlayfs': (outer, engine) => new DindFuseOverlayfsEnvironment(outer, engine),
   'dind-containerd-store': (outer, engine) => new DindContainerdStoreEnvironment(outer, engine),
   sysbox: (outer, engine) => new SysboxEnvironment(outer, engine),
+  'dind-mirror': (outer, engine) => new DindMirrorEnvironment(outer, engine),
 };
 
 /**

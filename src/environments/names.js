@@ -15,6 +15,7 @@ const NAMES = /** @type {const} */ ([
   'dind-fuse-overlayfs',
   'dind-containerd-store',
   'sysbox',
+  'dind-mirror',
 ]);
 /** @typedef {typeof NAMES[number]} EnvironmentName */
 /** @type {string[]} */
@@ -24,5 +25,13 @@ export const ENVIRONMENT_NAMES = [...NAMES];
 export const DEFAULT_ENVIRONMENTS = ['native', 'docker', 'dind', 'dind-vfs'];
 
 /** The environments with an inner engine: they exist once per inner Engine version. @type {EnvironmentName[]} */
-const INNER_ENGINE = ['dind', 'dind-vfs', 'dind-rootless', 'dind-fuse-overlayfs', 'dind-containerd-store', 'sysbox'];
+const INNER_ENGINE = [
+  'dind',
+  'dind-vfs',
+  'dind-rootless',
+  'dind-fuse-overlayfs',
+  'dind-containerd-store',
+  'sysbox',
+  'dind-mirror',
+];
 export const isDind = (/** @type {string} */ name) => INNER_ENGINE.includes(/** @type {EnvironmentName} */ (name));

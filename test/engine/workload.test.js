@@ -174,3 +174,48 @@ test('the registry: the runner engine pulls from it on loopback, an inner engine
   }
   assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
 });
+
+test("dind-mirror: fresh inner engines pull through a mirror in front of the run's registry; nothing left", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer);
+  const before = await snapshot(outer);
+  const out = path.join(work, 'mirror');
+  const r = spawnSync(
+    process.execPath,
+    [
+      BIN,
+      'run',
+      '--workload',
+      path.join(EXAMPLES, 'script', 'workload.yml'),
+      '--env',
+      'dind,dind-mirror',
+      '--iterations',
+      '1',
+      '--out',
+      out,
+    ],
+    { encoding: 'utf8', timeout: 540_000 },
+  );
+  assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+  const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
+  assert.deepEqual(
+    results.cells.map((/** @type {any} */ c) => [c.environmentKey, c.status]),
+    [
+      ['dind@20.10', 'ok'],
+      ['dind-mirror@20.10', 'ok'],
+    ],
+  );
+  /** The registry address a cell's job pulled from, read from its raw output. @param {string} env */
+  const pulledFrom = (env) => {
+    const text = readFileSync(
+      path.join(out, 'raw', 'workload.script', env, 'debian', '01-pull-team_tools_1.txt'),
+      'utf8',
+    );
+    return /docker pull --quiet ([0-9.]+:5000)\//.exec(text)?.[1];
+  };
+  const origin = pulledFrom('dind@20.10');
+  const mirror = pulledFrom('dind-mirror@20.10');
+  assert.ok(origin && mirror && origin !== mirror, `dind pulled from ${origin}, dind-mirror from ${mirror}`);
+  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+});
