@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HistoryError, LINK_PROBLEM } from '../history/files.js';
 import { JOURNAL_DIR } from '../history/journal.js';
-import { ARCHIVE_DIR } from '../history/layout.js';
+import { ARCHIVE_DIR, LOCK_FILE } from '../history/layout.js';
 import { openHistory } from '../history/store.js';
 
 const SITE_SRC = fileURLToPath(new URL('../../site/', import.meta.url));
@@ -41,6 +41,7 @@ export async function buildSite({ history, out }) {
   // Every file the site would take from the history, listed (and links refused) before anything is written.
   const dataFiles = await historyFiles(history);
   const inPlace = path.resolve(history) === path.resolve(out);
+  if (inPlace) await refuseForeignFiles(history);
   await checkOut(out, inPlace);
   await fs.mkdir(out, { recursive: true });
   const dataRoot = inPlace ? './' : 'data/';
@@ -117,7 +118,10 @@ export async function historyFiles(root, prefix = '') {
     if (e.name.startsWith('.') || e.name.endsWith('.tmp') || rel === ARCHIVE_DIR) continue;
     if (e.isSymbolicLink()) throw new HistoryError(path.join(root, rel), `${LINK_PROBLEM}. The site was not built`);
     if (e.isDirectory()) out.push(...(await historyFiles(root, rel)));
-    else if (e.isFile()) out.push(rel);
+    // Only what the layout names: every data file of a history is JSON. Anything else planted on the
+    // history branch (an HTML page, a script) would be served from the site's origin: never copied.
+    else if (e.isFile() && rel.endsWith('.json')) out.push(rel);
+    else if (e.isFile()) continue;
     else
       throw new HistoryError(
         path.join(root, rel),
@@ -125,6 +129,24 @@ export async function historyFiles(root, prefix = '') {
       );
   }
   return out;
+}
+
+/**
+ * A site built in the history's own folder publishes everything in it: refused while the folder holds a
+ * file that is neither data (JSON) nor one of the site's own (pages, vendor/, model/), before anything
+ * is written, naming the file.
+ * @param {string} history
+ */
+async function refuseForeignFiles(history) {
+  const own = new Set([...(await listFiles(SITE_SRC)), SITE_MARKER, '.nojekyll', LOCK_FILE]);
+  for (const rel of await listFiles(history)) {
+    const top = rel.split(path.sep)[0];
+    if (rel.endsWith('.json') || own.has(rel) || top === 'vendor' || top === 'model' || top === '.git') continue;
+    throw new HistoryError(
+      path.join(history, rel),
+      'is not a file of the history or of the site, and a site built in the history folder would publish it; nothing was written. Remove it, or build into another folder (--out)',
+    );
+  }
 }
 
 /** @param {string} dir @returns {Promise<string[]>} */
