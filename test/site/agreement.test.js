@@ -5,7 +5,7 @@
 // the report, because the page kept its own formula.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
@@ -14,11 +14,9 @@ import { serveSite } from '../../src/site/serve.js';
 import { costChange, withinRunWord } from '../../src/model/change.js';
 import { shortPct } from '../../src/model/numbers.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
-import { CHROMIUM, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from './browser.js';
 
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\` (CI installs it in .ci/install.sh)`;
+const skip = browserOrSkip();
 
 /** @type {Awaited<ReturnType<typeof launch>>} */ let browser;
 before(async () => {

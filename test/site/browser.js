@@ -1,11 +1,23 @@
 // Headless Chromium from Debian, driven by playwright-core (no browser download): shared by the site
 // tests and `npm run bench:site`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * Whether a browser test must skip: false when Chromium is there; otherwise the reason, except under
+ * CI=true, where a missing browser fails the suite (.ci/run installs it), as a missing engine does.
+ * @returns {false | string}
+ */
+export function browserOrSkip() {
+  if (existsSync(CHROMIUM)) return false;
+  const why = `no Chromium at ${CHROMIUM}: \`apt-get install chromium\` (.ci/install-test-tools.sh installs it)`;
+  if (process.env.CI) throw new Error(`CI=true but ${why}`);
+  return why;
+}
 const ARGS = [
   '--headless',
   '--no-sandbox',

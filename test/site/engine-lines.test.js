@@ -6,7 +6,6 @@
 // runner's engine.
 // compare names the change in its verdicts; the site marks both changes on the history charts.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { compareCommand } from '../../src/compare/command.js';
@@ -14,14 +13,14 @@ import { publishRun } from '../../src/history/append.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { tmpDir } from '../history/helpers.js';
-import { CHROMIUM, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from './browser.js';
 
 const RUNS = Array.from(
   { length: 12 },
   (_, i) =>
     new URL(`../fixtures/results/engine-lines/run-${String(i + 1).padStart(2, '0')}.json`, import.meta.url).pathname,
 );
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\``;
+const skip = browserOrSkip();
 
 /** @type {string} */ let history;
 /** @type {{url: string, close: () => Promise<void>}} */ let server;

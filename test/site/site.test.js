@@ -2,20 +2,18 @@
 // `site preview`'s server on 127.0.0.1. The history holds the real quick run from test/fixtures plus
 // nightly variants of it, one with another inner Engine version.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { FIXTURE, tmpDir, variant } from '../history/helpers.js';
-import { CHROMIUM, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from './browser.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 const MEMORY_RUN = new URL('../fixtures/results/memory-build-quick.json', import.meta.url).pathname;
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\` (CI installs it in .ci/install-ci-tools.sh)`;
+const skip = browserOrSkip();
 
 /** @type {{url: string, close: () => Promise<void>}} */ let server;
 /** @type {Awaited<ReturnType<typeof launch>>} */ let browser;

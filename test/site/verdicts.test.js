@@ -3,7 +3,7 @@
 // is checked against the verdicts `dind-bench compare --history --json` writes for the same newest run.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
@@ -13,11 +13,9 @@ import { withinRunWord } from '../../src/results/within-run.js';
 import { VERDICTS } from '../../src/stats/verdicts.js';
 import { VERDICT_DISPLAY } from '../../site/js/verdicts.js';
 import { BIN, tmpDir, variant } from '../history/helpers.js';
-import { CHROMIUM, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from './browser.js';
 
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\` (CI installs it in .ci/install.sh)`;
+const skip = browserOrSkip();
 const BENCHES = ['lifecycle', 'sysbench'];
 
 /** @type {Awaited<ReturnType<typeof launch>>} */ let browser;

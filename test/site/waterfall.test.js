@@ -2,7 +2,7 @@
 // run of the lifecycle benchmark (test/fixtures/results/startup-lifecycle-quick.json: docker,
 // dind@20.10 and dind@26.1 on this project's 2-core machine kind, busy with other work).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { PHASE_ORDER } from '../../src/engine/startup.js';
@@ -13,12 +13,12 @@ import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { PHASES } from '../../src/model/phases.js';
 import { tmpDir } from '../history/helpers.js';
-import { CHROMIUM, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from './browser.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 const RUN = new URL('../fixtures/results/startup-lifecycle-quick.json', import.meta.url).pathname;
 const results = () => JSON.parse(readFileSync(RUN, 'utf8'));
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: \`apt-get install chromium\``;
+const skip = browserOrSkip();
 const median = (/** @type {number[]} */ xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
