@@ -10,6 +10,9 @@ import { loadResults } from './load-results.js';
 import { logSafe } from '../text/escape.js';
 import { markdownReport, prComment, terminalReport, verdictsDocument } from './render.js';
 import { compareWithinRun } from '../results/within-run.js';
+import { mdText } from '../text/escape.js';
+import { markdownTable, textTable, wrap } from '../text/tables.js';
+import { abAnswer, abTable, compareEnvironments } from './ab.js';
 
 /** A regression was found and --fail-on-regression was given (run uses 3 for failed cells, 1 for usage). */
 export const EXIT_REGRESSION = 4;
@@ -62,6 +65,35 @@ export async function compareCommand(opts) {
     print(terminalReport(outcome));
   }
   return { exitCode: opts.failOnRegression && regressions.length > 0 ? EXIT_REGRESSION : 0, outcome };
+}
+
+/**
+ * `compare RESULTS --baseline KEY --candidate KEY`: the A/B of two environments of one run (./ab.js), the
+ * answer first, then a row per metric; with `failOnRegression`, exit EXIT_REGRESSION when the candidate
+ * is significantly worse in any metric.
+ * @param {{ results: string, baseline: string, candidate: string, markdown?: string, json?: string,
+ *   failOnRegression?: boolean, githubActions?: boolean, print?: (text: string) => void }} opts
+ * @returns {Promise<{ exitCode: number, rows: import('./ab.js').AbRow[] }>}
+ */
+export async function abCommand(opts) {
+  const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
+  const results = await loadResults(opts.results);
+  const rows = compareEnvironments(results, opts.baseline, opts.candidate);
+  const answer = abAnswer(rows, opts.baseline, opts.candidate);
+  const table = abTable(rows);
+  const markdown = `${mdText(answer)}\n\n${markdownTable(table.header, table.rows)}\n`;
+  await writeIf(opts.markdown, markdown);
+  await writeIf(
+    opts.json,
+    JSON.stringify({ baseline: opts.baseline, candidate: opts.candidate, answer, rows }, null, 2) + '\n',
+  );
+  const regressions = rows.filter((r) => r.verdict === 'regression');
+  if (opts.githubActions ?? process.env.GITHUB_ACTIONS === 'true') {
+    const core = await import('@actions/core');
+    await core.summary.addRaw(markdown).write();
+  }
+  print(`${wrap(answer)}\n\n${textTable(table.header, table.rows)}\n`);
+  return { exitCode: opts.failOnRegression && regressions.length > 0 ? EXIT_REGRESSION : 0, rows };
 }
 
 /** @param {string | undefined} file @param {string} text */

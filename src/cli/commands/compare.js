@@ -1,5 +1,7 @@
 // `dind-bench compare`: DinD vs Docker (and Docker vs native, Alpine vs Debian) inside a run with intervals,
-// p-values and effect sizes; with --history, a verdict per metric against the series' own past.
+// p-values and effect sizes; with --history, a verdict per metric against the series' own past; with
+// --baseline and --candidate, any two environments of the run, the one against the other.
+import { Option } from 'commander';
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
@@ -22,7 +24,27 @@ export function register(cli) {
       "write github-action-benchmark's custom JSON (bigger-is-better.json, smaller-is-better.json)",
     )
     .option('--fail-on-regression', 'exit with code 4 when a regression is found')
+    .option(
+      '--baseline <env>',
+      'with --candidate: compare two environments of this run (e.g. dind@20.10), the one against the other',
+    )
+    .option('--candidate <env>', 'with --baseline: the environment judged against it (e.g. dind@26.1)')
+    .addOption(
+      new Option('--fail-on <what>', 'exit with code 4 on a regression (the same as --fail-on-regression)').choices([
+        'regression',
+      ]),
+    )
     .action(async (results, opts) => {
+      if (opts.failOn === 'regression') opts.failOnRegression = true;
+      if (Boolean(opts.baseline) !== Boolean(opts.candidate))
+        throw new Error('--baseline and --candidate go together: name the two environments to compare');
+      if (opts.baseline) {
+        if (opts.history) throw new Error('--baseline/--candidate compare inside the run: leave out --history');
+        const { abCommand } = await import('../../compare/command.js');
+        const { exitCode } = await abCommand({ results, ...opts });
+        process.exitCode = exitCode;
+        return;
+      }
       const { compareCommand } = await import('../../compare/command.js');
       const { exitCode } = await compareCommand({ results, ...opts });
       process.exitCode = exitCode;
