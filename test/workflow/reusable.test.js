@@ -85,7 +85,9 @@ test('the example consumer uses dind-bench by reference only, at the major tag',
   for (const { uses: u } of refs) {
     assert.ok(u.startsWith(`${SUITE_REPOSITORY}/`), `${u}: the consumer needs nothing else`);
   }
-  assert.deepEqual(readdirSync(path.join(ROOT, 'examples/consumer')).sort(), ['.github', 'README.md']);
+  // Besides its workflows: its own job's workload file (its own code, measured by dind-bench), nothing of dind-bench.
+  assert.deepEqual(readdirSync(path.join(ROOT, 'examples/consumer')).sort(), ['.github', 'README.md', 'workload']);
+  assert.deepEqual(readdirSync(path.join(ROOT, 'examples/consumer/workload')), ['workload.yml']);
 });
 
 test('every action has its Marketplace metadata: name, description, author, branding', () => {
