@@ -147,13 +147,19 @@ async function runJob(w, env, ctx) {
     s.primed.add(primeKey);
   }
   const engine = await startEngine(opts);
+  /** @type {Metric[]} */
+  let metrics;
   try {
-    const metrics = await job(w, env, engine, s, ctx, '');
+    metrics = await job(w, env, engine, s, ctx, '');
     metrics.push(...(await controlledBuilds(w, engine, s, ctx)));
-    return metrics;
   } finally {
+    const t0 = performance.now();
     await engine.close();
+    // A fresh DinD engine is stopped and removed after the job, as a DinD service is: timed apart, not in
+    // the job's total (the runner's engine has nothing to stop).
+    if (engine.fresh && !opts.persist) (metrics ??= []).push(ms('engine.stop_ms', performance.now() - t0));
   }
+  return metrics;
 }
 
 /**

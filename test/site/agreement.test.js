@@ -13,10 +13,14 @@ import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { costChange, withinRunWord } from '../../src/model/change.js';
 import { shortPct } from '../../src/model/numbers.js';
+import { jobSentence, workloadCosts } from '../../src/results/job-cost.js';
+import { markdownReport } from '../../src/results/report.js';
+import { mdText } from '../../src/text/escape.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
 import { browserOrSkip, launch, openPage } from './browser.js';
 
 const skip = browserOrSkip();
+const WORKLOAD_FIXTURE = new URL('../fixtures/results/workload-script-quick.json', import.meta.url).pathname;
 
 /** @type {Awaited<ReturnType<typeof launch>>} */ let browser;
 before(async () => {
@@ -128,3 +132,18 @@ test(
     assert.equal(onPage?.[1], '+100%', `${key} on the page: ${onPage}`);
   },
 );
+
+test('a workload run: the page opens with the same sentence about the job as report.md', { skip }, async (t) => {
+  const results = JSON.parse(readFileSync(WORKLOAD_FIXTURE, 'utf8'));
+  const { file, site } = await siteOf(results, 'workload');
+  t.after(() => site.close());
+  const expected = jobSentence(workloadCosts(results)[0]);
+  const report = markdownReport(JSON.parse(readFileSync(file, 'utf8')));
+  assert.ok(report.includes(`**${mdText(expected)}**`), 'report.md opens its answers with the job sentence');
+  const { page, errors } = await openPage(browser.context, site.url);
+  const first = await page.locator('#answer b').first().textContent();
+  await page.close();
+  assert.deepEqual(errors, []);
+  assert.equal(first, expected);
+  assert.match(expected, /^On this runner your job \(workload\.script, debian\) takes .* in docker and /);
+});
