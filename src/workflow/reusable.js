@@ -2,7 +2,8 @@
 // bench.yml, so the two cannot drift apart (a test checks the file is current; `npm run
 // workflows:reusable` rewrites it). What differs, and why:
 // - `on:` is `workflow_call` with bench.yml's dispatch inputs (a choice becomes a string naming its options).
-// - The caller's repository is not dind-bench: no checkout; every `./actions/NAME` becomes
+// - The caller's repository is not dind-bench: no checkout (but the bench job's, when a workload file of
+//   the caller's is given); every `./actions/NAME` becomes
 //   `SUITE_REPOSITORY/actions/NAME@MAJOR`, which brings the whole suite with it (see actions/setup/suite.sh).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +56,18 @@ export function reusableWorkflow(source) {
     const steps = /** @type {any} */ (job.value).get('steps');
     if (!isSeq(steps)) continue;
     const isCheckout = (/** @type {any} */ step) => String(step.get('uses') ?? '').startsWith('actions/checkout@');
-    steps.items = steps.items.filter((step) => !isCheckout(step));
+    // The bench job checks the caller's repository out only for its workload file (docs/workloads.md).
+    if (String(job.key) === 'bench') {
+      for (const step of /** @type {any[]} */ (steps.items).filter(isCheckout)) {
+        step.set('name', "The caller's repository, for its workload file");
+        step.set('if', "${{ (inputs.workload || vars.DIND_BENCH_WORKLOAD) != '' }}");
+        const moved = doc.createNode({ name: step.get('name'), if: step.get('if') });
+        step.items = [
+          ...moved.items,
+          ...step.items.filter((/** @type {any} */ p) => !['name', 'if'].includes(String(p.key))),
+        ];
+      }
+    } else steps.items = steps.items.filter((step) => !isCheckout(step));
     for (const step of /** @type {any[]} */ (steps.items)) {
       const uses = String(step.get('uses') ?? '');
       if (uses.startsWith('./actions/')) step.set('uses', `${SUITE_REPOSITORY}/${uses.slice(2)}@${MAJOR}`);

@@ -49,13 +49,18 @@ test('a choice input becomes a string input naming its options', () => {
   });
 });
 
-test('the reusable workflow checks out nothing and reaches the suite only by reference at the major tag', () => {
+test('the reusable workflow checks out only the caller for its workload, and reaches the suite by reference at the major tag', () => {
   const refs = uses('.github/workflows/reusable-bench.yml');
   assert.ok(refs.length >= 8, `found ${refs.length}`);
   for (const { job, uses: u } of refs) {
     assert.ok(!u.startsWith('./'), `${job}: ${u} would resolve in the caller's repository`);
-    assert.ok(!u.startsWith('actions/checkout@'), `${job}: the caller's checkout is not dind-bench`);
+    // The caller's checkout is not dind-bench: only the bench job takes it, and only for a workload file.
+    if (u.startsWith('actions/checkout@')) assert.equal(job, 'bench', `${job}: checks out the caller`);
   }
+  const wf = parse(read('.github/workflows/reusable-bench.yml'));
+  const checkout = wf.jobs.bench.steps.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/checkout@'));
+  assert.match(checkout.if, /inputs\.workload \|\| vars\.DIND_BENCH_WORKLOAD\) != ''/);
+  assert.equal(checkout.with['persist-credentials'], false);
   const own = refs.filter((r) => r.uses.startsWith(`${SUITE_REPOSITORY}/`));
   const local = uses('.github/workflows/bench.yml').filter((r) => r.uses.startsWith('./actions/'));
   assert.equal(own.length, local.length);
