@@ -19,12 +19,12 @@ export class AbError extends Error {}
  * }} AbRow
  */
 
-/** The environment keys a run has cells for. @param {any} results */
+/** The environment keys a run has cells for. @param {import('#model/results.js').Results} results */
 const keysOf = (results) => [...new Set(results.cells.map((/** @type {any} */ c) => c.environmentKey))];
 
 /**
  * Every metric both environments measured (cells ok), candidate against baseline.
- * @param {any} results a valid results document @param {string} baseline @param {string} candidate
+ * @param {import('#model/results.js').Results} results a valid results document @param {string} baseline @param {string} candidate
  * @returns {AbRow[]}
  */
 export function compareEnvironments(results, baseline, candidate) {

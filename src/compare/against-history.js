@@ -23,7 +23,7 @@ export class SeriesMismatchError extends Error {}
  */
 
 /**
- * @param {any} results a valid results document (the candidate run)
+ * @param {import('#model/results.js').Results} results a valid results document (the candidate run)
  * @param {HistoryReader} history
  * @param {{ seriesKey: SeriesKeyFn, config?: import('./config.js').CompareConfig }} opts
  * @returns {Promise<SeriesVerdict[]>}
@@ -69,7 +69,7 @@ export async function compareWithHistory(results, history, { seriesKey, config =
 /**
  * The engines a cell ran on, as the history records them: the outer engine's version, and for DinD cells
  * the inner engine's actual version.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  */
 function engineVersions(results) {
   const outer = results.engines.outer.version;

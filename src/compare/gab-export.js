@@ -14,7 +14,7 @@ import { summarize } from '../stats/index.js';
 import { significant as fmt } from '../model/numbers.js';
 
 /**
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  * @returns {{ bigger: any[], smaller: any[] }}
  */
 export function gabEntries(results) {
@@ -43,7 +43,7 @@ export function gabEntries(results) {
 
 /**
  * Writes DIR/bigger-is-better.json and DIR/smaller-is-better.json; returns their paths.
- * @param {any} results @param {string} dir
+ * @param {import('#model/results.js').Results} results @param {string} dir
  */
 export async function writeGabExport(results, dir) {
   const { bigger, smaller } = gabEntries(results);

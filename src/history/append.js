@@ -88,7 +88,7 @@ const TOO_LARGE_ADVICE =
 
 /**
  * Refuses a results document with more cells, or a cell with more metrics, than any real run has.
- * @param {string} where @param {any} results a schema-valid results document
+ * @param {string} where @param {import('#model/results.js').Results} results a schema-valid results document
  */
 function checkRunSize(where, results) {
   if (results.cells.length > MAX_CELLS)

@@ -193,7 +193,10 @@ function importedRun({ file, suite, job, entry: e, benches }) {
     where: file,
     run,
     points,
-    overview: (pts, prev) => overviewOf(asResults, pts, prev),
+    // An imported entry has only the parts of a results document that overviewOf reads (run, runner, host,
+    // engines): typed as one on purpose.
+    overview: (pts, prev) =>
+      overviewOf(/** @type {import('#model/results.js').Results} */ (/** @type {unknown} */ (asResults)), pts, prev),
     // This run's benches only: an entry of several jobs is several runs.
     provenance: {
       source: 'github-action-benchmark',

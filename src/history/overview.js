@@ -9,7 +9,7 @@ import { DEFAULT_RULE, judge, pastWindow } from '../stats/verdicts.js';
 import { summarizePoint } from './summary.js';
 
 /**
- * @param {any} results a valid results document
+ * @param {import('#model/results.js').Results} results a valid results document
  * @param {import('./points.js').SeriesPoint[]} points the run's points (from pointsOf)
  * @param {(key: string) => import('./points.js').StoredPoint[]} previousPoints the series' earlier runs, oldest first
  */

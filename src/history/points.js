@@ -29,7 +29,7 @@ export function seriesKey({ fingerprint, benchmark, metric, environmentKey, dist
 
 /**
  * The run's identity as the history records it.
- * @param {any} results a valid results document
+ * @param {import('#model/results.js').Results} results a valid results document
  */
 export function runInfo(results) {
   return {
@@ -42,7 +42,8 @@ export function runInfo(results) {
     caller: results.caller ?? null,
     runner: results.runner.name,
     fingerprint: results.host.fingerprint,
-    profile: results.run.profile,
+    // a string, not the schema's three: a run imported from github-action-benchmark says 'imported'
+    profile: /** @type {string} */ (results.run.profile),
     complete: results.run.complete,
     outerEngine: results.engines.outer.version,
   };
@@ -50,7 +51,7 @@ export function runInfo(results) {
 
 /**
  * Every point the run adds, one per (cell, metric) of the cells that ran and have samples.
- * @param {any} results a valid results document
+ * @param {import('#model/results.js').Results} results a valid results document
  * @returns {SeriesPoint[]}
  */
 export function pointsOf(results) {

@@ -5,7 +5,7 @@ import { DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-cost.js';
 
 export { DEFAULT_PRICE_PER_MINUTE, PRICE_SOURCE, costTable, jobSentence } from '../model/job-cost.js';
 
-/** The price a run was asked to use (--price-per-minute), else the default. @param {any} results */
+/** The price a run was asked to use (--price-per-minute), else the default. @param {import('#model/results.js').Results} results */
 export const priceOf = (results) => {
   const p = results.run?.args?.pricePerMinute;
   return typeof p === 'number' && Number.isFinite(p) && p >= 0 ? p : DEFAULT_PRICE_PER_MINUTE;
@@ -13,7 +13,7 @@ export const priceOf = (results) => {
 
 /**
  * The cost of each workload's job per environment, Docker first.
- * @param {any} results a valid results document
+ * @param {import('#model/results.js').Results} results a valid results document
  * @returns {import('../model/job-cost.js').WorkloadCost[]}
  */
 export function workloadCosts(results) {

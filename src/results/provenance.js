@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** @returns {import('#model/results.js').Host} */
 export function hostFacts() {
   const cpus = os.cpus();
   const cpuModel = cpus[0]?.model?.trim() ?? 'unknown';
@@ -36,7 +37,7 @@ function osRelease() {
   }
 }
 
-/** "2" when /sys/fs/cgroup is the unified hierarchy, "1" otherwise. */
+/** "2" when /sys/fs/cgroup is the unified hierarchy, "1" otherwise. @returns {'1' | '2'} */
 export function cgroupVersion() {
   return existsSync('/sys/fs/cgroup/cgroup.controllers') ? '2' : '1';
 }

@@ -10,7 +10,7 @@ import { waterfallSection } from './waterfall.js';
 /** Every data-derived string printed in HTML goes through here. @param {unknown} s */
 export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** @param {any} results */
+/** @param {import('#model/results.js').Results} results */
 export function htmlReport(results) {
   const comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker');
   const envRows = results.environments

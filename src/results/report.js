@@ -25,7 +25,7 @@ const againstDocker = (k) => k !== 'docker' && k !== 'native';
  * then one compact verdict per DinD environment against Docker (see `reading` in src/compare/rows.js).
  * Environment keys lose their "@engine" suffix when every DinD environment runs the same inner Engine
  * (the title says which), so the table stays narrow.
- * @param {any} results a results document
+ * @param {import('#model/results.js').Results} results a results document
  * @returns {SummaryTable[]}
  */
 export function summaryTables(results) {
@@ -92,7 +92,7 @@ export function detectableText(c) {
 /**
  * Per benchmark: for each metric and DinD environment, what this run could detect against Docker
  * (see detectableText), from the same comparisons as summaryTables.
- * @param {any} results @param {SummaryTable[]} [tables]
+ * @param {import('#model/results.js').Results} results @param {SummaryTable[]} [tables]
  */
 export function detectableTables(results, tables = summaryTables(results)) {
   return tables
@@ -125,7 +125,7 @@ export const DETECTABLE_READING =
 
 /**
  * Cells that did not run, grouped by status and reason: each reason once.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  * @returns {ProblemGroup[]}
  */
 export function problemGroups(results) {
@@ -153,7 +153,7 @@ function whereText(cells) {
 
 /**
  * The groups as lines for a terminal or a list: "unavailable, 36 cells: reason. Cells: where".
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  */
 export function problems(results) {
   return problemGroups(results).map((g) => `${g.status}, ${g.count} cell${g.count > 1 ? 's' : ''}: ${g.reason} Cells: ${g.where}`);
@@ -169,7 +169,7 @@ export const READING =
  * The answer first, one sentence per DinD environment: how many metrics are clearly worse or better than
  * plain Docker, the largest differences, and how long its inner Engine took to start. Plain text; callers
  * escape it for their format.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  * @param {import('./within-run.js').Comparison[]} [comparisons] DinD vs Docker comparisons
  * @returns {string[]}
  */
@@ -177,8 +177,8 @@ export function answers(results, comparisons = compareWithinRun(results).filter(
   const out = [];
   for (const env of results.environments.filter((/** @type {any} */ e) => e.name && againstDocker(e.name))) {
     const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));
-    const facts = env.facts ?? {};
-    const what = `${env.key}${facts.storageDriver ? ` (inner storage ${facts.storageDriver})` : ''}`;
+    const facts = env.facts;
+    const what = `${env.key}${facts?.storageDriver ? ` (inner storage ${facts.storageDriver})` : ''}`;
     if (env.status !== 'ok' || mine.length === 0) {
       out.push(`${what}: not compared with Docker in this run (${env.status !== 'ok' ? String(env.reason ?? env.status).split('\n')[0] : 'no Docker cell to compare with'}).`);
       continue;
@@ -202,7 +202,7 @@ export function answers(results, comparisons = compareWithinRun(results).filter(
   return out;
 }
 
-/** The Markdown report of a run. @param {any} results */
+/** The Markdown report of a run. @param {import('#model/results.js').Results} results */
 export function markdownReport(results) {
   const out = [`# dind-bench run ${mdText(results.run.id)}`, ''];
   out.push(
@@ -246,7 +246,7 @@ export function markdownReport(results) {
 /**
  * One line on the sampled series (memory) a run kept: how many, in which cells and scopes. The charts
  * are drawn by the site from results.json's `timeseries`.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  */
 export function memorySeriesNote(results) {
   const cells = results.cells.filter((/** @type {any} */ c) => c.timeseries?.length);
@@ -260,7 +260,7 @@ export function memorySeriesNote(results) {
 /**
  * With `run --budget`: the budget and, per benchmark, how many iterations its cells got and why they
  * stopped (results.json: `sampling` per cell). Empty without a budget.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  */
 export function samplingNote(results) {
   const cells = results.cells.filter((/** @type {any} */ c) => c.sampling);
@@ -268,6 +268,6 @@ export function samplingNote(results) {
   if (!cells.length) return '';
   /** @type {Map<string, string>} */
   const per = new Map();
-  for (const c of cells) per.set(c.benchmark, `${c.benchmark} ${c.sampling.iterations} (${c.sampling.stopped})`);
+  for (const c of cells) per.set(c.benchmark, `${c.benchmark} ${c.sampling?.iterations} (${c.sampling?.stopped})`);
   return `Adaptive sampling${budget ? ` within a budget of ${Math.round(budget / 1000)} s` : ''}: measured iterations per benchmark and why they stopped: ${[...per.values()].join(', ')}.`;
 }

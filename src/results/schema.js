@@ -4,6 +4,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { logText } from '../text/escape.js';
 
+/** @type {1} */
 export const SCHEMA_VERSION = 1;
 const schema = JSON.parse(readFileSync(new URL('../../schema/results.v1.schema.json', import.meta.url), 'utf8'));
 // ajv and ajv-formats are CommonJS; their default export is the constructor / function.
@@ -17,6 +18,7 @@ const MAX_PROBLEMS = 20;
 /**
  * Throws with its problems (the first MAX_PROBLEMS), each named by its JSON path, when `doc` is not a valid results document.
  * @param {unknown} doc @param {string} where the file, for the message
+ * @returns {import('#model/results.js').Results} the document, typed
  */
 export function validateResults(doc, where) {
   const version = /** @type {any} */ (doc)?.schemaVersion;
@@ -34,5 +36,5 @@ export function validateResults(doc, where) {
     if (errors.length > MAX_PROBLEMS) problems.push(`... and ${errors.length - MAX_PROBLEMS} more`);
     throw new Error(`${logText(where)}: not a valid results document:\n  ${problems.join('\n  ')}`);
   }
-  return /** @type {any} */ (doc);
+  return /** @type {import('#model/results.js').Results} */ (doc);
 }

@@ -16,7 +16,7 @@ const colour = (/** @type {string} */ phase) => COLOURS[PHASE_ORDER.indexOf(phas
 
 /** @typedef {{label: string, phases: {phase: string, ms: number}[], total: number}} Bar */
 
-/** The lifecycle cells that ran. @param {any} results @returns {any[]} */
+/** The lifecycle cells that ran. @param {import('#model/results.js').Results} results @returns {any[]} */
 const lifecycleCells = (results) =>
   results.cells.filter((/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.status === 'ok');
 
@@ -25,7 +25,7 @@ const samplesOf = (cell, metric) => cell.metrics.find((/** @type {any} */ m) => 
 
 /**
  * The bars, one per lifecycle cell (ok, on Debian or else the first distro) and timeline kind.
- * @param {any} results a results document
+ * @param {import('#model/results.js').Results} results a results document
  * @returns {Bar[]}
  */
 export function waterfallBars(results) {
@@ -49,7 +49,7 @@ export function waterfallBars(results) {
 /**
  * TLS on against TLS off, per DinD cell: start to ready (outer start call to the first OK /_ping) with
  * 95% intervals, the ratio of medians with its interval, and the key material's own phase.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  */
 export function tlsComparisons(results) {
   return lifecycleCells(results).flatMap((c) => {
@@ -100,7 +100,7 @@ ${rows.join('\n')}
 
 /**
  * The report's section: the waterfall and the TLS comparison, or '' when the run has neither.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  */
 export function waterfallSection(results) {
   const bars = waterfallBars(results);

@@ -40,7 +40,7 @@ export function smallestMannWhitneyP(n, m) {
 
 /**
  * Every comparison a run supports, in a stable order.
- * @param {any} results a valid results document
+ * @param {import('#model/results.js').Results} results a valid results document
  * @param {{ seed?: number, resamples?: number }} [opts]
  * @returns {Comparison[]}
  */

@@ -112,7 +112,7 @@ export async function readPartial(dir, here) {
 
 /**
  * The options of the run being resumed, from what it recorded (run.args), so the plan is the same.
- * @param {any} results
+ * @param {import('#model/results.js').Results} results
  */
 export function resumedOptions(results) {
   const a = results.run.args ?? {};

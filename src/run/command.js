@@ -29,7 +29,7 @@ export const ADAPTIVE_MIN_CHANGE = 0.05;
 
 /**
  * @typedef {{
- *   outer: import('dockerode'), profile: string, benchmarks: string[], environments: string[], distros: string[],
+ *   outer: import('dockerode'), profile: import('#model/results.js').Run['profile'], benchmarks: string[], environments: string[], distros: string[],
  *   engines: string[], iterations?: number, out: string, build: boolean, runnerLabels?: string[], args: object,
  *   log: (s: string) => void, paramOverrides?: import('./params.js').ParamOverrides,
  *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number,

@@ -41,7 +41,7 @@ export async function partialDocument(o, { runId, startedAt, iterations, warmup,
 /**
  * What a resumed run keeps of the attempt it continues: its start, its suite and caller, its wall time
  * so far, and a record of this resumption.
- * @param {any} results the document being assembled @param {any} resumed the partial one read back
+ * @param {import('#model/results.js').Results} results the document being assembled @param {any} resumed the partial one read back
  * @param {import('./runner.js').CellResult[]} cells
  */
 export function resumedFacts(results, resumed, cells) {
@@ -64,6 +64,7 @@ export function resumedFacts(results, resumed, cells) {
  *   startedAt: Date, iterations: number, warmup: number, budgetMs: number | undefined, images: object[], peakRss: {stop: () => number},
  *   executed: Awaited<ReturnType<typeof import('./runner.js').executePlan>>,
  * }} run
+ * @returns {Promise<import('#model/results.js').Results>}
  */
 export async function assembleResults(o, { startedAt, iterations, warmup, budgetMs, executed, images, peakRss }) {
   const info = await o.outer.info();

@@ -12,7 +12,7 @@ import { BUILD_CONTEXT } from '../../src/benchmarks/build.js';
 import { validateResults } from '../../src/results/schema.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot, the } from './helpers.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-engineload-'));
@@ -52,11 +52,17 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
 
   for (const bench of ['memory', 'build']) {
-    const native = results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environment === 'native');
+    const native = the(
+      results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environment === 'native'),
+      `${bench}/native`,
+    );
     assert.equal(native.status, 'unavailable');
-    assert.match(native.reason, /does not apply in native: native has no engine/);
+    assert.match(native.reason ?? '', /does not apply in native: native has no engine/);
     for (const env of ['docker', 'dind@20.10']) {
-      const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env);
+      const cell = the(
+        results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env),
+        `${bench}/${env}`,
+      );
       assert.equal(cell.status, 'ok', `${bench}/${env}: ${cell.reason}`);
       for (const m of cell.metrics) {
         assert.ok(m.unit && ['higher', 'lower'].includes(m.better), `${bench}/${env} ${m.metric}`);
@@ -68,9 +74,13 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
     }
   }
   const metric = (/** @type {string} */ bench, /** @type {string} */ env, /** @type {string} */ name) =>
-    results.cells
-      .find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env)
-      .metrics.find((/** @type {any} */ m) => m.metric === name);
+    the(
+      the(
+        results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env),
+        `${bench}/${env}`,
+      ).metrics.find((/** @type {any} */ m) => m.metric === name),
+      `${bench}/${env} ${name}`,
+    );
   for (const env of ['docker', 'dind@20.10']) {
     // The workload allocates 4 x 32 MiB: its peak working set must show it, whichever engine reports it.
     assert.ok(metric('memory', env, 'workload.peak_mib').samples[0] >= 128, `${env} workload peak`);
@@ -82,10 +92,15 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
     // The disk under the data-root is visible here (the engine is local): the cold build wrote to it.
     for (const name of ['cold_disk_written_mib', 'cold_disk_peak_mib', 'cold_disk_left_mib'])
       assert.ok(metric('build', env, name), `${env}: ${name}`);
-    const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === 'memory' && c.environmentKey === env);
-    const scopes = cell.timeseries.map((/** @type {any} */ s) => s.scope).sort();
+    const cell = the(
+      results.cells.find((/** @type {any} */ c) => c.benchmark === 'memory' && c.environmentKey === env),
+      `memory/${env}`,
+    );
+    const scopes = the(cell.timeseries, 'timeseries')
+      .map((/** @type {any} */ s) => s.scope)
+      .sort();
     assert.deepEqual(scopes, ['environment', 'workload']);
-    for (const s of cell.timeseries) {
+    for (const s of the(cell.timeseries, 'timeseries')) {
       assert.equal(s.t.length, s.v.length);
       assert.ok(s.t.length >= 2 && s.unit === 'MiB' && s.iteration === 0 && s.intervalMs === 1000);
     }

@@ -1,6 +1,7 @@
 // Shared by the tests that need a real Docker engine. In CI (CI=true) a missing engine fails the test:
 // `.ci/run` starts one, so those tests are never skipped there. Elsewhere they are skipped with the
 // reason and the fix.
+import assert from 'node:assert/strict';
 import { outerEngine, pingOnce } from '../../src/engine/client.js';
 import { OWNER_LABEL, RUN_LABEL } from '../../src/engine/resources.js';
 import { buildImages } from '../../src/images/build.js';
@@ -70,4 +71,14 @@ export async function snapshot(outer) {
     .map((n) => n.Id)
     .sort();
   return { containers, volumes, networks };
+}
+
+/**
+ * The value, or the test fails naming what was missing: a lookup into a results document (a cell, a metric)
+ * that the test expects to be there.
+ * @template T @param {T} value @param {string} what @returns {NonNullable<T>}
+ */
+export function the(value, what) {
+  assert.ok(value != null, `${what} is missing`);
+  return /** @type {NonNullable<T>} */ (value);
 }

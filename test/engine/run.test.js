@@ -15,7 +15,7 @@ import { validateResults } from '../../src/results/schema.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
 import { parseSysbench } from '../../src/parsers/sysbench.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot, the } from './helpers.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-test-'));
@@ -61,13 +61,19 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
       ['dind-vfs@20.10', 'ok'],
     ],
   );
-  const vfs = results.environments.find((/** @type {any} */ e) => e.key === 'dind-vfs@20.10');
-  assert.equal(vfs.facts.storageDriver, 'vfs', 'the storage fallback is recorded as it happened');
+  const vfs = the(
+    results.environments.find((/** @type {any} */ e) => e.key === 'dind-vfs@20.10'),
+    'dind-vfs@20.10',
+  );
+  assert.equal(vfs.facts?.storageDriver, 'vfs', 'the storage fallback is recorded as it happened');
 
   for (const bench of ['lifecycle', 'sysbench']) {
     for (const env of ['native', 'docker', 'dind@20.10', 'dind-vfs@20.10']) {
-      const cell = results.cells.find(
-        (/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env && c.distro !== 'alpine',
+      const cell = the(
+        results.cells.find(
+          (/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env && c.distro !== 'alpine',
+        ),
+        `${bench}/${env}`,
       );
       assert.equal(cell.status, 'ok', `${bench}/${env}: ${cell.reason}`);
       assert.ok(cell.metrics.length > 0);
@@ -78,8 +84,9 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
       for (const raw of cell.raw) assert.ok(existsSync(path.join(out, raw)), raw);
     }
   }
-  const daemon = results.cells.find(
-    (/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.environmentKey === 'dind@20.10',
+  const daemon = the(
+    results.cells.find((/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.environmentKey === 'dind@20.10'),
+    'lifecycle/dind@20.10',
   );
   assert.ok(daemon.metrics.some((/** @type {any} */ m) => m.metric === 'daemon.start_to_ready_ms'));
 
@@ -87,10 +94,17 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
   assert.equal(alpine.length, 6);
   for (const c of alpine) {
     assert.equal(c.status, 'unavailable');
-    assert.match(c.reason, /alpine.*not in the local image store.*--pull/);
+    assert.match(c.reason ?? '', /alpine.*not in the local image store.*--pull/);
   }
-  const debianImage = results.images.find((/** @type {any} */ i) => i.ref === 'dind-bench/sysbench:debian');
-  assert.ok(debianImage.packages > 50 && debianImage.sizeBytes > 0 && debianImage.digest.startsWith('sha256:'));
+  const debianImage = the(
+    results.images.find((/** @type {any} */ i) => i.ref === 'dind-bench/sysbench:debian'),
+    'the sysbench image',
+  );
+  assert.ok(
+    (debianImage.packages ?? 0) > 50 &&
+      (debianImage.sizeBytes ?? 0) > 0 &&
+      String(debianImage.digest).startsWith('sha256:'),
+  );
   assert.equal(results.engines.outer.storageDriver.length > 0, true);
   assert.ok(results.harness.peakRssBytes > 0);
   assert.ok(readFileSync(path.join(out, 'report.md'), 'utf8').includes('dind vs docker'));

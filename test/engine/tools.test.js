@@ -12,7 +12,7 @@ import { iozone } from '../../src/benchmarks/iozone.js';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { DockerEnvironment } from '../../src/environments/docker.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot, the } from './helpers.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-tools-'));
@@ -74,10 +74,17 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
   );
   assert.equal(r.status, 0, r.stderr.slice(-3000));
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
-  assert.deepEqual(results.run.args.paramOverrides.fio, { size: '8M', seconds: 0.2 }, 'the overrides are recorded');
+  assert.deepEqual(
+    /** @type {any} */ (results.run.args.paramOverrides).fio,
+    { size: '8M', seconds: 0.2 },
+    'the overrides are recorded',
+  );
   for (const [bench, metrics] of Object.entries(EXPECT)) {
     for (const env of ['docker', 'dind@20.10']) {
-      const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env);
+      const cell = the(
+        results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env),
+        `${bench}/${env}`,
+      );
       assert.equal(cell.status, 'ok', `${bench}/${env}: ${cell.reason}`);
       for (const name of metrics) {
         const m = cell.metrics.find((/** @type {any} */ x) => x.metric === name);
@@ -88,10 +95,15 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
       }
     }
   }
-  const copyUp = results.cells.find(
-    (/** @type {any} */ c) => c.benchmark === 'storage' && c.environmentKey === 'docker',
+  const copyUp = the(
+    results.cells.find((/** @type {any} */ c) => c.benchmark === 'storage' && c.environmentKey === 'docker'),
+    'storage/docker',
   );
-  const ms = (/** @type {string} */ n) => copyUp.metrics.find((/** @type {any} */ m) => m.metric === n).samples[0];
+  const ms = (/** @type {string} */ n) =>
+    the(
+      copyUp.metrics.find((/** @type {any} */ m) => m.metric === n),
+      n,
+    ).samples[0];
   assert.ok(
     ms('copy_up.layer_ms') > ms('copy_up.volume_ms'),
     'on overlay2 the first write to a lower-layer file pays the copy-up',

@@ -14,7 +14,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot, the } from './helpers.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;
@@ -63,12 +63,21 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
       const names = cell.metrics.map((/** @type {any} */ m) => m.metric);
       for (const p of ['engine.ready_ms', ...phases, 'job.total_ms'])
         assert.ok(names.includes(p), `${cell.environmentKey}: ${p} in ${names}`);
-      const total = cell.metrics.find((/** @type {any} */ m) => m.metric === 'job.total_ms').samples[0];
+      const total = the(
+        cell.metrics.find((/** @type {any} */ m) => m.metric === 'job.total_ms'),
+        'job.total_ms',
+      ).samples[0];
       assert.ok(total > 0, `${cell.environmentKey}: a job takes time`);
     }
     // A fresh DinD engine has to pull its images, a persistent runner's engine has them: measured, not assumed.
-    const dindCell = cells.find((/** @type {any} */ c) => c.environmentKey === 'dind@20.10');
-    const pull = dindCell.metrics.find((/** @type {any} */ m) => /^image\..*\.pull_ms$/.test(m.metric)).samples[0];
+    const dindCell = the(
+      cells.find((/** @type {any} */ c) => c.environmentKey === 'dind@20.10'),
+      'the dind cell',
+    );
+    const pull = the(
+      dindCell.metrics.find((/** @type {any} */ m) => /^image\..*\.pull_ms$/.test(m.metric)),
+      'a pull',
+    ).samples[0];
     assert.ok(pull > 0);
     if (example === 'app-build')
       assert.ok(
@@ -119,7 +128,7 @@ test("a failing step fails its cell with the tool's own words; the other environ
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
   for (const cell of results.cells.filter((/** @type {any} */ c) => c.benchmark === 'workload.failing')) {
     assert.equal(cell.status, 'failed');
-    assert.match(cell.reason, /step step-broken: .* exited 3: error: no-such-compiler: not found/);
+    assert.match(cell.reason ?? '', /step step-broken: .* exited 3: error: no-such-compiler: not found/);
   }
   assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
 });

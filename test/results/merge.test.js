@@ -28,7 +28,7 @@ test('merge of fixture shards: every cell once, the shards recorded, determinist
   const shards = fixtureShards();
   const m = mergeShards(shards);
   assert.equal(m.cells.length, fixture().cells.length);
-  assert.deepEqual(m.run.shards.map((/** @type {any} */ s) => s.id), ['shard-1', 'shard-2']);
+  assert.deepEqual(m.run.shards?.map((/** @type {any} */ s) => s.id), ['shard-1', 'shard-2']);
   assert.deepEqual(m.run.args, { merged: ['shard-1', 'shard-2'] });
   assert.equal(m.run.state, 'finished');
   assert.equal(m.host.fingerprint, fixture().host.fingerprint);

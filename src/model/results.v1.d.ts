@@ -1,0 +1,281 @@
+// Generated from schema/results.v1.schema.json by `npm run types:schema`; do not edit by hand.
+// Named aliases (Results, Cell, Metric, ...) are in results.js.
+
+export type Line = string;
+export type Person = null | {
+  name?: string | null;
+  email?: string | null;
+  username?: string | null;
+};
+/**
+ * a name that becomes a path segment or key in a history and is printed in reports: bounded, no control characters
+ */
+export type Name = string;
+export type Text = string;
+/**
+ * an environment of src/environments/ (native, docker, dind, dind-vfs, dood, dind-rootless, ...)
+ */
+export type EnvironmentName = string;
+export type Unit = string;
+
+export interface DindBenchResultsOneRun {
+  schemaVersion: 1;
+  suite: {
+    name: Line;
+    version: Line;
+    /**
+     * the suite's own commit (its checkout, or DIND_BENCH_SUITE_COMMIT), not the caller's
+     */
+    commit: string | null;
+    /**
+     * git describe of the suite's checkout, or the action ref it was called at (e.g. v1)
+     */
+    ref?: string | null;
+    /**
+     * owner/name of the suite's repository when called as a remote action
+     */
+    repository?: string | null;
+    [k: string]: unknown;
+  };
+  /**
+   * the repository and commit whose workflow ran the suite (GitHub Actions); null elsewhere; absent in older files
+   */
+  caller?: null | {
+    repository: string | null;
+    commit: string | null;
+    ref?: string | null;
+    author?: Person;
+    committer?: Person;
+  };
+  run: {
+    id: Name;
+    profile: 'quick' | 'standard' | 'tiny';
+    iterations: number;
+    /**
+     * run --budget (or the profile's): the wall-time budget of adaptive sampling; iterations is then the planned minimum, each cell's sampling says what it got
+     */
+    budgetMs?: number;
+    warmup: number;
+    startedAt: string;
+    endedAt: string;
+    args: {
+      [k: string]: unknown;
+    };
+    /**
+     * interleaved: each benchmark's environments took turns step by step in one job; split: a merged run in which some benchmark's environment groups ran in different shard jobs (run.shards), so drift between them was not evened out
+     */
+    order?: 'interleaved' | 'split';
+    /**
+     * true when every cell that could run here ran without failure; false in a partial file
+     */
+    complete: boolean;
+    /**
+     * absent in older files (finished); running or interrupted: a partial file that `run --resume DIR` continues
+     */
+    state?: 'running' | 'interrupted' | 'finished';
+    /**
+     * each time `run --resume` continued this run
+     */
+    resumed?: {
+      at: string;
+      stepsDone: number;
+      [k: string]: unknown;
+    }[];
+    /**
+     * the runs `dind-bench merge` made this one from
+     */
+    shards?: {
+      id: string;
+      runner: string;
+      hostname?: string;
+      startedAt: string;
+      endedAt: string;
+      cells: number;
+      [k: string]: unknown;
+    }[];
+    [k: string]: unknown;
+  };
+  host: {
+    hostname?: Line;
+    cpuModel: Line;
+    cores: number;
+    memoryBytes: number;
+    kernel: Line;
+    arch?: Line;
+    distribution: Line;
+    cgroupVersion: '1' | '2';
+    fingerprint: Name;
+    [k: string]: unknown;
+  };
+  runner: {
+    name: Name;
+    /**
+     * @maxItems 100
+     */
+    labels: Line[];
+    githubActions?: boolean;
+    machineType: null | {
+      cloud: string;
+      machineType: string;
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  };
+  engines: {
+    outer: {
+      version: Line;
+      apiVersion: Line;
+      storageDriver: Line;
+      backingFilesystem: string | null;
+      cgroupVersion: string | null;
+      cgroupDriver: string | null;
+      operatingSystem?: Line;
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  };
+  /**
+   * @maxItems 1000
+   */
+  images: {
+    ref: Line;
+    status: 'ok' | 'unavailable';
+    reason?: Text;
+    id?: string;
+    digest?: string | null;
+    sizeBytes?: number;
+    packages?: number | null;
+    created?: string;
+    [k: string]: unknown;
+  }[];
+  /**
+   * @maxItems 100
+   */
+  environments: {
+    key: Name;
+    name: EnvironmentName;
+    /**
+     * the requested inner Engine version (DinD only)
+     */
+    engine: string | null;
+    status: 'ok' | 'unavailable';
+    reason?: Text;
+    facts?: {
+      engineVersion: string | null;
+      storageDriver: string | null;
+      backingFilesystem: string | null;
+      /**
+       * an environment's isolation trade-off, stated in the report (dood)
+       */
+      isolation?: string;
+      /**
+       * the builder builds on this environment's engine use (benchmarks that build): BuildKit through buildx's docker driver, with the versions of BuildKit and the client tools
+       */
+      builder?: {
+        kind: 'BuildKit' | 'legacy';
+        buildkit?: string | null;
+        docker?: string | null;
+        buildx?: string | null;
+        compose?: string | null;
+        [k: string]: unknown;
+      };
+      dind?: {
+        mode: 'privileged' | 'capabilities' | 'runtime';
+        /**
+         * the cgroups the DinD container got: its own namespace (private) or the host's tree bound in (host)
+         */
+        cgroup?: {
+          namespace: 'private' | 'host';
+          reason: Line;
+          [k: string]: unknown;
+        };
+        outerImage: string;
+        start_to_ready_ms: number;
+        imageLoadMs: {
+          [k: string]: number;
+        };
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  }[];
+  /**
+   * @maxItems 10000
+   */
+  cells: {
+    benchmark: Name;
+    environment: EnvironmentName;
+    environmentKey: Name;
+    distro: Name;
+    engine: string | null;
+    image?: string | null;
+    /**
+     * pending: not finished (partial files only)
+     */
+    status: 'ok' | 'failed' | 'unavailable' | 'pending';
+    /**
+     * partial files: how many of the cell's planned steps (warm-ups first) finished
+     */
+    stepsDone?: number;
+    reason?: Text;
+    step?: Line;
+    logTail?: Text;
+    /**
+     * @maxItems 10000
+     */
+    raw: Line[];
+    /**
+     * with run --budget: the measured iterations the cell got and why it stopped taking more (src/run/adaptive.js)
+     */
+    sampling?: {
+      iterations: number;
+      stopped: 'narrow enough' | 'iteration cap' | 'budget spent';
+      [k: string]: unknown;
+    };
+    /**
+     * sampled series of measured iterations (e.g. memory from the engine's stats API); scope keeps the workload container apart from what the environment itself costs
+     *
+     * @maxItems 1000
+     */
+    timeseries?: {
+      name: Name;
+      unit: Unit;
+      scope: 'workload' | 'environment';
+      iteration: number;
+      intervalMs: number;
+      /**
+       * milliseconds since sampling began
+       *
+       * @maxItems 100000
+       */
+      t: number[];
+      /**
+       * @maxItems 100000
+       */
+      v: number[];
+    }[];
+    /**
+     * @maxItems 1000
+     */
+    metrics: {
+      metric: Name;
+      unit: Unit;
+      better: 'higher' | 'lower';
+      /**
+       * @maxItems 10000
+       */
+      samples: number[];
+      /**
+       * @maxItems 1000
+       */
+      warmup: number[];
+    }[];
+    [k: string]: unknown;
+  }[];
+  harness: {
+    peakRssBytes: number;
+    wallSeconds: number;
+    [k: string]: unknown;
+  };
+}
