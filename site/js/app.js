@@ -1,7 +1,7 @@
 // The page: read the filters from the address, load the chosen runner's overview (one small file) and
 // draw it first; the index (for the history charts and the filter lists) loads alongside.
 import { destroyAll } from './charts.js';
-import { dataUrl, getJson, runEntry } from './data.js';
+import { dataUrl, getIndex, getLatest, getOverview, runEntry } from './data.js';
 import { date, esc, shortCommit } from './format.js';
 import { renderHistory } from './history.js';
 import { renderOverview } from './overview.js';
@@ -13,20 +13,16 @@ const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.get
 
 async function main() {
   const state = readState();
-  const latestAll = await getJson('latest.json');
-  const runners = Object.values(latestAll.runners).sort((a, b) =>
-    /** @type {any} */ (b).time.localeCompare(/** @type {any} */ (a).time),
-  );
+  const latestAll = await getLatest();
+  const runners = Object.values(latestAll.runners).sort((a, b) => b.time.localeCompare(a.time));
   if (!runners.length) {
     $('answer').textContent =
       'This history holds no run yet: publish one with `dind-bench publish DIR/results.json --history HISTDIR`.';
     return;
   }
-  const runner = /** @type {any} */ (
-    runners.find((r) => /** @type {any} */ (r).fingerprint === state.runner) ?? runners[0]
-  );
-  const [latest, index] = await Promise.all([getJson(runner.file), getJson('index.json')]);
-  const benches = [...new Set(latest.rows.map((/** @type {any} */ r) => r.benchmark))].sort();
+  const runner = runners.find((r) => r.fingerprint === state.runner) ?? runners[0];
+  const [latest, index] = await Promise.all([getOverview(runner.file), getIndex()]);
+  const benches = [...new Set(latest.rows.map((r) => r.benchmark))].sort();
   if (!state.bench || !benches.includes(state.bench)) state.bench = /** @type {string} */ (benches[0] ?? '');
 
   buildFilters(runners, runner, latest, index, state);
@@ -62,7 +58,11 @@ async function main() {
   });
 }
 
-/** @param {any[]} runners @param {any} runner @param {any} latest @param {any} index @param {any} state */
+/**
+ * @param {import('#model/history.js').LatestRunner[]} runners @param {import('#model/history.js').LatestRunner} runner
+ * @param {import('#model/overview.js').Overview} latest @param {import('#model/history.js').HistoryIndex} index
+ * @param {import('./state.js').State} state
+ */
 function buildFilters(runners, runner, latest, index, state) {
   const select = (/** @type {string} */ id, /** @type {[string, string][]} */ options, /** @type {string} */ value) => {
     const el = /** @type {HTMLSelectElement} */ ($(id));
@@ -74,21 +74,16 @@ function buildFilters(runners, runner, latest, index, state) {
     runners.map((r) => [r.fingerprint, `${r.runner} (${r.fingerprint.slice(0, 6)}, ${date(r.time).slice(0, 10)})`]),
     runner.fingerprint,
   );
-  const mine = Object.values(index.series).filter((s) => /** @type {any} */ (s).fingerprint === runner.fingerprint);
-  const benches = [
-    ...new Set([
-      ...mine.map((s) => /** @type {any} */ (s).benchmark),
-      ...latest.rows.map((/** @type {any} */ r) => r.benchmark),
-    ]),
-  ].sort();
+  const mine = Object.values(index.series).filter((s) => s.fingerprint === runner.fingerprint);
+  const benches = [...new Set([...mine.map((s) => s.benchmark), ...latest.rows.map((r) => r.benchmark)])].sort();
   select(
     'f-bench',
     benches.map((b) => [b, b]),
     state.bench,
   );
   /** @type {HTMLSelectElement} */ ($('f-range')).value = state.range;
-  const envs = [...new Set(mine.map((s) => /** @type {any} */ (s).environmentKey))].sort();
-  const distros = [...new Set(mine.map((s) => /** @type {any} */ (s).distro))].filter((d) => d !== 'host').sort();
+  const envs = [...new Set(mine.map((s) => s.environmentKey))].sort();
+  const distros = [...new Set(mine.map((s) => s.distro))].filter((d) => d !== 'host').sort();
   const engines = [...new Set(envs.map((k) => k.split('@')[1]).filter(Boolean))].sort();
   const boxes = (
     /** @type {string} */ id,
@@ -110,7 +105,7 @@ function buildFilters(runners, runner, latest, index, state) {
   boxes('f-engine', 'engine', engines, state.engine);
 }
 
-/** A point's run: its provenance from the month's catalog, and a link to its full results.json. @param {any} point */
+/** A point's run: its provenance from the month's catalog, and a link to its full results.json. @param {import('#model/history.js').Point} point */
 async function openRun(point) {
   const dialog = /** @type {HTMLDialogElement} */ ($('run-dialog'));
   const run = await runEntry(point.runId, point.time);

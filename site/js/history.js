@@ -8,20 +8,18 @@ import { date, esc, shortCommit } from './format.js';
 import { visible } from './state.js';
 
 /**
- * @param {any} index the history's index.json @param {string} fingerprint @param {any} state
- * @param {(point: any) => void} openRun
+ * @param {import('#model/history.js').HistoryIndex} index the history's index.json @param {string} fingerprint @param {import('./state.js').State} state
+ * @param {(point: import('#model/history.js').Point) => void} openRun
  */
 export function renderHistory(index, fingerprint, state, openRun) {
   const box = /** @type {HTMLElement} */ (document.getElementById('history-charts'));
   box.innerHTML = '';
-  const series = Object.entries(index.series)
-    .map(([key, s]) => ({ key, .../** @type {any} */ (s) }))
-    .filter(
-      (s) =>
-        s.fingerprint === fingerprint &&
-        (!state.bench || s.benchmark === state.bench) &&
-        visible(state, s.environmentKey, s.distro),
-    );
+  const series = Object.values(index.series).filter(
+    (s) =>
+      s.fingerprint === fingerprint &&
+      (!state.bench || s.benchmark === state.bench) &&
+      visible(state, s.environmentKey, s.distro),
+  );
   /** @type {Map<string, any[]>} */
   const byMetric = new Map();
   for (const s of series) {
@@ -161,16 +159,16 @@ async function drawChart(card, list, since, openRun) {
         if (el) openRun(datasets[el.datasetIndex].data[el.index].p);
       },
       plugins: {
-        legend: { labels: { filter: (/** @type {any} */ item) => !datasets[item.datasetIndex].band, boxWidth: 12 } },
+        legend: { labels: { filter: (item) => !datasets[item.datasetIndex].band, boxWidth: 12 } },
         annotation: { annotations },
         zoom: {
           zoom: { drag: { enabled: true }, pinch: { enabled: true }, mode: 'x' },
           pan: { enabled: true, mode: 'x', modifierKey: 'shift' },
         },
         tooltip: {
-          filter: (/** @type {any} */ item) => !datasets[item.datasetIndex].band,
+          filter: (item) => !datasets[item.datasetIndex].band,
           callbacks: {
-            label: (/** @type {any} */ c) => {
+            label: (c) => {
               const s = c.raw.p.summary;
               return `${c.dataset.label}: ${num(s.median)} ${list[0].unit} [${num(s.low)}–${num(s.high)}], n=${s.n}`;
             },

@@ -11,9 +11,9 @@ import { verdictBadge, verdictCss, withinBadge, withinCss } from './verdicts.js'
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** @param {any} latest the runner's overview file @param {any} state @param {string} runFile */
+/** @param {import('#model/overview.js').Overview} latest the runner's overview file @param {import('./state.js').State} state @param {string} runFile */
 export function renderOverview(latest, state, runFile) {
-  const rows = latest.rows.filter((/** @type {any} */ r) => !state.bench || r.benchmark === state.bench);
+  const rows = latest.rows.filter((r) => !state.bench || r.benchmark === state.bench);
   renderFacts(latest, runFile);
   renderAnswer(latest, rows, state);
   renderHighlights(rows, state);
@@ -21,19 +21,20 @@ export function renderOverview(latest, state, runFile) {
   renderTable(rows, state);
   const un = latest.unavailable;
   $('unavailable').innerHTML = un.length
-    ? `Not measured in this run: ${[...new Set(un.map((/** @type {any} */ u) => `${u.benchmark} ${u.environmentKey} ${u.distro} (${u.status}${u.reason ? `: ${u.reason.split('\n')[0]}` : ''})`))].map(esc).join('; ')}`
+    ? `Not measured in this run: ${[...new Set(un.map((u) => `${u.benchmark} ${u.environmentKey} ${u.distro} (${u.status}${u.reason ? `: ${u.reason.split('\n')[0]}` : ''})`))].map(esc).join('; ')}`
     : '';
 }
 
-/** @param {any} latest @param {string} runFile */
+/** @param {import('#model/overview.js').Overview} latest @param {string} runFile */
 function renderFacts(latest, runFile) {
   const h = latest.host;
-  const envs = latest.environments
-    .filter((/** @type {any} */ e) => e.status === 'ok' && e.facts?.engineVersion)
-    .map(
-      (/** @type {any} */ e) =>
-        `${e.key}: Engine ${e.facts.engineVersion}, ${e.facts.storageDriver}${e.facts.dind ? `, started with ${e.facts.dind.mode}` : ''}`,
-    );
+  const envs = latest.environments.flatMap((e) =>
+    e.status === 'ok' && e.facts?.engineVersion
+      ? [
+          `${e.key}: Engine ${e.facts.engineVersion}, ${e.facts.storageDriver}${e.facts.dind ? `, started with ${e.facts.dind.mode}` : ''}`,
+        ]
+      : [],
+  );
   const facts = [
     ['Run', `${date(latest.run.time)} (${latest.run.profile}, ${latest.run.iterations} iterations)`],
     ['Runner', `${latest.runner.name}${latest.runner.labels?.length ? ` [${latest.runner.labels.join(', ')}]` : ''}`],
@@ -50,7 +51,11 @@ function renderFacts(latest, runFile) {
 }
 
 /** The answer to "does DinD cost me on this machine, and where?" in one paragraph. */
-function renderAnswer(/** @type {any} */ latest, /** @type {any[]} */ rows, /** @type {any} */ state) {
+function renderAnswer(
+  /** @type {import('#model/overview.js').Overview} */ latest,
+  /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
+  /** @type {import('./state.js').State} */ state,
+) {
   const parts = [];
   const dindKeys = [
     ...new Set(
@@ -78,12 +83,12 @@ function renderAnswer(/** @type {any} */ latest, /** @type {any[]} */ rows, /** 
         '.',
     );
   }
-  const ready = latest.rows.find((/** @type {any} */ r) => r.metric === 'daemon.start_to_ready_ms');
+  const ready = latest.rows.find((r) => r.metric === 'daemon.start_to_ready_ms');
   if (ready) {
     for (const [k, e] of Object.entries(ready.envs)) {
       if (visible(state, k, ready.distro))
         parts.push(
-          `Starting the inner Engine of ${esc(k)} takes <b>${num(/** @type {any} */ (e).median)} ms</b> before a job's first container.`,
+          `Starting the inner Engine of ${esc(k)} takes <b>${num(e.median)} ms</b> before a job's first container.`,
         );
     }
   }
@@ -93,21 +98,23 @@ function renderAnswer(/** @type {any} */ latest, /** @type {any[]} */ rows, /** 
 }
 
 /** Regressions and improvements since the previous runs of each series: the verdicts `compare --history` gives. */
-function renderHighlights(/** @type {any[]} */ rows, /** @type {any} */ state) {
+function renderHighlights(
+  /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
+  /** @type {import('./state.js').State} */ state,
+) {
   const items = [];
   /** @type {Set<string>} */
   const seen = new Set();
   for (const r of rows) {
     for (const [k, e] of Object.entries(r.envs)) {
-      const t = /** @type {any} */ (e).trend;
+      const t = e.trend;
       if (!visible(state, k, r.distro) || !t) continue;
       seen.add(t.status);
       if (t.status !== 'regression' && t.status !== 'improvement') continue;
       items.push({ trend: t, text: `${r.benchmark} ${r.metric} in ${k} (${r.distro}): ${t.reason}` });
     }
   }
-  const li = (/** @type {any} */ i) =>
-    `<li class="${verdictCss(i.trend)}">${verdictBadge(i.trend, esc)} ${esc(i.text)}</li>`;
+  const li = (i) => `<li class="${verdictCss(i.trend)}">${verdictBadge(i.trend, esc)} ${esc(i.text)}</li>`;
   items.sort((a, b) => (a.trend.status === b.trend.status ? 0 : a.trend.status === 'regression' ? -1 : 1));
   const waiting = seen.has('baseline') || seen.has('insufficient data');
   // A long list would push the charts off the screen: the first ten, the rest one click away.
@@ -120,13 +127,16 @@ function renderHighlights(/** @type {any[]} */ rows, /** @type {any} */ state) {
       "each run's median against the medians of its earlier runs on this machine, as `dind-bench compare --history` judges it.</p>";
 }
 
-function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state) {
+function renderOverheadChart(
+  /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
+  /** @type {import('./state.js').State} */ state,
+) {
   /** @type {any[]} */
   const bars = [];
   for (const r of rows) {
     for (const [k, c] of Object.entries(r.vsDocker ?? {})) {
       if (!k.startsWith('dind') || !visible(state, k, r.distro)) continue;
-      const cmp = /** @type {any} */ (c);
+      const cmp = c;
       const [lo, hi] = worseInterval(cmp, r.better);
       bars.push({
         label: `${r.metric} · ${k} · ${r.distro}`,
@@ -150,6 +160,7 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
   const factor = (/** @type {any} */ b, /** @type {number} */ ratio) => costFactor(ratio, b.better);
   for (const b of bars) {
     const r = rows.find((x) => x.metric === b.metric && x.benchmark === b.benchmark && x.distro === b.distro);
+    if (!r) continue; // every bar came from a row: never taken
     b.better = r.better;
     const c = r.vsDocker[b.environment];
     const ends = [factor(b, c.low), factor(b, c.high)].filter((v) => Number.isFinite(v) && v > 0);
@@ -203,7 +214,7 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
           min: axisMin,
           max: axisMax,
           title: { display: true, text: 'times worse than plain Docker (log scale; left of "same" = better)' },
-          afterBuildTicks: (/** @type {any} */ axis) => {
+          afterBuildTicks: (axis) => {
             axis.ticks = factorTicks(axisMin, axisMax);
           },
           ticks: { callback: (/** @type {number} */ v) => factorLabel(v) },
@@ -214,7 +225,7 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
         legend: { display: false },
         tooltip: {
           callbacks: {
-            label: (/** @type {any} */ ctx) => {
+            label: (ctx) => {
               const b = bars[ctx.dataIndex];
               return `${shortPct(b.change)} [${shortPct(b.low)}, ${shortPct(b.high)}], δ ${b.delta.toFixed(2)} (${b.magnitude}), ${b.verdict}`;
             },
@@ -228,7 +239,10 @@ function renderOverheadChart(/** @type {any[]} */ rows, /** @type {any} */ state
   return chart;
 }
 
-function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
+function renderTable(
+  /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
+  /** @type {import('./state.js').State} */ state,
+) {
   const head =
     '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col" title="the smallest change against Docker this run could detect (p &lt; 0.05, power 0.8), and the iterations per side that would detect 5%">detectable, iterations for 5%</th><th scope="col">since previous runs</th></tr></thead>';
   const body = [];
@@ -237,7 +251,7 @@ function renderTable(/** @type {any[]} */ rows, /** @type {any} */ state) {
       a === 'docker' ? -1 : b === 'docker' ? 1 : a.localeCompare(b),
     )) {
       if (!visible(state, k, r.distro)) continue;
-      const env = /** @type {any} */ (e);
+      const env = e;
       const c = r.vsDocker?.[k];
       const [lo, hi] = c ? worseInterval(c, r.better) : [NaN, NaN];
       const t = env.trend;

@@ -2,6 +2,8 @@
 // and the back button is never surprising. Empty lists mean "all".
 const LISTS = ['env', 'distro', 'engine'];
 
+/** @typedef {ReturnType<typeof readState>} State the view: the page address's filters */
+
 export function readState() {
   const q = new URLSearchParams(location.search);
   const list = (/** @type {string} */ k) => (q.get(k) || '').split(',').filter(Boolean);

@@ -1,7 +1,7 @@
 // The study's views: DinD against Docker start and stop times (its Fig. 6), memory over time during a
 // run (its Fig. 7b, from the cells' optional `timeseries`), Alpine against Debian.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
-import { getJson } from './data.js';
+import { getResults } from './data.js';
 import { costFactor } from '#model/change.js';
 import { num } from '#model/numbers.js';
 import { esc, factorLabel, factorTicks } from './format.js';
@@ -19,26 +19,27 @@ const STEPS = [
   ['daemon.stop_ms', 'inner Engine stop'],
 ];
 
-/** @param {any} latest @param {any} state @param {string} runFile */
+/** @param {import('#model/overview.js').Overview} latest @param {import('./state.js').State} state @param {string} runFile */
 export function renderStudy(latest, state, runFile) {
   renderStartStop(latest, state);
   renderDistros(latest, state);
   renderMemory(runFile, state);
 }
 
-function renderStartStop(/** @type {any} */ latest, /** @type {any} */ state) {
-  const life = latest.rows.filter((/** @type {any} */ r) => r.benchmark === 'lifecycle');
-  const envKeys = [...new Set(life.flatMap((/** @type {any} */ r) => Object.keys(r.envs)))].filter(
+function renderStartStop(
+  /** @type {import('#model/overview.js').Overview} */ latest,
+  /** @type {import('./state.js').State} */ state,
+) {
+  const life = latest.rows.filter((r) => r.benchmark === 'lifecycle');
+  const envKeys = [...new Set(life.flatMap((r) => Object.keys(r.envs)))].filter(
     (k) => k !== 'native' && visible(state, k, 'debian'),
   );
-  const distros = [...new Set(life.map((/** @type {any} */ r) => r.distro))].filter((d) => visible(state, 'docker', d));
+  const distros = [...new Set(life.map((r) => r.distro))].filter((d) => visible(state, 'docker', d));
   const rowsOut = [];
   const datasets = [];
   for (const distro of distros) {
     for (const k of envKeys) {
-      const data = STEPS.map(
-        ([m]) => life.find((/** @type {any} */ r) => r.metric === m && r.distro === distro)?.envs[k]?.median ?? null,
-      );
+      const data = STEPS.map(([m]) => life.find((r) => r.metric === m && r.distro === distro)?.envs[k]?.median ?? null);
       if (data.every((v) => v == null)) continue;
       datasets.push({
         label: `${k} (${distro})`,
@@ -61,35 +62,38 @@ function renderStartStop(/** @type {any} */ latest, /** @type {any} */ state) {
       maintainAspectRatio: false,
       animation: false,
       scales: { y: { type: 'logarithmic', title: { display: true, text: 'ms (median, log scale)' } } },
-      plugins: { tooltip: { callbacks: { label: (/** @type {any} */ c) => `${c.dataset.label}: ${num(c.raw)} ms` } } },
+      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${num(c.raw)} ms` } } },
     },
   });
   addTools($('startstop-card'), 'start-stop', () => rowsOut);
 }
 
-function renderDistros(/** @type {any} */ latest, /** @type {any} */ state) {
-  const rows = latest.rows.filter((/** @type {any} */ r) => !state.bench || r.benchmark === state.bench);
-  const alpine = rows.filter((/** @type {any} */ r) => r.distro === 'alpine');
+function renderDistros(
+  /** @type {import('#model/overview.js').Overview} */ latest,
+  /** @type {import('./state.js').State} */ state,
+) {
+  const rows = latest.rows.filter((r) => !state.bench || r.benchmark === state.bench);
+  const alpine = rows.filter((r) => r.distro === 'alpine');
   const note = $('distro-note');
   /** @type {any[]} */
   const out = [];
   const datasets = [];
   if (!alpine.length) {
-    const why = latest.unavailable.find((/** @type {any} */ u) => u.distro === 'alpine');
+    const why = latest.unavailable.find((u) => u.distro === 'alpine');
     note.innerHTML = `No Alpine cells in this run${why ? `: ${esc(why.reason?.split('\n')[0] ?? why.status)}` : ''}. Showing Debian only.`;
   } else
     note.textContent =
       'Alpine median relative to Debian in the same environment: times worse, log scale (below 1 = Alpine better).';
-  const envKeys = [...new Set(rows.flatMap((/** @type {any} */ r) => Object.keys(r.envs)))].filter(
+  const envKeys = [...new Set(rows.flatMap((r) => Object.keys(r.envs)))].filter(
     (k) => k !== 'native' && visible(state, k, 'debian'),
   );
-  const metrics = [...new Set(rows.map((/** @type {any} */ r) => r.metric))];
+  const metrics = [...new Set(rows.map((r) => r.metric))];
   for (const k of envKeys) {
     const data = metrics.map((m) => {
-      const deb = rows.find((/** @type {any} */ r) => r.metric === m && r.distro === 'debian')?.envs[k];
-      const alp = alpine.find((/** @type {any} */ r) => r.metric === m)?.envs[k];
-      const better = rows.find((/** @type {any} */ r) => r.metric === m)?.better;
-      if (!deb) return null;
+      const deb = rows.find((r) => r.metric === m && r.distro === 'debian')?.envs[k];
+      const alp = alpine.find((r) => r.metric === m)?.envs[k];
+      const better = rows.find((r) => r.metric === m)?.better;
+      if (!deb || !better) return null;
       if (!alp) {
         out.push({ metric: m, environment: k, debian: deb.median, alpine: null });
         return alpine.length ? null : 1;
@@ -123,7 +127,7 @@ function renderDistros(/** @type {any} */ latest, /** @type {any} */ state) {
           type: 'logarithmic',
           min: Math.min(0.5, ...factors) * 0.9,
           max: Math.max(2, ...factors) * 1.1,
-          afterBuildTicks: (/** @type {any} */ axis) => {
+          afterBuildTicks: (axis) => {
             axis.ticks = factorTicks(axis.min, axis.max);
           },
           ticks: { callback: (/** @type {number} */ v) => factorLabel(v) },
@@ -139,24 +143,25 @@ function renderDistros(/** @type {any} */ latest, /** @type {any} */ state) {
 }
 
 /** Memory samples live in the run's full results.json; it is fetched only when this card is shown. */
-function renderMemory(/** @type {string} */ runFile, /** @type {any} */ state) {
+function renderMemory(/** @type {string} */ runFile, /** @type {import('./state.js').State} */ state) {
   const card = $('memory-card');
   const note = $('memory-note');
   const observer = new IntersectionObserver(async (entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
     observer.disconnect();
-    const results = await getJson(runFile);
+    const results = await getResults(runFile);
     /** @type {any[]} */
     const rows = [];
     const datasets = [];
     // The chosen benchmark's series if it has any; otherwise every benchmark's (today only `memory`
     // samples), so the chart does not go blank because the benchmark filter points elsewhere.
-    const sampled = results.cells.filter((/** @type {any} */ c) => c.timeseries?.length);
-    const onlyChosen = sampled.some((/** @type {any} */ c) => c.benchmark === state.bench);
+    const sampled = results.cells.filter((c) => c.timeseries?.length);
+    const onlyChosen = sampled.some((c) => c.benchmark === state.bench);
     for (const c of sampled) {
       if (!visible(state, c.environmentKey, c.distro) || (onlyChosen && c.benchmark !== state.bench)) continue;
-      for (const ts of c.timeseries) {
-        if (ts.iteration !== (c.timeseries[0]?.iteration ?? 1)) continue; // one iteration per cell keeps the chart readable
+      const series = c.timeseries ?? [];
+      for (const ts of series) {
+        if (ts.iteration !== (series[0]?.iteration ?? 1)) continue; // one iteration per cell keeps the chart readable
         datasets.push({
           label: `${c.benchmark} ${c.environmentKey} (${c.distro}) ${ts.name} [${ts.scope}]`,
           borderColor: colorOf(c.environmentKey),

@@ -31,11 +31,12 @@ const COLOURS = [
 
 /**
  * The bars: one per environment key (and TLS variant) with each phase's median, on one distro.
- * @param {any[]} rows the overview's rows @param {any} state
+ * @param {import('#model/overview.js').OverviewRow[]} rows the overview's rows @param {import('./state.js').State} state
  */
 export function waterfallBars(rows, state) {
   const life = rows.filter((r) => r.benchmark === 'lifecycle' && /^startup(_tls)?\./.test(r.metric));
-  const distro = ['debian', ...new Set(life.map((r) => r.distro))].find((d) => life.some((r) => r.distro === d));
+  const distro =
+    ['debian', ...new Set(life.map((r) => r.distro))].find((d) => life.some((r) => r.distro === d)) ?? 'debian';
   /** @type {{label: string, envKey: string, phases: Record<string, number>}[]} */
   const bars = [];
   for (const [prefix, suffix] of TIMELINES) {
@@ -48,7 +49,7 @@ export function waterfallBars(rows, state) {
       const phases = {};
       for (const [phase] of PHASES) {
         const median = mine.find((r) => r.metric === `${prefix}.${phase}_ms`)?.envs[envKey]?.median;
-        if (Number.isFinite(median)) phases[phase] = median;
+        if (typeof median === 'number' && Number.isFinite(median)) phases[phase] = median;
       }
       if (Object.keys(phases).length) bars.push({ label: `${envKey}${suffix}`, envKey, phases });
     }
@@ -56,7 +57,7 @@ export function waterfallBars(rows, state) {
   return { distro, bars };
 }
 
-/** @param {any} latest @param {any} state */
+/** @param {import('#model/overview.js').Overview} latest @param {import('./state.js').State} state */
 export function renderWaterfall(latest, state) {
   const card = $('waterfall-card');
   const note = $('waterfall-note');
@@ -89,7 +90,7 @@ export function renderWaterfall(latest, state) {
       },
       plugins: {
         legend: { labels: { boxWidth: 10, font: { size: 10 } } },
-        tooltip: { callbacks: { label: (/** @type {any} */ c) => `${c.dataset.label}: ${num(c.raw)} ms` } },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${num(c.raw)} ms` } },
       },
     },
   });

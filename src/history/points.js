@@ -18,12 +18,10 @@ export function seriesKey({ fingerprint, benchmark, metric, environmentKey, dist
 }
 
 /**
- * @typedef {{ outer: string, inner: string | null }} Engines
- * @typedef {{ n: number, median: number, low: number, high: number }} Summary
- * @typedef {{ runId: string, time: string, commit: string | null, samples: number[], engines: Engines,
- *   storageDriver: string | null, runner: string, summary?: Summary }} StoredPoint
- * @typedef {{ key: string, fingerprint: string, runner: string, benchmark: string, metric: string,
- *   environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower' }} SeriesInfo
+ * @typedef {import('#model/history.js').Engines} Engines
+ * @typedef {import('#model/history.js').Summary} Summary
+ * @typedef {import('#model/history.js').StoredPoint} StoredPoint
+ * @typedef {import('#model/history.js').SeriesInfo} SeriesInfo
  * @typedef {{ series: SeriesInfo, point: StoredPoint }} SeriesPoint
  */
 

@@ -15,13 +15,10 @@ export { seriesKey } from './points.js';
 export const SHARD_FORMAT = 'dind-bench-series';
 
 /**
- * @typedef {import('./points.js').SeriesInfo} SeriesInfo
- * @typedef {SeriesInfo & { dir: string, periods: string[], archived: string[], points: number, last: string }} IndexedSeries
- * @typedef {{ format: string, version: number, updatedAt: string, runs: number, periods: string[],
- *   series: Record<string, IndexedSeries> }} HistoryIndex
- * @typedef {{ runId: string, time: string, commit: string | null, samples: number[], unit: string,
- *   better: 'higher' | 'lower', engines: { outer: string, inner: string | null }, storageDriver: string | null,
- *   runner: string, summary?: import('./points.js').Summary }} Point
+ * @typedef {import('#model/history.js').SeriesInfo} SeriesInfo
+ * @typedef {import('#model/history.js').IndexedSeries} IndexedSeries
+ * @typedef {import('#model/history.js').HistoryIndex} HistoryIndex
+ * @typedef {import('#model/history.js').Point} Point
  */
 
 /** An empty index, as a new history starts. @returns {HistoryIndex} */

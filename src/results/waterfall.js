@@ -20,7 +20,7 @@ const colour = (/** @type {string} */ phase) => COLOURS[PHASE_ORDER.indexOf(phas
 const lifecycleCells = (results) =>
   results.cells.filter((/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.status === 'ok');
 
-/** A metric's samples in a cell, or none. @param {any} cell @param {string} metric @returns {number[]} */
+/** A metric's samples in a cell, or none. @param {import('#model/results.js').Cell} cell @param {string} metric @returns {number[]} */
 const samplesOf = (cell, metric) => cell.metrics.find((/** @type {any} */ m) => m.metric === metric)?.samples ?? [];
 
 /**

@@ -15,7 +15,7 @@ export { TOO_FEW_NOTE, WITHIN_RUN_WORDS, costFactor, reading, worseInterval, wit
  *   benchmark: string, metric: string, unit: string, better: 'higher' | 'lower', engine: string | null,
  *   baseline: Side, candidate: Side,
  *   ratio: { ratio: number, low: number, high: number },
- *   p: number, cliffsDelta: number, magnitude: string,
+ *   p: number, cliffsDelta: number, magnitude: 'negligible' | 'small' | 'medium' | 'large',
  *   worse: number, significant: boolean, testable: boolean,
  *   detectable: import('../stats/detectable.js').Detectable,
  * }} Comparison
@@ -101,8 +101,8 @@ function cellPairs(cells) {
 }
 
 /**
- * @param {Comparison['kind']} kind @param {any} baseCell @param {any} candCell
- * @param {any} baseMetric @param {any} candMetric @param {{ seed?: number, resamples?: number }} opts
+ * @param {Comparison['kind']} kind @param {import('#model/results.js').Cell} baseCell @param {import('#model/results.js').Cell} candCell
+ * @param {import('#model/results.js').Metric} baseMetric @param {import('#model/results.js').Metric} candMetric @param {{ seed?: number, resamples?: number }} opts
  * @returns {Comparison}
  */
 function compareSamples(kind, baseCell, candCell, baseMetric, candMetric, opts) {

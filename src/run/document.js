@@ -41,7 +41,7 @@ export async function partialDocument(o, { runId, startedAt, iterations, warmup,
 /**
  * What a resumed run keeps of the attempt it continues: its start, its suite and caller, its wall time
  * so far, and a record of this resumption.
- * @param {import('#model/results.js').Results} results the document being assembled @param {any} resumed the partial one read back
+ * @param {import('#model/results.js').Results} results the document being assembled @param {import('#model/results.js').Results} resumed the partial one read back
  * @param {import('./runner.js').CellResult[]} cells
  */
 export function resumedFacts(results, resumed, cells) {
