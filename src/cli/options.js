@@ -84,5 +84,9 @@ export function addRunSelection(command) {
     .addOption(envOption())
     .addOption(distroOption())
     .addOption(engineOption())
-    .addOption(iterationsOption());
+    .addOption(iterationsOption())
+    .option(
+      '--config <file>',
+      'JSON file of per-benchmark parameter overrides, e.g. {"fio": {"size": "64M"}} (see README)',
+    );
 }

@@ -18,7 +18,7 @@ import { validateParamOverrides } from './params.js';
 import { makePlan } from './plan.js';
 import { withWorkload } from './workload.js';
 import { duration } from './progress.js';
-import { PROFILES } from './profiles.js';
+import { designOf, runIdOf } from './design.js';
 import { executePlan } from './runner.js';
 import { startPeakRss } from './memory.js';
 
@@ -38,11 +38,10 @@ export const ADAPTIVE_MIN_CHANGE = 0.05;
  *   resumed: the partial results of the run being continued (see resumeCommand)
  *   budgetMs: the run's wall-time budget: after the planned iterations, add iterations where they pay
  *   while it lasts (src/run/adaptive.js); without it the plan is all
- * @typedef {{
- *   profile: typeof PROFILES[string], iterations: number, budgetMs: number | undefined,
+ * @typedef {import('./design.js').RunDesign & {
  *   registry: import('./params.js').BenchmarkRegistry, startedAt: Date, t0: number,
  * }} Design
- *   what the options make of the run: the profile's settings, unless given, and when it started
+ *   what the options make of the run (designOf, shared with `plan` and `workflow matrix`), and when it started
  */
 
 /**
@@ -50,21 +49,21 @@ export const ADAPTIVE_MIN_CHANGE = 0.05;
  * @returns {Promise<{exitCode: number, results: any, file: string}>}
  */
 export async function runCommand(o) {
-  const design = designOf(o);
+  const design = runDesign(o);
   const peakRss = startPeakRss();
   const { outDir, file } = outputPaths(o);
   await requireEngine(o.outer);
-  const images = await prepareImages(o, design.registry);
+  const images = await prepareImages(o, design.registry, design.engines);
   const plan = makePlan({
     benchmarks: o.benchmarks,
     environments: o.environments,
     distros: o.distros,
-    engines: images.dindEngines,
+    engines: design.engines,
     iterations: design.iterations,
     warmup: design.profile.warmup,
   });
   const estimates = logPlan(o, design, plan);
-  const runId = o.resumed?.run.id ?? `${design.startedAt.toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  const runId = o.resumed?.run.id ?? runIdOf(design.startedAt);
   const facts = { startedAt: design.startedAt, iterations: design.iterations, warmup: design.profile.warmup };
   const partial = await partialDocument(o, { runId, ...facts, budgetMs: design.budgetMs });
   const executed = await executePlan({
@@ -101,13 +100,9 @@ export async function runCommand(o) {
 }
 
 /** @param {RunOptions} o @returns {Design} */
-function designOf(o) {
-  const profile = PROFILES[o.profile];
+function runDesign(o) {
   return {
-    profile,
-    iterations: o.iterations ?? profile.iterations,
-    // An explicit --iterations is a fixed design: the profile's budget applies only without it.
-    budgetMs: o.budgetMs ?? (o.iterations === undefined ? profile.budgetMs : undefined),
+    ...designOf(o),
     registry: o.registry ?? BENCHMARKS,
     startedAt: new Date(),
     t0: performance.now(),

@@ -1,13 +1,12 @@
 // The images of a run: those it needs are there or built before it starts (or recorded as unavailable),
 // and each one it used is described for the results' provenance after it ends.
 import { ResourceTracker, cleanupOnSignals } from '../engine/resources.js';
-import { isDind } from '../environments/index.js';
 import { buildImages } from '../images/build.js';
 import { benchImage, dindImage } from '../images/catalog.js';
 import { describeImage, imageExists } from '../images/describe.js';
 
 /**
- * @typedef {{wanted: string[], unavailable: Record<string, string>, dindEngines: string[]}} PreparedImages
+ * @typedef {{wanted: string[], unavailable: Record<string, string>}} PreparedImages
  *   wanted: every image the run uses; unavailable: ref -> why it cannot be had here
  */
 
@@ -15,11 +14,11 @@ import { describeImage, imageExists } from '../images/describe.js';
  * The benchmark images for each distro and the DinD image for each inner engine; those missing
  * are built (unless --no-build) or recorded as unavailable. A DinD image that cannot be had ends the run.
  * @param {import('./command.js').RunOptions} o @param {import('./params.js').BenchmarkRegistry} registry
+ * @param {string[]} dindEngines the run's inner Engine lines (designOf: none without a DinD environment)
  * @returns {Promise<PreparedImages>}
  */
-export async function prepareImages(o, registry) {
+export async function prepareImages(o, registry, dindEngines) {
   const containerEnvs = o.environments.filter((e) => e !== 'native');
-  const dindEngines = o.environments.some(isDind) ? o.engines : [];
   const wantBench = containerEnvs.length
     ? o.distros.flatMap((d) => imagesOf(o.benchmarks, registry).map((i) => benchImage(i, d)))
     : [];
@@ -45,7 +44,7 @@ export async function prepareImages(o, registry) {
   for (const ref of dindEngines.map(dindImage)) {
     if (unavailable[ref]) throw new Error(`the DinD image ${ref} cannot be built here: ${unavailable[ref]}`);
   }
-  return { wanted, unavailable, dindEngines };
+  return { wanted, unavailable };
 }
 
 /**

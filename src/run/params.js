@@ -4,7 +4,7 @@
 // the valid choices, never a silently ignored setting.
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { readJsonFile } from '../results/read-json.js';
-import { paramsFor as profileParams } from './profiles.js';
+import { profileParams } from './profiles.js';
 
 /**
  * @typedef {Record<string, Record<string, string | number | boolean>>} ParamOverrides

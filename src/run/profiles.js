@@ -1,6 +1,6 @@
 // Run profiles: how many iterations, how long each step may take. Benchmark parameters per profile live
 // in each benchmark module; a benchmark without parameters for a profile uses its `quick` ones (see
-// paramsFor). `tiny` exists for the end-to-end run of the workflows under act (.ci/run): it proves the
+// profileParams). `tiny` exists for the end-to-end run of the workflows under act (.ci/run): it proves the
 // pipeline, not a difference, so one iteration and no warm-up.
 // `quick` plans 5 iterations, so every comparison can be tested (the within-run test and a history verdict
 // both need 5 samples a side), and no warm-up: interleaving gives every environment the same first
@@ -41,4 +41,4 @@ export const PROFILE_NAMES = Object.keys(PROFILES);
  * A benchmark's parameters for a profile, falling back to its `quick` ones.
  * @param {{params: Record<string, Record<string, unknown>>}} bench @param {string} profile
  */
-export const paramsFor = (bench, profile) => bench.params[profile] ?? bench.params.quick;
+export const profileParams = (bench, profile) => bench.params[profile] ?? bench.params.quick;

@@ -16,6 +16,7 @@ import { createEnvironment } from '../environments/index.js';
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { runAdaptiveRounds } from './adaptive-rounds.js';
 import { finishCells, planCells, resumeCells } from './cells.js';
+import { runIdOf } from './design.js';
 import { Progress } from './progress.js';
 import { keepRecorded, setUpEnvironments } from './setup.js';
 import { runPlannedSteps } from './steps.js';
@@ -73,7 +74,7 @@ export async function executePlan({
   log,
   paramOverrides = {},
   benchmarks = BENCHMARKS,
-  runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
+  runId = runIdOf(new Date()),
   resume,
   checkpoint,
   estimates,

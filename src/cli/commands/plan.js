@@ -1,8 +1,7 @@
 // `dind-bench plan`: what a run would do and roughly how long it would take, per benchmark, without
 // running anything (so a team can budget runner time for `--profile standard`).
-import { PROFILES } from '../../run/profiles.js';
+import { designOf } from '../../run/design.js';
 import { log } from '../log.js';
-import { isDind } from '../names.js';
 import { addRunSelection } from '../options.js';
 
 /** @param {import('commander').Command} cli */
@@ -11,44 +10,41 @@ export function register(cli) {
     cli
       .command('plan')
       .description('estimate the wall time of a run per benchmark, from the parameters, without running it'),
-  )
-    .option('--config <file>', 'JSON file of per-benchmark parameter overrides, as for `run --config`')
-    .action(async (opts) => {
-      const [{ estimateRun }, { loadParamOverrides, paramsFor }, { makePlan }, { textTable }] = await Promise.all([
-        import('../../run/estimate.js'),
-        import('../../run/params.js'),
-        import('../../run/plan.js'),
-        import('../../text/tables.js'),
-      ]);
-      const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
-      const profile = PROFILES[opts.profile];
-      const iterations = opts.iterations ?? profile.iterations;
-      const plan = makePlan({
-        benchmarks: opts.bench,
-        environments: opts.env,
-        distros: opts.distro,
-        engines: opts.env.some(isDind) ? opts.engine : [],
-        iterations,
-        warmup: profile.warmup,
-      });
-      const est = estimateRun({ plan, profile: opts.profile, paramOverrides });
-      const rows = est.benchmarks.map((b) => [
-        b.benchmark,
-        JSON.stringify(paramsFor(b.benchmark, opts.profile, paramOverrides)),
-        String(b.perIterationS),
-        String(b.steps),
-        minutes(b.totalS),
-      ]);
-      rows.push(['DinD setup', '', '', '', minutes(est.setupS)]);
-      rows.push(['total', '', '', '', minutes(est.totalS)]);
-      log(
-        `profile ${opts.profile}: ${iterations} iterations + ${profile.warmup} warm-up, environments ${opts.env.join(', ')}, distros ${opts.distro.join(', ')}`,
-      );
-      log(textTable(['benchmark', 'parameters', 'tool s/step', 'steps', 'estimate'], rows));
-      log(
-        '\nAn estimate from the parameters and overheads measured on a 2-core runner (see src/run/estimate.js); measure yours with --iterations 1 and scale.',
-      );
+  ).action(async (opts) => {
+    const [{ estimateRun }, { loadParamOverrides, paramsFor }, { makePlan }, { textTable }] = await Promise.all([
+      import('../../run/estimate.js'),
+      import('../../run/params.js'),
+      import('../../run/plan.js'),
+      import('../../text/tables.js'),
+    ]);
+    const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
+    const { iterations, warmup, engines } = designOf({ ...opts, environments: opts.env, engines: opts.engine });
+    const plan = makePlan({
+      benchmarks: opts.bench,
+      environments: opts.env,
+      distros: opts.distro,
+      engines,
+      iterations,
+      warmup,
     });
+    const est = estimateRun({ plan, profile: opts.profile, paramOverrides });
+    const rows = est.benchmarks.map((b) => [
+      b.benchmark,
+      JSON.stringify(paramsFor(b.benchmark, opts.profile, paramOverrides)),
+      String(b.perIterationS),
+      String(b.steps),
+      minutes(b.totalS),
+    ]);
+    rows.push(['DinD setup', '', '', '', minutes(est.setupS)]);
+    rows.push(['total', '', '', '', minutes(est.totalS)]);
+    log(
+      `profile ${opts.profile}: ${iterations} iterations + ${warmup} warm-up, environments ${opts.env.join(', ')}, distros ${opts.distro.join(', ')}`,
+    );
+    log(textTable(['benchmark', 'parameters', 'tool s/step', 'steps', 'estimate'], rows));
+    log(
+      '\nAn estimate from the parameters and overheads measured on a 2-core runner (see src/run/estimate.js); measure yours with --iterations 1 and scale.',
+    );
+  });
 }
 
 /** @param {number} s */

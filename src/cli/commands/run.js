@@ -30,10 +30,6 @@ export function register(cli) {
       .description('run benchmarks in native, docker and DinD environments, interleaved, and write DIR/results.json'),
   )
     .option('--runner-labels <list>', 'labels of this runner, recorded with the results', splitList)
-    .option(
-      '--config <file>',
-      'JSON file of per-benchmark parameter overrides, e.g. {"fio": {"size": "64M"}} (see README)',
-    )
     .option('--no-build', 'do not build missing images; their cells are reported unavailable')
     .option(
       '--budget <duration>',

@@ -1,7 +1,7 @@
 // `dind-bench workflow matrix`: the job matrix of .github/workflows/bench.yml, printed as JSON for
 // `strategy.matrix` (the prepare job calls it; see src/workflow/job-matrix.js for the layouts).
-import { PROFILES } from '../../run/profiles.js';
-import { BENCHMARK_NAMES, isDind } from '../names.js';
+import { designOf } from '../../run/design.js';
+import { BENCHMARK_NAMES } from '../names.js';
 import { benchOption, distroOption, engineOption, iterationsOption, positiveInt, profileOption } from '../options.js';
 
 /** The layouts of job-matrix.js, for the help text (that module is loaded only when the command runs). */
@@ -67,16 +67,9 @@ export function register(cli) {
  * @returns {import('../../workflow/job-matrix.js').Estimate}
  */
 function planEstimate(opts, makePlan, estimateRun) {
-  const profile = PROFILES[opts.profile];
   return ({ benchmarks, environments }) => {
-    const plan = makePlan({
-      benchmarks,
-      environments,
-      distros: opts.distro,
-      engines: environments.some(isDind) ? opts.engine : [],
-      iterations: opts.iterations ?? profile.iterations,
-      warmup: profile.warmup,
-    });
+    const { iterations, warmup, engines } = designOf({ ...opts, environments, engines: opts.engine });
+    const plan = makePlan({ benchmarks, environments, distros: opts.distro, engines, iterations, warmup });
     return estimateRun({ plan, profile: opts.profile }).totalS;
   };
 }

@@ -1,0 +1,39 @@
+// A run's design, decided in one place: `run`, `plan` and `workflow matrix` all ask designOf for the
+// iterations, warm-up, budget and inner Engine lines a set of options means, so an estimate and a job
+// matrix always describe the run that `run` would make. Light (no Docker client, no benchmarks): the
+// CLI's start-up imports it.
+import { isDind } from '../environments/names.js';
+import { PROFILES } from './profiles.js';
+
+/**
+ * @typedef {{ profile: string, iterations?: number, budgetMs?: number, environments: string[], engines: string[] }} DesignOptions
+ * @typedef {{
+ *   profile: typeof PROFILES[string], iterations: number, warmup: number, budgetMs: number | undefined, engines: string[],
+ * }} RunDesign
+ */
+
+/**
+ * What the options make of a run: the profile's settings unless given; an explicit --iterations is a fixed
+ * design, so the profile's budget (adaptive sampling) applies only without it; inner Engine lines only
+ * when some environment has an inner engine.
+ * @param {DesignOptions} o @returns {RunDesign}
+ */
+export function designOf(o) {
+  const profile = PROFILES[o.profile];
+  if (!profile)
+    throw new Error(`unknown profile ${JSON.stringify(o.profile)}: one of ${Object.keys(PROFILES).join(', ')}`);
+  return {
+    profile,
+    iterations: o.iterations ?? profile.iterations,
+    warmup: profile.warmup,
+    budgetMs: o.budgetMs ?? (o.iterations === undefined ? profile.budgetMs : undefined),
+    engines: o.environments.some(isDind) ? o.engines : [],
+  };
+}
+
+/**
+ * A run's id: its start time, sortable and safe as a path segment, and the process, so two runs started in
+ * the same millisecond on one machine differ.
+ * @param {Date} startedAt @param {number} [pid]
+ */
+export const runIdOf = (startedAt, pid = process.pid) => `${startedAt.toISOString().replace(/[:.]/g, '-')}-${pid}`;
