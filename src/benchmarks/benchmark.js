@@ -32,15 +32,21 @@
  * @typedef {{name: string, unit: string, scope: 'workload' | 'environment', intervalMs: number, t: number[], v: number[]}} Series
  */
 /**
+ * A benchmark whose parameters are `P` (per profile in `params`; what estimateSeconds and measure get).
+ * Methods, not function-typed properties: a registry holds benchmarks of different `P` as Benchmark.
+ * @template [P=Record<string, unknown>]
  * @typedef {{
  *   name: string, image: string, description: string,
- *   params: Record<string, Record<string, unknown>>,
- *   estimateSeconds?: (params: any) => number,
+ *   params: Record<string, P>,
+ *   estimateSeconds?(params: P): number,
  *   unavailableIn?: Record<string, string>, extraImages?: string[], usesBuilder?: boolean,
- *   measure: (env: Environment, ctx: MeasureContext) => Promise<Metric[]>,
+ *   measure(env: Environment, ctx: MeasureContext<P>): Promise<Metric[]>,
  * }} Benchmark
+ */
+/**
+ * @template [P=Record<string, unknown>]
  * @typedef {{
- *   image: string, params: Record<string, unknown>, timeoutMs: number,
+ *   image: string, params: P, timeoutMs: number,
  *   saveRaw: (name: string, text: string) => Promise<void>,
  *   recordSeries?: (series: Series) => void,
  * }} MeasureContext

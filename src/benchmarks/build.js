@@ -84,7 +84,8 @@ async function dataRoot(env) {
   );
 }
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @typedef {{context?: string}} BuildParams */
+/** @type {import('./benchmark.js').Benchmark<BuildParams>} */
 export const build = {
   name: 'build',
   image: 'lifecycle',
@@ -101,7 +102,7 @@ export const build = {
   },
 
   async measure(env, ctx) {
-    const { context } = /** @type {{context?: string}} */ (ctx.params);
+    const { context } = ctx.params;
     const { docker, tracker } = capability(env, 'engineApi')();
     const tag = `dind-bench-work/build:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let step = 'cold';

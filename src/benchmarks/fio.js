@@ -16,7 +16,7 @@ export const FIO_JOBS = [
 ];
 const LOCATIONS = ['layer', 'volume'];
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<FioParams>} */
 export const fio = {
   name: 'fio',
   image: 'fio',
@@ -27,11 +27,10 @@ export const fio = {
     standard: { size: '1G', seconds: 10 },
   },
   // Each job runs `seconds` (time-based), in two locations, plus laying out the file (~100 MiB/s here).
-  estimateSeconds: (/** @type {any} */ p) =>
-    LOCATIONS.length * (FIO_JOBS.length * p.seconds + sizeMiB(p.size) / 100) + 0.5,
+  estimateSeconds: (p) => LOCATIONS.length * (FIO_JOBS.length * p.seconds + sizeMiB(p.size) / 100) + 0.5,
 
   async measure(env, ctx) {
-    const p = /** @type {FioParams} */ (ctx.params);
+    const p = ctx.params;
     const common =
       `--output-format=json --filename=fio.dat --size=${p.size} --time_based --runtime=${Math.round(p.seconds * 1000)}ms ` +
       `--direct=1 --ioengine=psync --stonewall ${FIO_JOBS.map((j) => `--name=${j.name} ${j.args}`).join(' ')}`;

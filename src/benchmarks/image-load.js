@@ -96,7 +96,8 @@ function drain(stream) {
   });
 }
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @typedef {{files: number, fileKib: number}} ImageLoadParams */
+/** @type {import('./benchmark.js').Benchmark<ImageLoadParams>} */
 export const imageLoad = {
   name: 'image-load',
   image: 'lifecycle',
@@ -107,13 +108,13 @@ export const imageLoad = {
     standard: { files: 512, fileKib: 512 },
   },
   // Writing the archive, then load and save at ~100 MiB/s each (measured here: 5.6 s per step for 256 MiB).
-  estimateSeconds: (/** @type {any} */ p) => (2 * (p.files * p.fileKib)) / 1024 / 100 + 0.5,
+  estimateSeconds: (p) => (2 * (p.files * p.fileKib)) / 1024 / 100 + 0.5,
   unavailableIn: {
     native: 'native has no engine to load images into',
   },
 
   async measure(env, ctx) {
-    const { files, fileKib } = /** @type {{files: number, fileKib: number}} */ (ctx.params);
+    const { files, fileKib } = ctx.params;
     const { docker, tracker } = capability(env, 'engineApi')();
     const tag = `dind-bench-work/image-load:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     const dir = await mkdtemp(path.join(tmpdir(), 'dind-bench-image-load-'));

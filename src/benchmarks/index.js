@@ -1,34 +1,29 @@
-// The benchmarks, by name. Adding one = a module in this folder, a line here, an entry in
+// The benchmarks, by name: each name of names.js loaded from its module in this folder. Adding one =
+// a module here (exporting the benchmark, `name` its file's name), its name in names.js, an entry in
 // images/docker-bake.hcl for the tools it needs, and fixtures of its real output under test/fixtures/.
-import { fio } from './fio.js';
-import { iozone } from './iozone.js';
-import { iperf3 } from './iperf3.js';
-import { lifecycle } from './lifecycle.js';
-import { pgbench } from './pgbench.js';
-import { redis } from './redis.js';
-import { storage } from './storage.js';
-import { stressNg } from './stress-ng.js';
-import { sysbench } from './sysbench.js';
-import { memory } from './memory.js';
-import { build } from './build.js';
-import { imageLoad } from './image-load.js';
+import { BENCHMARK_NAMES } from './names.js';
+
+export { BENCHMARK_NAMES };
+
+/**
+ * The module's benchmark: the export whose `name` is the module's name and that can measure.
+ * @param {string} name @param {Record<string, unknown>} module @returns {import('./benchmark.js').Benchmark}
+ */
+function benchmarkOf(name, module) {
+  const found = Object.values(module).find(
+    (v) => typeof v === 'object' && v !== null && /** @type {{name?: unknown}} */ (v).name === name && 'measure' in v,
+  );
+  if (!found)
+    throw new Error(`src/benchmarks/${name}.js exports no benchmark named "${name}" (an object with name and measure)`);
+  return /** @type {import('./benchmark.js').Benchmark} */ (found);
+}
+
+const modules = await Promise.all(BENCHMARK_NAMES.map((name) => import(`./${name}.js`)));
 
 /**
  * Frozen: a run takes its registry as an argument (a test passes its own), never a mutated global.
  * @type {Readonly<Record<string, import('./benchmark.js').Benchmark>>}
  */
-export const BENCHMARKS = Object.freeze({
-  lifecycle,
-  sysbench,
-  'stress-ng': stressNg,
-  iozone,
-  fio,
-  storage,
-  iperf3,
-  redis,
-  pgbench,
-  memory,
-  build,
-  'image-load': imageLoad,
-});
-export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);
+export const BENCHMARKS = Object.freeze(
+  Object.fromEntries(BENCHMARK_NAMES.map((name, i) => [name, benchmarkOf(name, modules[i])])),
+);

@@ -6,7 +6,7 @@ import { runStep } from './benchmark.js';
 
 /** @typedef {{fileSize: string, recordSize: string}} IozoneParams */
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<IozoneParams>} */
 export const iozone = {
   name: 'iozone',
   image: 'iozone',
@@ -16,10 +16,10 @@ export const iozone = {
     standard: { fileSize: '1g', recordSize: '4k' },
   },
   // Calibrated on this project's 2-core machine: about 40 MiB/s for the fsync'd writes, reads from cache.
-  estimateSeconds: (/** @type {any} */ p) => 0.5 + (2 * sizeMiB(p.fileSize)) / 40,
+  estimateSeconds: (p) => 0.5 + (2 * sizeMiB(p.fileSize)) / 40,
 
   async measure(env, ctx) {
-    const p = /** @type {IozoneParams} */ (ctx.params);
+    const p = ctx.params;
     // The file lives in the working directory (the container's layer; native: a temporary folder).
     const { stdout } = await runStep(env, ctx, 'iozone', [
       'sh',

@@ -9,7 +9,7 @@ import { listeningProbe, networksOf, plannedNetworks, runSteps, withService } fr
 
 /** @typedef {{seconds: number, latencySeconds: number, mtuPings: number, networks: number, readyTimeoutMs: number}} Iperf3Params */
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<Iperf3Params>} */
 export const iperf3 = {
   name: 'iperf3',
   image: 'iperf3',
@@ -23,13 +23,13 @@ export const iperf3 = {
   },
   // Loopback + each network's throughput and latency run (sockperf adds ~2 s of its own to each), the
   // MTU pings, and ~1.5 s per server start. Standard, measured: 58 s per step.
-  estimateSeconds: (/** @type {any} */ p) => {
+  estimateSeconds: (p) => {
     const n = plannedNetworks(p.networks);
     return p.seconds + n * (p.seconds + p.latencySeconds + 2 + 1.5) + 0.2 * p.mtuPings;
   },
 
   async measure(env, ctx) {
-    const p = /** @type {Iperf3Params} */ (ctx.params);
+    const p = ctx.params;
     /** @type {import('./benchmark.js').Metric[]} */
     const metrics = [];
     const throughput = (/** @type {string} */ where, /** @type {string} */ stdout) => {

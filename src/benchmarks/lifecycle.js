@@ -6,7 +6,8 @@
 // start with TLS material made at start, to /_ping.
 import { timelineMetrics } from '../engine/startup.js';
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @typedef {{firstContainer?: boolean, tls?: boolean}} LifecycleParams */
+/** @type {import('./benchmark.js').Benchmark<LifecycleParams>} */
 export const lifecycle = {
   name: 'lifecycle',
   image: 'lifecycle',
@@ -22,7 +23,7 @@ export const lifecycle = {
 
   // A planning guide (src/run/estimate.js), not a measurement: one probe container, and in DinD a fresh
   // inner daemon started and stopped, plus the TLS start.
-  estimateSeconds: (/** @type {any} */ p) => 2 + (p?.tls ? 6 : 0),
+  estimateSeconds: (p) => 2 + (p?.tls ? 6 : 0),
 
   async measure(env, ctx) {
     const probe = await env.probeLifecycle({ image: ctx.image, timeoutMs: ctx.timeoutMs });
@@ -32,7 +33,7 @@ export const lifecycle = {
     for (const [step, value] of Object.entries(probe)) {
       if (typeof value === 'number') metrics.push({ metric: `container.${step}`, unit: 'ms', better: 'lower', value });
     }
-    const { firstContainer, tls } = /** @type {{firstContainer?: boolean, tls?: boolean}} */ (ctx.params ?? {});
+    const { firstContainer, tls } = ctx.params ?? {};
     if (!env.daemonCycle && env.startupTimeline) {
       // An engine that is already up: its start-up is the first container's alone.
       const timeline = await env.startupTimeline({ image: ctx.image, timeoutMs: ctx.timeoutMs });

@@ -38,7 +38,8 @@ async function requireCgroups(env) {
   );
 }
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @typedef {{steps: number, stepMib: number, stepMs: number, holdMs: number, idleMs: number, intervalMs: number}} MemoryParams */
+/** @type {import('./benchmark.js').Benchmark<MemoryParams>} */
 export const memory = {
   name: 'memory',
   image: 'lifecycle',
@@ -50,16 +51,13 @@ export const memory = {
     standard: { steps: 16, stepMib: 32, stepMs: 1000, holdMs: 10_000, idleMs: 10_000, intervalMs: 1000 },
   },
   // The idle sampling, the workload's allocation steps and hold, and ~2 s for its container.
-  estimateSeconds: (/** @type {any} */ p) => (p.idleMs + p.steps * p.stepMs + p.holdMs) / 1000 + 2,
+  estimateSeconds: (p) => (p.idleMs + p.steps * p.stepMs + p.holdMs) / 1000 + 2,
   unavailableIn: {
     native: 'native has no engine: no stats API for the workload and no environment of its own to count',
   },
 
   async measure(env, ctx) {
-    const p =
-      /** @type {{steps: number, stepMib: number, stepMs: number, holdMs: number, idleMs: number, intervalMs: number}} */ (
-        ctx.params
-      );
+    const p = ctx.params;
     // Without cgroups the engine has no figures of a container's own, but the job's cost (PSS from
     // /proc) needs none: measured alone then, the missing scopes' reason saved with the raw files.
     const noCgroups = await requireCgroups(env).then(

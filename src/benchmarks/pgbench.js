@@ -7,7 +7,7 @@ import { networksOf, plannedNetworks, runStep, withService } from './benchmark.j
 
 /** @typedef {{scale: number, seconds: number, clients: number, threads: number, networks: number, readyTimeoutMs: number}} PgbenchParams */
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<PgbenchParams>} */
 export const pgbench = {
   name: 'pgbench',
   image: 'pgbench',
@@ -19,10 +19,10 @@ export const pgbench = {
     standard: { scale: 10, seconds: 60, clients: 8, threads: 2, networks: 2, readyTimeoutMs: 120_000 },
   },
   // Per network: initdb and start (~2 s), `pgbench -i` (~0.5 s per scale unit here), then the timed run.
-  estimateSeconds: (/** @type {any} */ p) => plannedNetworks(p.networks) * (p.seconds + 2 + 0.5 * p.scale),
+  estimateSeconds: (p) => plannedNetworks(p.networks) * (p.seconds + 2 + 0.5 * p.scale),
 
   async measure(env, ctx) {
-    const p = /** @type {PgbenchParams} */ (ctx.params);
+    const p = ctx.params;
     /** @type {import('./benchmark.js').Metric[]} */
     const metrics = [];
     for (const network of networksOf(env, p.networks)) {

@@ -6,7 +6,7 @@ import { networksOf, plannedNetworks, runStep, withService } from './benchmark.j
 
 /** @typedef {{requests: number, clients: number, tests: string, networks: number, readyTimeoutMs: number}} RedisParams */
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<RedisParams>} */
 export const redis = {
   name: 'redis',
   image: 'redis',
@@ -19,11 +19,10 @@ export const redis = {
   },
   // Two networks x each test's requests at ~120 000 requests/s with 50 clients (measured here in
   // standard: 18.9 s per step), plus the server starts.
-  estimateSeconds: (/** @type {any} */ p) =>
-    (plannedNetworks(p.networks) * String(p.tests).split(',').length * p.requests) / 120_000 + 2,
+  estimateSeconds: (p) => (plannedNetworks(p.networks) * String(p.tests).split(',').length * p.requests) / 120_000 + 2,
 
   async measure(env, ctx) {
-    const p = /** @type {RedisParams} */ (ctx.params);
+    const p = ctx.params;
     /** @type {import('./benchmark.js').Metric[]} */
     const metrics = [];
     for (const network of networksOf(env, p.networks)) {

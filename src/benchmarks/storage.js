@@ -16,7 +16,7 @@ import { runStep } from './benchmark.js';
 const PROBE = new URL('./storage-probe.py', import.meta.url);
 export const LOWER_FILE = '/lower/big.bin';
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<StorageParams>} */
 export const storage = {
   name: 'storage',
   image: 'storage',
@@ -26,10 +26,10 @@ export const storage = {
     standard: { files: 20000, fileBytes: 1024 },
   },
   // Calibrated here: ~1 s for copying and copy-up of 64 MiB, ~10 000 files/s over the four operations.
-  estimateSeconds: (/** @type {any} */ p) => 1 + p.files / 10_000, // standard, measured: 3.6 s per step
+  estimateSeconds: (p) => 1 + p.files / 10_000, // standard, measured: 3.6 s per step
 
   async measure(env, ctx) {
-    const p = /** @type {StorageParams} */ (ctx.params);
+    const p = ctx.params;
     const probe = await readFile(PROBE, 'utf8');
     const { stdout } = await runStep(
       env,

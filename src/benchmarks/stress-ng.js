@@ -13,7 +13,7 @@ import { runStep } from './benchmark.js';
 
 export const STRESSORS = ['cpu', 'vm', 'io', 'hdd'];
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<StressNgParams>} */
 export const stressNg = {
   name: 'stress-ng',
   image: 'stress-ng',
@@ -23,10 +23,10 @@ export const stressNg = {
     quick: { seconds: 1, workers: 0, vmBytes: '64M', hddBytes: '16M' },
     standard: { seconds: 100, workers: 0, vmBytes: '256M', hddBytes: '1G' },
   },
-  estimateSeconds: (/** @type {any} */ p) => STRESSORS.length * (p.seconds + 0.3) + 0.5,
+  estimateSeconds: (p) => STRESSORS.length * (p.seconds + 0.3) + 0.5,
 
   async measure(env, ctx) {
-    const p = /** @type {StressNgParams} */ (ctx.params);
+    const p = ctx.params;
     const extra = { cpu: '', vm: `--vm-bytes ${p.vmBytes}`, io: '', hdd: `--hdd-bytes ${p.hddBytes}` };
     // One container runs the stressors one after another; cpu first, so its start is the workload's.
     // The YAML goes to a file, then stdout (stress-ng cannot open /dev/stdout when it is a socket, as

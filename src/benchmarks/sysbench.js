@@ -6,7 +6,7 @@ import { runSteps } from './benchmark.js';
 
 /** @typedef {{seconds: number, threads: number, fileTotalSize: string}} SysbenchParams */
 
-/** @type {import('./benchmark.js').Benchmark} */
+/** @type {import('./benchmark.js').Benchmark<SysbenchParams>} */
 export const sysbench = {
   name: 'sysbench',
   image: 'sysbench',
@@ -18,11 +18,11 @@ export const sysbench = {
 
   // Four tests of `seconds` each, plus preparing and removing the fileio files (~1 GB/s here: they fit in
   // the page cache). Measured in standard with `npm run bench:standard-time`: 44 s per step.
-  estimateSeconds: (/** @type {any} */ p) =>
+  estimateSeconds: (p) =>
     4 * p.seconds + 1 + (2 * parseFloat(p.fileTotalSize) * (/G/i.test(p.fileTotalSize) ? 1024 : 1)) / 1000,
 
   async measure(env, ctx) {
-    const p = /** @type {SysbenchParams} */ (ctx.params);
+    const p = ctx.params;
     const common = [`--time=${p.seconds}`, '--histogram=on', '--percentile=99'];
     const tests = /** @type {const} */ ({
       cpu: `sysbench cpu ${common.join(' ')} run`,

@@ -2,21 +2,8 @@
 // benchmarks, the environments, dockerode, the history store): every command module imports only this,
 // commander and light modules at start, and loads its work in its action, so `dind-bench --help` starts
 // in about the time of bare node. The environments' names come from their one list, which imports
-// nothing; the benchmarks' are a copy (their registry loads every benchmark), checked against the
-// registry by test/cli/start-up.test.js.
+// nothing; so do the benchmarks' (src/benchmarks/names.js: their registry, which loads every
+// benchmark, is built from that list).
 export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from '../environments/names.js';
 
-export const BENCHMARK_NAMES = [
-  'lifecycle',
-  'sysbench',
-  'stress-ng',
-  'iozone',
-  'fio',
-  'storage',
-  'iperf3',
-  'redis',
-  'pgbench',
-  'memory',
-  'build',
-  'image-load',
-];
+export { BENCHMARK_NAMES } from '../benchmarks/names.js';

@@ -3,17 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Docker from 'dockerode';
-import { createEnvironment } from '../../src/environments/index.js';
+import { ENVIRONMENT_NAMES, createEnvironment, isDind } from '../../src/environments/index.js';
 import { capability } from '../../src/environments/environment.js';
 
 // Never contacted: every call below fails before it would reach an engine.
 const unreachable = new Docker({ socketPath: '/nonexistent/docker.sock' });
 
-for (const [name, engine] of /** @type {[string, string | null][]} */ ([
-  ['docker', null],
-  ['dind', '20.10'],
-  ['dind-vfs', '20.10'],
-])) {
+// Every environment that runs on an engine (all but native, tested below), from the one list of names.
+for (const name of ENVIRONMENT_NAMES.filter((n) => n !== 'native')) {
+  const engine = isDind(name) ? '20.10' : null;
   test(`${name}: every engine call before setup() fails naming the environment`, async () => {
     const env = createEnvironment(name, unreachable, engine);
     await assert.rejects(

@@ -1,0 +1,78 @@
+// Register once: a benchmark is its module in src/benchmarks/ and its name in src/benchmarks/names.js;
+// nothing else in the code lists it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { BENCHMARKS } from '../../src/benchmarks/index.js';
+import { BENCHMARK_NAMES, NOT_BENCHMARKS } from '../../src/benchmarks/names.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FOLDER = path.join(ROOT, 'src/benchmarks');
+
+test('every module of src/benchmarks/ is a listed benchmark, and every listed name has its module', () => {
+  const modules = readdirSync(FOLDER)
+    .filter((f) => f.endsWith('.js') && !NOT_BENCHMARKS.includes(f))
+    .map((f) => f.slice(0, -3))
+    .sort();
+  assert.deepEqual(
+    modules,
+    [...BENCHMARK_NAMES].sort(),
+    'a module without its name in names.js, or a name without a module',
+  );
+  for (const name of BENCHMARK_NAMES) assert.equal(BENCHMARKS[name].name, name);
+});
+
+test("README's 'How to add a benchmark' names what the code needs: the module, names.js, the image matrix, fixtures", () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## How to add a benchmark'),
+    readme.indexOf('## How to add an environment'),
+  );
+  for (const part of [
+    'src/benchmarks/<name>.js',
+    'src/benchmarks/names.js',
+    'images/docker-bake.hcl',
+    'test/fixtures/',
+  ])
+    assert.ok(section.includes(part), `README's "How to add a benchmark" names ${part}`);
+});
+
+test('a throwaway benchmark in a copy of the project: its module and its name register it', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dind-bench-register-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const part of ['bin', 'src', 'schema', 'images', 'package.json'])
+    cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  writeFileSync(
+    path.join(dir, 'src/benchmarks/noop.js'),
+    `/** @type {import('./benchmark.js').Benchmark<{seconds: number}>} */
+export const noop = {
+  name: 'noop',
+  image: 'lifecycle',
+  description: 'a throwaway benchmark that measures nothing',
+  params: { quick: { seconds: 4 } },
+  estimateSeconds: (p) => p.seconds,
+  async measure() {
+    return [{ metric: 'nothing_ms', unit: 'ms', better: 'lower', value: 1 }];
+  },
+};
+`,
+  );
+  const names = path.join(dir, 'src/benchmarks/names.js');
+  writeFileSync(names, readFileSync(names, 'utf8').replace("  'image-load',\n", "  'image-load',\n  'noop',\n"));
+  const help = spawnSync(process.execPath, [path.join(dir, 'bin/dind-bench.js'), 'run', '--help'], {
+    encoding: 'utf8',
+  });
+  assert.match(help.stdout.replace(/\s+/g, ' '), /image-load, noop\)/, 'run --help offers it');
+  const plan = spawnSync(
+    process.execPath,
+    [path.join(dir, 'bin/dind-bench.js'), 'plan', '--bench', 'noop', '--env', 'docker', '--iterations', '2'],
+    { encoding: 'utf8' },
+  );
+  assert.equal(plan.status, 0, plan.stderr);
+  assert.match(plan.stdout + plan.stderr, /noop\s+\{"seconds":4\}\s+4\s+2\b/, 'plan estimates it from its parameters');
+});
