@@ -12,7 +12,7 @@ import { compareCommand } from '../src/compare/command.js';
 import { publishRun } from '../src/history/append.js';
 import { buildSite } from '../src/site/build.js';
 import { serveSite } from '../src/site/serve.js';
-import { launch, openPage } from '../test/site/browser.js';
+import { launch, openPage } from '../test/helpers/browser.js';
 
 const OUT = new URL('../docs/images/', import.meta.url).pathname;
 const STYLE = `body{font:14px/1.5 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;max-width:1180px;margin:24px}

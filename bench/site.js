@@ -32,7 +32,7 @@ import { buildSite } from '../src/site/build.js';
 import { serveSite } from '../src/site/serve.js';
 import { summarize } from '../src/stats/index.js';
 import { fixture } from '../test/history/helpers.js';
-import { launch, openPage } from '../test/site/browser.js';
+import { launch, openPage } from '../test/helpers/browser.js';
 
 const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
 const RUNS = 730;

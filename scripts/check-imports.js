@@ -3,7 +3,7 @@
 // as doctor.js); LAYERS lists them from the top. A module may import from its own layer's folder and
 // from any layer below its own; an import from a layer above, or from another folder of the same row
 // (a sideways import), fails the check, naming the file, the line and the rule. Used by `.ci/run` and
-// `npm run check:imports`; tested in test/imports.test.js.
+// `npm run check:imports`; tested in test/scripts/check-imports.test.js.
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -10,7 +10,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { pssBytes } from '../../src/engine/stats.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');
 const MIB = 2 ** 20;

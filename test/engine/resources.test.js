@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ResourceTracker } from '../../src/engine/resources.js';
-import { engineOrSkip } from './helpers.js';
+import { engineOrSkip } from '../helpers/engine.js';
 
 test('after cleanup began, newly recorded volumes are removed and new hooks run', async (t) => {
   const outer = await engineOrSkip(t);

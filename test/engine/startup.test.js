@@ -18,7 +18,7 @@ import {
 import { demuxLog } from '../../src/environments/dind-daemon.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 
 const fixture = (/** @type {string} */ name) =>
   readFile(new URL(`../fixtures/dockerd/${name}`, import.meta.url), 'utf8');

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from 'node:path';
 import { test } from 'node:test';
 import { MergeError, groupsOf, mergeShards, orderOf } from '../../src/results/merge.js';
-import { engineOrSkip } from '../engine/helpers.js';
+import { engineOrSkip } from '../helpers/engine.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
 
 /** @param {string[]} args */

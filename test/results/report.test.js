@@ -13,7 +13,7 @@ import { terminalReport, markdownReport as compareMarkdown } from '../../src/com
 import { htmlReport } from '../../src/results/report-html.js';
 import { answers, markdownReport, problemGroups, problems, summaryTables } from '../../src/results/report.js';
 import { textTable, wrap } from '../../src/text/tables.js';
-import { CHROMIUM, launch } from '../site/browser.js';
+import { CHROMIUM, launch } from '../helpers/browser.js';
 
 const FIXTURE = new URL('../fixtures/results/quick-4env-alpine-offline.json', import.meta.url).pathname;
 /** @returns {any} */

@@ -82,7 +82,7 @@ test('the alternatives, which have no overhead of their own measured, are planne
 });
 
 test('estimates and parameters come from the registry the run is given, not only the built-in one', () => {
-  // A benchmark only this registry has (as test/engine/run.test.js runs one): before the registry was
+  // A benchmark only this registry has (as test/run/run.test.js runs one): before the registry was
   // passed through, stepEstimates threw reading its estimateSeconds from the built-in registry.
   /** @type {import('../../src/benchmarks/benchmark.js').Benchmark} */
   const custom = {

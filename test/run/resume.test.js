@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { readPartial } from '../../src/run/checkpoint.js';
 import { validateResults } from '../../src/results/schema.js';
 import { OWNER_LABEL } from '../../src/engine/resources.js';
-import { engineOrSkip } from '../engine/helpers.js';
+import { engineOrSkip } from '../helpers/engine.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
 
 const RUN = [

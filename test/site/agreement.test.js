@@ -17,7 +17,7 @@ import { jobSentence, workloadCosts } from '../../src/results/job-cost.js';
 import { markdownReport } from '../../src/results/report.js';
 import { mdText } from '../../src/text/escape.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
-import { browserOrSkip, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
 
 const skip = browserOrSkip();
 const WORKLOAD_FIXTURE = new URL('../fixtures/results/workload-script-quick.json', import.meta.url).pathname;

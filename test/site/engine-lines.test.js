@@ -13,7 +13,7 @@ import { publishRun } from '../../src/history/append.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { tmpDir } from '../history/helpers.js';
-import { browserOrSkip, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
 
 const RUNS = Array.from(
   { length: 12 },

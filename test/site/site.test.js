@@ -9,7 +9,7 @@ import { publishRun } from '../../src/history/append.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { FIXTURE, tmpDir, variant } from '../history/helpers.js';
-import { browserOrSkip, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 const MEMORY_RUN = new URL('../fixtures/results/memory-build-quick.json', import.meta.url).pathname;

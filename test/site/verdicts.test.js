@@ -13,7 +13,7 @@ import { withinRunWord } from '../../src/results/within-run.js';
 import { VERDICTS } from '../../src/stats/verdicts.js';
 import { VERDICT_DISPLAY } from '../../site/js/verdicts.js';
 import { BIN, tmpDir, variant } from '../history/helpers.js';
-import { browserOrSkip, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
 
 const skip = browserOrSkip();
 const BENCHES = ['lifecycle', 'sysbench'];

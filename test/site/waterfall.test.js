@@ -13,7 +13,7 @@ import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { PHASES } from '../../src/model/phases.js';
 import { tmpDir } from '../history/helpers.js';
-import { browserOrSkip, launch, openPage } from './browser.js';
+import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 const RUN = new URL('../fixtures/results/startup-lifecycle-quick.json', import.meta.url).pathname;

@@ -13,7 +13,7 @@ import {
   median,
   ratioOfMedians,
   summarize,
-} from '../src/stats/index.js';
+} from '../../src/stats/index.js';
 
 const depressionX = [0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
 const depressionY = [1.15, 0.88, 0.9, 0.74, 1.21];

@@ -1,7 +1,7 @@
 // The run plan as a table of inputs -> cells and order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makePlan } from '../src/run/plan.js';
+import { makePlan } from '../../src/run/plan.js';
 
 const base = {
   benchmarks: ['sysbench'],

@@ -14,7 +14,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot, the } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;

@@ -12,7 +12,7 @@ import { BUILD_CONTEXT } from '../../src/benchmarks/build.js';
 import { validateResults } from '../../src/results/schema.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
-import { engineOrSkip, ensureImages, snapshot, the } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-engineload-'));

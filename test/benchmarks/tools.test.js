@@ -12,7 +12,7 @@ import { iozone } from '../../src/benchmarks/iozone.js';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { DockerEnvironment } from '../../src/environments/docker.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot, the } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-tools-'));

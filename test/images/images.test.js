@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RECIPE_LABEL, bakeTargets } from '../../src/images/build.js';
 import { imageLabels } from '../../src/images/describe.js';
-import { engineOrSkip, ensureImages } from './helpers.js';
+import { engineOrSkip, ensureImages } from '../helpers/engine.js';
 
 test('the images the tests use carry the recipe of the current images/', async (t) => {
   const outer = await engineOrSkip(t);

@@ -11,7 +11,7 @@ import { BENCHMARKS } from '../../src/benchmarks/index.js';
 import { withService } from '../../src/benchmarks/benchmark.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-net-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 
-const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const cli = (/** @type {string[]} */ ...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 for (const cmd of [[], ['doctor'], ['images'], ['images', 'build'], ['run']]) {

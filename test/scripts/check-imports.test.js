@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkImports } from '../scripts/check-imports.js';
+import { checkImports } from '../../scripts/check-imports.js';
 
-const SCRIPT = new URL('../scripts/check-imports.js', import.meta.url).pathname;
+const SCRIPT = new URL('../../scripts/check-imports.js', import.meta.url).pathname;
 const LAYERS = [['cli'], ['run', 'compare'], ['stats']];
 
 /** A src/ tree from {path: content}. @param {Record<string, string>} files */

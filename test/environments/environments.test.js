@@ -9,7 +9,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { capability } from '../../src/environments/environment.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { dindImage } from '../../src/images/catalog.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 
 const IMAGE = 'dind-bench/lifecycle:debian';
 

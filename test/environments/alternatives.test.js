@@ -7,7 +7,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { CONTAINER_TIMELINE } from '../../src/engine/startup.js';
 import { createEnvironment, isDind } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
-import { engineOrSkip, ensureImages, snapshot } from './helpers.js';
+import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { dindImage } from '../../src/images/catalog.js';
-import { engineOrSkip, ensureImages } from './helpers.js';
+import { engineOrSkip, ensureImages } from '../helpers/engine.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'dind-bench-sockets-'));
 after(() => rmSync(base, { recursive: true, force: true }));

@@ -6,11 +6,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { ConfigError, paramsFor, validateParamOverrides } from '../src/run/params.js';
-import { estimateRun } from '../src/run/estimate.js';
-import { makePlan } from '../src/run/plan.js';
+import { ConfigError, paramsFor, validateParamOverrides } from '../../src/run/params.js';
+import { estimateRun } from '../../src/run/estimate.js';
+import { makePlan } from '../../src/run/plan.js';
 
-const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const cli = (/** @type {string[]} */ ...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-params-'));
 const file = (/** @type {string} */ name, /** @type {string} */ text) => {
