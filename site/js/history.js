@@ -54,87 +54,27 @@ export function renderHistory(index, fingerprint, state, openRun) {
   }
 }
 
-/** @param {HTMLElement} card @param {any[]} list @param {string|null} since @param {(p: any) => void} openRun */
+/**
+ * @typedef {import('#model/history.js').IndexedSeries} IndexedSeries
+ * @typedef {import('#model/history.js').Point} Point
+ */
+
+/** @param {HTMLElement} card @param {IndexedSeries[]} list @param {string|null} since @param {(p: Point) => void} openRun */
 async function drawChart(card, list, since, openRun) {
   const loaded = await Promise.all(list.map(async (s) => ({ s, points: await seriesPoints(s, since) })));
+  /** @type {any[]} Chart.js datasets */
   const datasets = [];
-  /** @type {Record<string, any>} */
+  /** @type {Record<string, unknown>} */
   const annotations = {};
-  /** @type {any[]} */
+  /** @type {Record<string, unknown>[]} */
   const rows = [];
   for (const { s, points } of loaded.sort((a, b) =>
     `${a.s.environmentKey}${a.s.distro}`.localeCompare(`${b.s.environmentKey}${b.s.distro}`),
   )) {
     if (!points.length) continue;
-    const color = colorOf(s.environmentKey);
-    const dash = s.distro === 'alpine' ? [6, 4] : [];
-    const label = `${s.environmentKey} (${s.distro})`;
-    const xy = (/** @type {any} */ p, /** @type {'median'|'low'|'high'} */ f) => ({
-      x: Date.parse(p.time),
-      y: p.summary?.[f] ?? null,
-      p,
-    });
-    // The band: low, then high filled down to it ('-1'); both hidden from the legend and the tooltip.
-    datasets.push({
-      label: `${label} low`,
-      band: true,
-      data: points.map((p) => xy(p, 'low')),
-      borderWidth: 0,
-      pointRadius: 0,
-      fill: false,
-    });
-    datasets.push({
-      label: `${label} high`,
-      band: true,
-      data: points.map((p) => xy(p, 'high')),
-      borderWidth: 0,
-      pointRadius: 0,
-      fill: '-1',
-      backgroundColor: alpha(color, 0.18),
-    });
-    datasets.push({
-      label,
-      data: points.map((p) => xy(p, 'median')),
-      borderColor: color,
-      backgroundColor: color,
-      borderDash: dash,
-      borderWidth: 2,
-      pointRadius: points.length > 60 ? 0 : 3,
-      pointHoverRadius: 5,
-      tension: 0,
-    });
-    let prev = null;
-    for (const p of points) {
-      const eng = `${p.engines.outer}${p.engines.inner ? ` / inner ${p.engines.inner}` : ''}`;
-      if (prev !== null && prev !== eng) {
-        annotations[`e${p.time}${eng}`] = {
-          type: 'line',
-          xMin: Date.parse(p.time),
-          xMax: Date.parse(p.time),
-          borderColor: '#888',
-          borderDash: [4, 4],
-          borderWidth: 1,
-          label: { display: true, content: `Engine ${eng}`, position: 'start', font: { size: 10 } },
-        };
-      }
-      prev = eng;
-      rows.push({
-        series: s.key,
-        environment: s.environmentKey,
-        distro: s.distro,
-        metric: s.metric,
-        unit: s.unit,
-        runId: p.runId,
-        time: p.time,
-        commit: p.commit,
-        runner: p.runner,
-        engineOuter: p.engines.outer,
-        engineInner: p.engines.inner,
-        storageDriver: p.storageDriver,
-        ...p.summary,
-        samples: p.samples.join(' '),
-      });
-    }
+    datasets.push(...seriesDatasets(s, points));
+    Object.assign(annotations, engineChanges(points));
+    rows.push(...points.map((p) => csvRow(s, p)));
   }
   const note = /** @type {HTMLElement} */ (card.querySelector('.note'));
   if (!datasets.length) {
@@ -145,49 +85,7 @@ async function drawChart(card, list, since, openRun) {
   chart = makeChart(/** @type {HTMLCanvasElement} */ (card.querySelector('canvas')), {
     type: 'line',
     data: { datasets },
-    options: {
-      maintainAspectRatio: false,
-      animation: false,
-      normalized: true,
-      interaction: { mode: 'nearest', intersect: false },
-      scales: {
-        x: { type: 'time', time: { tooltipFormat: 'yyyy-MM-dd HH:mm' } },
-        y: { title: { display: true, text: list[0].unit } },
-      },
-      onClick: (/** @type {any} */ _e, /** @type {any[]} */ els) => {
-        const el = els.find((x) => !datasets[x.datasetIndex].band);
-        if (el) openRun(datasets[el.datasetIndex].data[el.index].p);
-      },
-      plugins: {
-        legend: { labels: { filter: (item) => !datasets[item.datasetIndex].band, boxWidth: 12 } },
-        annotation: { annotations },
-        zoom: {
-          zoom: { drag: { enabled: true }, pinch: { enabled: true }, mode: 'x' },
-          pan: { enabled: true, mode: 'x', modifierKey: 'shift' },
-        },
-        tooltip: {
-          filter: (item) => !datasets[item.datasetIndex].band,
-          callbacks: {
-            label: (c) => {
-              const s = c.raw.p.summary;
-              return `${c.dataset.label}: ${num(s.median)} ${list[0].unit} [${num(s.low)}–${num(s.high)}], n=${s.n}`;
-            },
-            footer: (/** @type {any[]} */ items) => {
-              const p = items[0]?.raw.p;
-              return p
-                ? [
-                    `run ${p.runId}`,
-                    `commit ${shortCommit(p.commit)}, ${date(p.time)}`,
-                    `runner ${p.runner}`,
-                    `Engine ${p.engines.outer}${p.engines.inner ? `, inner ${p.engines.inner}` : ''}`,
-                    `storage ${p.storageDriver ?? 'none (native)'}`,
-                  ]
-                : [];
-            },
-          },
-        },
-      },
-    },
+    options: chartOptions(datasets, annotations, list[0].unit, openRun),
   });
   card.dataset.series = String(datasets.filter((d) => !d.band).length);
   addTools(
@@ -196,4 +94,135 @@ async function drawChart(card, list, since, openRun) {
     () => rows,
     () => chart,
   );
+}
+
+/**
+ * One series' three datasets: its 95% band (low, then high filled down to it: '-1'; both hidden from the
+ * legend and the tooltip) and its median line, Alpine dashed.
+ * @param {IndexedSeries} s @param {Point[]} points
+ */
+function seriesDatasets(s, points) {
+  const color = colorOf(s.environmentKey);
+  const label = `${s.environmentKey} (${s.distro})`;
+  const xy = (/** @type {Point} */ p, /** @type {'median'|'low'|'high'} */ f) => ({
+    x: Date.parse(p.time),
+    y: p.summary?.[f] ?? null,
+    p,
+  });
+  const band = { band: true, borderWidth: 0, pointRadius: 0 };
+  return [
+    { ...band, label: `${label} low`, data: points.map((p) => xy(p, 'low')), fill: false },
+    {
+      ...band,
+      label: `${label} high`,
+      data: points.map((p) => xy(p, 'high')),
+      fill: '-1',
+      backgroundColor: alpha(color, 0.18),
+    },
+    {
+      label,
+      data: points.map((p) => xy(p, 'median')),
+      borderColor: color,
+      backgroundColor: color,
+      borderDash: s.distro === 'alpine' ? [6, 4] : [],
+      borderWidth: 2,
+      pointRadius: points.length > 60 ? 0 : 3,
+      pointHoverRadius: 5,
+      tension: 0,
+    },
+  ];
+}
+
+/** A dashed vertical line where the Engine (outer, or inner) changed between two points. @param {Point[]} points */
+function engineChanges(points) {
+  /** @type {Record<string, unknown>} */
+  const annotations = {};
+  let prev = null;
+  for (const p of points) {
+    const eng = `${p.engines.outer}${p.engines.inner ? ` / inner ${p.engines.inner}` : ''}`;
+    if (prev !== null && prev !== eng) {
+      annotations[`e${p.time}${eng}`] = {
+        type: 'line',
+        xMin: Date.parse(p.time),
+        xMax: Date.parse(p.time),
+        borderColor: '#888',
+        borderDash: [4, 4],
+        borderWidth: 1,
+        label: { display: true, content: `Engine ${eng}`, position: 'start', font: { size: 10 } },
+      };
+    }
+    prev = eng;
+  }
+  return annotations;
+}
+
+/** A point as the chart's CSV download has it. @param {IndexedSeries} s @param {Point} p */
+function csvRow(s, p) {
+  return {
+    series: s.key,
+    environment: s.environmentKey,
+    distro: s.distro,
+    metric: s.metric,
+    unit: s.unit,
+    runId: p.runId,
+    time: p.time,
+    commit: p.commit,
+    runner: p.runner,
+    engineOuter: p.engines.outer,
+    engineInner: p.engines.inner,
+    storageDriver: p.storageDriver,
+    ...p.summary,
+    samples: p.samples.join(' '),
+  };
+}
+
+/**
+ * The chart's options: time axis, a click opens the run, zoom and pan, tooltips with the run's provenance.
+ * @param {any[]} datasets @param {Record<string, unknown>} annotations @param {string} unit
+ * @param {(p: Point) => void} openRun
+ */
+function chartOptions(datasets, annotations, unit, openRun) {
+  return {
+    maintainAspectRatio: false,
+    animation: false,
+    normalized: true,
+    interaction: { mode: 'nearest', intersect: false },
+    scales: {
+      x: { type: 'time', time: { tooltipFormat: 'yyyy-MM-dd HH:mm' } },
+      y: { title: { display: true, text: unit } },
+    },
+    onClick: (/** @type {unknown} */ _e, /** @type {{datasetIndex: number, index: number}[]} */ els) => {
+      const el = els.find((x) => !datasets[x.datasetIndex].band);
+      if (el) openRun(datasets[el.datasetIndex].data[el.index].p);
+    },
+    plugins: {
+      legend: { labels: { filter: (/** @type {any} */ item) => !datasets[item.datasetIndex].band, boxWidth: 12 } },
+      annotation: { annotations },
+      zoom: {
+        zoom: { drag: { enabled: true }, pinch: { enabled: true }, mode: 'x' },
+        pan: { enabled: true, mode: 'x', modifierKey: 'shift' },
+      },
+      tooltip: {
+        filter: (/** @type {any} */ item) => !datasets[item.datasetIndex].band,
+        callbacks: {
+          label: (/** @type {any} */ c) => {
+            const s = c.raw.p.summary;
+            return `${c.dataset.label}: ${num(s.median)} ${unit} [${num(s.low)}–${num(s.high)}], n=${s.n}`;
+          },
+          footer: (/** @type {any[]} */ items) => {
+            const p = items[0]?.raw.p;
+            return p
+              ? [
+                  `run ${p.runId}`,
+                  `commit ${shortCommit(p.commit)}, ${date(p.time)}`,
+                  `runner ${p.runner}`,
+                  `Engine ${p.engines.outer}${p.engines.inner ? `, inner ${p.engines.inner}` : ''}`,
+                  `storage ${p.storageDriver ?? 'none (native)'}`,
+                ]
+              : [];
+          },
+        },
+      },
+    },
+  };
 }

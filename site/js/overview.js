@@ -131,13 +131,88 @@ function renderOverheadChart(
   /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
   /** @type {import('./state.js').State} */ state,
 ) {
-  /** @type {any[]} */
+  const bars = overheadBars(rows, state);
+  const finite = bars.flatMap((b) => [b.factorLow, b.factorHigh, b.factor]).filter((v) => Number.isFinite(v) && v > 0);
+  const axisMin = Math.max(1e-3, Math.min(0.5, ...finite) * 0.9);
+  const axisMax = Math.min(1e3, Math.max(2, ...finite) * 1.1);
+  const card = $('overhead-card');
+  /** @type {HTMLElement} */ (card.querySelector('.chart-box')).style.height =
+    `${Math.max(160, 60 + bars.length * 22)}px`;
+  const color = (/** @type {string | null} */ v) =>
+    getComputedStyle(document.documentElement)
+      .getPropertyValue(v === 'worse' ? '--worse' : v === 'better' ? '--better' : '--same')
+      .trim();
+  const chart = makeChart(
+    /** @type {HTMLCanvasElement} */ ($('overhead-chart')),
+    overheadConfig(bars, axisMin, axisMax, color),
+  );
+  addTools(card, 'dind-overhead', () => bars);
+  return chart;
+}
+
+function renderTable(
+  /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
+  /** @type {import('./state.js').State} */ state,
+) {
+  const head =
+    '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col" title="the smallest change against Docker this run could detect (p &lt; 0.05, power 0.8), and the iterations per side that would detect 5%">detectable, iterations for 5%</th><th scope="col">since previous runs</th></tr></thead>';
+  const body = [];
+  for (const r of rows) {
+    for (const [k, e] of Object.entries(r.envs).sort(([a], [b]) =>
+      a === 'docker' ? -1 : b === 'docker' ? 1 : a.localeCompare(b),
+    )) {
+      if (!visible(state, k, r.distro)) continue;
+      const env = e;
+      const c = r.vsDocker?.[k];
+      const [lo, hi] = c ? worseInterval(c, r.better) : [NaN, NaN];
+      const t = env.trend;
+      body.push(
+        `<tr data-key="${esc(env.key)}"><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>` +
+          `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>` +
+          `<td class="num vs ${withinCss(c?.verdict)}">${c ? `${shortPct(costChange(c.ratio, r.better))} [${shortPct(lo)}, ${shortPct(hi)}] ${withinBadge(c.verdict, esc)}` : k === 'docker' ? 'baseline' : '–'}</td>` +
+          `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>` +
+          `<td class="num">${c ? detectableText(c.detectable) : ''}</td>` +
+          `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? shortPct(t.change) : ''}</td></tr>`,
+      );
+    }
+  }
+  $('overview-table').innerHTML =
+    `<caption class="note">+ means worse for that metric's direction. worse and better need p &lt; 0.05 and the whole interval on one side, as <code>dind-bench compare</code> reads them.</caption>${head}<tbody>${body.join('')}</tbody>`;
+}
+
+/**
+ * "12%, 40": the smallest change this run could detect against Docker, and the iterations per side for
+ * 5% (src/stats/detectable.js, computed at publish time); "none" when the samples are too few for a test.
+ * The same text as detectableText in src/results/report.js (src/text/numbers.js unsignedPct): kept as a
+ * copy because the site build (src/site/build.js) copies only site/ into the page, so the browser cannot
+ * import from src/; test/site/site.test.js checks its shape on the page.
+ * @param {{ change: number | null, iterationsFor5Pct: number | null } | undefined} d
+ */
+function detectableText(d) {
+  if (!d) return '–';
+  const change =
+    d.change === null
+      ? 'none'
+      : `${d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en')}%`;
+  return `${change}, ${d.iterationsFor5Pct === null ? '>10,000' : d.iterationsFor5Pct.toLocaleString('en')}`;
+}
+
+/**
+ * Each DinD environment against Docker on each metric, worst first: the change in cost with its interval
+ * (the model's costChange and worseInterval, as the reports print them) and, for the log axis, the cost
+ * factor (costFactor: +9,000% and +3% are both readable on it) with its interval.
+ * @param {import('#model/overview.js').OverviewRow[]} rows @param {import('./state.js').State} state
+ */
+function overheadBars(rows, state) {
   const bars = [];
   for (const r of rows) {
     for (const [k, c] of Object.entries(r.vsDocker ?? {})) {
       if (!k.startsWith('dind') || !visible(state, k, r.distro)) continue;
-      const cmp = c;
-      const [lo, hi] = worseInterval(cmp, r.better);
+      const [lo, hi] = worseInterval(c, r.better);
+      const factor = costFactor(c.ratio, r.better);
+      const ends = [costFactor(c.low, r.better), costFactor(c.high, r.better)].filter(
+        (v) => Number.isFinite(v) && v > 0,
+      );
       bars.push({
         label: `${r.metric} · ${k} · ${r.distro}`,
         benchmark: r.benchmark,
@@ -145,40 +220,30 @@ function renderOverheadChart(
         environment: k,
         distro: r.distro,
         unit: r.unit,
-        change: costChange(cmp.ratio, r.better),
+        change: costChange(c.ratio, r.better),
         low: lo,
         high: hi,
-        ratio: cmp.ratio,
-        delta: cmp.delta,
-        magnitude: cmp.magnitude,
-        verdict: cmp.verdict,
+        ratio: c.ratio,
+        delta: c.delta,
+        magnitude: c.magnitude,
+        verdict: c.verdict,
+        better: r.better,
+        factor,
+        factorLow: ends.length === 2 ? Math.min(...ends) : factor,
+        factorHigh: ends.length === 2 ? Math.max(...ends) : factor,
       });
     }
   }
-  bars.sort((a, b) => b.change - a.change);
-  // A log axis of the cost factor (see costFactor): +9,000% and +3% are both readable on it.
-  const factor = (/** @type {any} */ b, /** @type {number} */ ratio) => costFactor(ratio, b.better);
-  for (const b of bars) {
-    const r = rows.find((x) => x.metric === b.metric && x.benchmark === b.benchmark && x.distro === b.distro);
-    if (!r) continue; // every bar came from a row: never taken
-    b.better = r.better;
-    const c = r.vsDocker[b.environment];
-    const ends = [factor(b, c.low), factor(b, c.high)].filter((v) => Number.isFinite(v) && v > 0);
-    b.factor = factor(b, c.ratio);
-    b.factorLow = ends.length === 2 ? Math.min(...ends) : b.factor;
-    b.factorHigh = ends.length === 2 ? Math.max(...ends) : b.factor;
-  }
-  const finite = bars.flatMap((b) => [b.factorLow, b.factorHigh, b.factor]).filter((v) => Number.isFinite(v) && v > 0);
-  const axisMin = Math.max(1e-3, Math.min(0.5, ...finite) * 0.9);
-  const axisMax = Math.min(1e3, Math.max(2, ...finite) * 1.1);
-  const card = $('overhead-card');
-  /** @type {HTMLElement} */ (card.querySelector('.chart-box')).style.height =
-    `${Math.max(160, 60 + bars.length * 22)}px`;
-  const color = (/** @type {string} */ v) =>
-    getComputedStyle(document.documentElement)
-      .getPropertyValue(v === 'worse' ? '--worse' : v === 'better' ? '--better' : '--same')
-      .trim();
-  const chart = makeChart(/** @type {HTMLCanvasElement} */ ($('overhead-chart')), {
+  return bars.sort((a, b) => b.change - a.change);
+}
+
+/**
+ * The overhead chart: a bar per interval on a log axis of the cost factor, the median as a tick.
+ * @param {ReturnType<typeof overheadBars>} bars @param {number} axisMin @param {number} axisMax
+ * @param {(verdict: string | null) => string} color
+ */
+function overheadConfig(bars, axisMin, axisMax, color) {
+  return {
     type: 'bar',
     data: {
       labels: bars.map((b) => b.label),
@@ -234,54 +299,5 @@ function renderOverheadChart(
         annotation: { annotations: { zero: { type: 'line', xMin: 1, xMax: 1, borderColor: '#888', borderWidth: 1 } } },
       },
     },
-  });
-  addTools(card, 'dind-overhead', () => bars);
-  return chart;
-}
-
-function renderTable(
-  /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
-  /** @type {import('./state.js').State} */ state,
-) {
-  const head =
-    '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col" title="the smallest change against Docker this run could detect (p &lt; 0.05, power 0.8), and the iterations per side that would detect 5%">detectable, iterations for 5%</th><th scope="col">since previous runs</th></tr></thead>';
-  const body = [];
-  for (const r of rows) {
-    for (const [k, e] of Object.entries(r.envs).sort(([a], [b]) =>
-      a === 'docker' ? -1 : b === 'docker' ? 1 : a.localeCompare(b),
-    )) {
-      if (!visible(state, k, r.distro)) continue;
-      const env = e;
-      const c = r.vsDocker?.[k];
-      const [lo, hi] = c ? worseInterval(c, r.better) : [NaN, NaN];
-      const t = env.trend;
-      body.push(
-        `<tr data-key="${esc(env.key)}"><td>${esc(r.benchmark)}</td><td>${esc(r.metric)} <span class="note">${esc(r.unit)}, ${r.better} is better</span></td><td>${esc(r.distro)}</td>` +
-          `<td><span style="color:${colorOf(k)}">■</span> ${esc(k)}</td><td class="num">${num(env.median)} [${num(env.low)}–${num(env.high)}]</td>` +
-          `<td class="num vs ${withinCss(c?.verdict)}">${c ? `${shortPct(costChange(c.ratio, r.better))} [${shortPct(lo)}, ${shortPct(hi)}] ${withinBadge(c.verdict, esc)}` : k === 'docker' ? 'baseline' : '–'}</td>` +
-          `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>` +
-          `<td class="num">${c ? detectableText(c.detectable) : ''}</td>` +
-          `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? shortPct(t.change) : ''}</td></tr>`,
-      );
-    }
-  }
-  $('overview-table').innerHTML =
-    `<caption class="note">+ means worse for that metric's direction. worse and better need p &lt; 0.05 and the whole interval on one side, as <code>dind-bench compare</code> reads them.</caption>${head}<tbody>${body.join('')}</tbody>`;
-}
-
-/**
- * "12%, 40": the smallest change this run could detect against Docker, and the iterations per side for
- * 5% (src/stats/detectable.js, computed at publish time); "none" when the samples are too few for a test.
- * The same text as detectableText in src/results/report.js (src/text/numbers.js unsignedPct): kept as a
- * copy because the site build (src/site/build.js) copies only site/ into the page, so the browser cannot
- * import from src/; test/site/site.test.js checks its shape on the page.
- * @param {{ change: number | null, iterationsFor5Pct: number | null } | undefined} d
- */
-function detectableText(d) {
-  if (!d) return '–';
-  const change =
-    d.change === null
-      ? 'none'
-      : `${d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en')}%`;
-  return `${change}, ${d.iterationsFor5Pct === null ? '>10,000' : d.iterationsFor5Pct.toLocaleString('en')}`;
+  };
 }
