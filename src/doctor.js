@@ -25,53 +25,65 @@ const onPath = (cmd) => {
  * @returns {Promise<Check[]>}
  */
 export async function doctor(outer) {
-  /** @type {Check[]} */
-  const checks = [];
-  const add = (/** @type {Check} */ c) => checks.push(c);
-
-  add({ check: 'host cgroup version', ok: true, detail: `cgroup v${cgroupVersion()}` });
   const reachable = await pingOnce(outer);
-  add({
-    check: 'engine reachable',
-    ok: reachable,
-    detail: reachable ? `answers /_ping on ${socketOf(outer)}` : `nothing answers on ${socketOf(outer)}`,
-    fix: reachable
-      ? undefined
-      : 'start an engine: as root `bash .ci/start-engine.sh` (installs nothing; run `bash .ci/install.sh` first on a fresh machine), or `systemctl start docker`',
-  });
-  const buildx = await buildxVersion();
-  add({
-    check: 'docker buildx',
-    ok: Boolean(buildx),
-    detail: buildx ? String(buildx) : 'not installed',
-    fix: buildx
-      ? undefined
-      : 'on a runner, as root: `runners/common/provision.sh` (or the setup action installs it per job); ' +
-        'on a development machine: `bash .ci/install.sh` (go install of buildx v0.19.3 into ~/.docker/cli-plugins)',
-  });
-  const sysbenchHere = onPath('sysbench');
-  add({
-    check: 'native tools',
-    ok: sysbenchHere,
-    detail: sysbenchHere ? 'sysbench on PATH' : 'sysbench missing: the native environment runs the host tools',
-    fix: sysbenchHere
-      ? undefined
-      : 'apt-get install sysbench; on a runner `runners/common/provision.sh` (or leave native out: --env docker,dind,dind-vfs)',
-  });
+  const checks = [...(await hostChecks(outer, reachable))];
   if (!reachable) return checks;
-
   const info = await outer.info();
-  add({
+  checks.push({
     check: 'outer engine',
     ok: true,
     detail: `Docker Engine ${info.ServerVersion}, storage driver ${info.Driver}, cgroup v${info.CgroupVersion ?? '?'} (${info.CgroupDriver}), ${info.OperatingSystem}`,
   });
+  checks.push(...(await imageChecks(outer)), await startModeCheck(outer));
+  return checks;
+}
 
-  // Base images: what is there, what can be built without a registry.
+/**
+ * What this machine has before any engine is asked: the cgroup version, an engine answering, buildx, the
+ * native tools.
+ * @param {import('dockerode')} outer @param {boolean} reachable @returns {Promise<Check[]>}
+ */
+async function hostChecks(outer, reachable) {
+  const buildx = await buildxVersion();
+  const sysbenchHere = onPath('sysbench');
+  return [
+    { check: 'host cgroup version', ok: true, detail: `cgroup v${cgroupVersion()}` },
+    {
+      check: 'engine reachable',
+      ok: reachable,
+      detail: reachable ? `answers /_ping on ${socketOf(outer)}` : `nothing answers on ${socketOf(outer)}`,
+      fix: reachable
+        ? undefined
+        : 'start an engine: as root `bash .ci/start-engine.sh` (installs nothing; run `bash .ci/install.sh` first on a fresh machine), or `systemctl start docker`',
+    },
+    {
+      check: 'docker buildx',
+      ok: Boolean(buildx),
+      detail: buildx ? String(buildx) : 'not installed',
+      fix: buildx
+        ? undefined
+        : 'on a runner, as root: `runners/common/provision.sh` (or the setup action installs it per job); ' +
+          'on a development machine: `bash .ci/install.sh` (go install of buildx v0.19.3 into ~/.docker/cli-plugins)',
+    },
+    {
+      check: 'native tools',
+      ok: sysbenchHere,
+      detail: sysbenchHere ? 'sysbench on PATH' : 'sysbench missing: the native environment runs the host tools',
+      fix: sysbenchHere
+        ? undefined
+        : 'apt-get install sysbench; on a runner `runners/common/provision.sh` (or leave native out: --env docker,dind,dind-vfs)',
+    },
+  ];
+}
+
+/** Base images: what is there, what can be built without a registry; the DinD image per Engine line. @param {import('dockerode')} outer */
+async function imageChecks(outer) {
+  /** @type {Check[]} */
+  const checks = [];
   const debootstrap = onPath('debootstrap');
   for (const [variable, ref] of Object.entries(OFFLINE_BASES)) {
     const present = await imageExists(outer, ref);
-    add({
+    checks.push({
       check: `base ${ref}`,
       ok: present || debootstrap,
       detail: present
@@ -83,7 +95,7 @@ export async function doctor(outer) {
     });
   }
   for (const distro of DISTROS.filter((d) => d !== 'debian')) {
-    add({
+    checks.push({
       check: `${distro} images`,
       ok: true,
       detail: `built only from a registry base: \`dind-bench images build --distro ${distro} --pull\` where a registry is reachable; otherwise its cells are reported unavailable`,
@@ -91,41 +103,42 @@ export async function doctor(outer) {
   }
   for (const engine of ENGINE_VERSIONS) {
     const present = await imageExists(outer, dindImage(engine));
-    add({
+    checks.push({
       check: `DinD image, Engine ${engine}`,
       ok: true,
       detail: present ? `${dindImage(engine)} present` : `not built yet (dind-bench images build --engine ${engine})`,
     });
   }
+  return checks;
+}
 
-  // Can DinD start here, and how? Try a short-lived container with each mode on an image already here.
+/** Can DinD start here, and how? A short-lived container with each mode on an image already here. @param {import('dockerode')} outer @returns {Promise<Check>} */
+async function startModeCheck(outer) {
   const probeImage = await firstPresent(outer, [...ENGINE_VERSIONS.map(dindImage), ...Object.values(OFFLINE_BASES)]);
   if (!probeImage) {
-    add({
+    return {
       check: 'DinD start mode',
       ok: false,
       detail: 'no local image to probe with',
       fix: 'run `dind-bench images build` first, then `dind-bench doctor` again',
-    });
-  } else {
-    const privileged = await tryStart(outer, probeImage, { Privileged: true });
-    const caps = privileged === null ? null : await tryStart(outer, probeImage, CAPABILITY_SET);
-    add({
-      check: 'DinD start mode',
-      ok: privileged === null || caps === null,
-      detail:
-        privileged === null
-          ? '--privileged works'
-          : caps === null
-            ? `--privileged is refused (${privileged}); the explicit capability set works and will be used`
-            : `--privileged is refused (${privileged}) and the capability set too (${caps})`,
-      fix:
-        privileged !== null && caps !== null
-          ? 'DinD cells will be reported unavailable; run on a host whose engine allows privileged containers'
-          : undefined,
-    });
+    };
   }
-  return checks;
+  const privileged = await tryStart(outer, probeImage, { Privileged: true });
+  const caps = privileged === null ? null : await tryStart(outer, probeImage, CAPABILITY_SET);
+  return {
+    check: 'DinD start mode',
+    ok: privileged === null || caps === null,
+    detail:
+      privileged === null
+        ? '--privileged works'
+        : caps === null
+          ? `--privileged is refused (${privileged}); the explicit capability set works and will be used`
+          : `--privileged is refused (${privileged}) and the capability set too (${caps})`,
+    fix:
+      privileged !== null && caps !== null
+        ? 'DinD cells will be reported unavailable; run on a host whose engine allows privileged containers'
+        : undefined,
+  };
 }
 
 /** @param {import('dockerode')} outer @param {string[]} refs */

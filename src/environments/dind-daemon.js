@@ -82,110 +82,136 @@ export async function startInnerDaemon(
   tracker.onCleanup(() => rm(socketDir, { recursive: true, force: true }));
   // Its own cgroup namespace where the engine has them, never more of the host's tree than needed.
   const cgroup = await cgroupAccess(outer);
-  const binds = [...cgroup.binds, `${socketDir}:/var/run`];
-  /** @type {string | null} the inner data-root's volume: removed with the daemon (a job's images can be large) */
-  let volumeName = null;
-  if (volume) {
-    const vol = await tracker.creating(outer.createVolume({ Labels: tracker.labels }));
-    tracker.add('volume', vol.name, outer);
-    volumeName = vol.name;
-    binds.push(`${vol.name}:${variant.dataRoot ?? '/var/lib/docker'}`);
-  }
-  const removeVolume = async () => {
-    if (!volumeName) return;
-    await outer
-      .getVolume(volumeName)
-      .remove()
-      .then(() => tracker.forget(/** @type {string} */ (volumeName)))
-      .catch(() => {}); // still named by a container being removed: the run's cleanup takes it
-  };
+  const dataRoot = volume ? await innerVolume(outer, tracker, variant.dataRoot ?? '/var/lib/docker') : null;
+  const binds = [...cgroup.binds, `${socketDir}:/var/run`, ...(dataRoot ? [dataRoot.bind] : [])];
   if (variant.daemonConfig) await writeFile(path.join(socketDir, DAEMON_CONFIG), JSON.stringify(variant.daemonConfig));
   const devices = (variant.devices ?? []).map((d) => ({ PathOnHost: d, PathInContainer: d, CgroupPermissions: 'rwm' }));
 
   const learned = startModes.get(outer);
-  /** @type {('privileged' | 'capabilities' | 'runtime')[]} */
+  /** @type {StartMode[]} */
   const tryModes = variant.runtime ? ['runtime'] : learned ? [learned] : ['privileged', 'capabilities'];
   /** @type {string[]} */
   const refusals = [];
   for (const mode of tryModes) {
-    /** @type {import('dockerode').Container | null} */
-    let container = null;
-    let t0 = 0;
-    try {
-      onMark?.('outer_create_call');
-      container = await tracker.creating(
-        outer.createContainer({
-          Image: image,
-          Env: env,
-          Cmd: variant.cmd,
-          Labels: { ...tracker.labels, 'dind-bench.role': 'dind' },
-          HostConfig: {
-            Binds: binds,
-            Devices: devices,
-            // A runtime such as sysbox-runc isolates the inner engine (and its cgroups) itself: no privileges asked for.
-            ...(mode === 'runtime' ? {} : cgroup.hostConfig),
-            ...(mode === 'runtime'
-              ? { Runtime: variant.runtime }
-              : mode === 'privileged'
-                ? { Privileged: true }
-                : CAPABILITY_SET),
-          },
-        }),
-      );
-      onMark?.('outer_created');
-      tracker.add('container', container.id, outer);
-      t0 = performance.now();
-      await container.start();
-    } catch (e) {
+    const hostConfig = {
+      Binds: binds,
+      Devices: devices,
+      // A runtime such as sysbox-runc isolates the inner engine (and its cgroups) itself: no privileges asked for.
+      ...(mode === 'runtime' ? {} : cgroup.hostConfig),
+      ...(mode === 'runtime'
+        ? { Runtime: variant.runtime }
+        : mode === 'privileged'
+          ? { Privileged: true }
+          : CAPABILITY_SET),
+    };
+    const spec = { Image: image, Env: env, Cmd: variant.cmd, Labels: { ...tracker.labels, 'dind-bench.role': 'dind' } };
+    const started = await startOuter(outer, tracker, { ...spec, HostConfig: hostConfig }, onMark).catch((e) => {
       // The engine refused this mode (e.g. "unable to apply caps: operation not permitted").
       refusals.push(`${mode}: ${engineMessage(e)}`);
-      if (container) {
-        await container.remove({ force: true }).catch(() => {});
-        tracker.forget(container.id);
-      }
-      continue;
-    }
+      return null;
+    });
+    if (!started) continue;
     if (mode !== 'runtime') startModes.set(outer, mode);
     const inner = engineAt(path.join(socketDir, variant.socket ?? 'docker.sock'));
-    const started = container;
-    const isAlive = async () => Boolean((await started.inspect()).State.Running);
-    try {
-      await waitForPing(inner, { timeoutMs: readyTimeoutMs, isAlive });
-      onMark?.('ping_ok');
-      // From the outer start call to the inner daemon's first OK: what a CI job waits for.
-      const start_to_ready_ms = since(t0);
-      const info = await inner.info();
-      return {
-        docker: inner,
-        containerId: container.id,
-        mode,
-        start_to_ready_ms,
-        version: info.ServerVersion,
-        storageDriver: info.Driver,
-        backingFilesystem: backingFilesystem(info),
-        cgroupVersion: info.CgroupVersion ?? null,
-        cgroup: cgroup.record,
-        startupMarks: () => startupMarks(started, socketDir),
-        stop: async () => {
-          const s = performance.now();
-          await container.stop({ t: 30 }).catch((e) => {
-            if (/** @type {{statusCode?: number}} */ (e).statusCode !== 304) throw e; // 304: already stopped
-          });
-          const stop_ms = since(s);
-          await container.remove({ force: true, v: true });
-          tracker.forget(container.id);
-          await removeVolume();
-          return stop_ms;
-        },
-      };
-    } catch (e) {
-      const logs = await logTail(container);
-      await container.remove({ force: true, v: true }).catch(() => {});
-      tracker.forget(container.id);
-      throw new Error(`the inner daemon (${image}, ${mode}) did not come up: ${engineMessage(e)}\n${logs}`);
-    }
+    const ready = { inner, readyTimeoutMs, onMark, socketDir, cgroup: cgroup.record, removeVolume: dataRoot?.remove };
+    return readyDaemon(tracker, started, mode, image, ready);
   }
   throw new Error(`the engine refused to start a DinD container in every mode:\n  ${refusals.join('\n  ')}`);
+}
+
+/**
+ * @typedef {'privileged' | 'capabilities' | 'runtime'} StartMode
+ * @typedef {(mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void} OnMark
+ */
+
+/**
+ * A volume of the run's for the inner data-root, and how to remove it with the daemon (a job's images can
+ * be large); one still named by a container being removed is left to the run's cleanup.
+ * @param {import('dockerode')} outer @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} dataRoot
+ */
+async function innerVolume(outer, tracker, dataRoot) {
+  const vol = await tracker.creating(outer.createVolume({ Labels: tracker.labels }));
+  tracker.add('volume', vol.name, outer);
+  const remove = () =>
+    outer
+      .getVolume(vol.name)
+      .remove()
+      .then(() => tracker.forget(vol.name))
+      .catch(() => {});
+  return { bind: `${vol.name}:${dataRoot}`, remove };
+}
+
+/**
+ * Creates and starts the outer container; on a refusal removes what was created and throws the engine's error.
+ * @param {import('dockerode')} outer @param {import('../engine/resources.js').ResourceTracker} tracker
+ * @param {import('dockerode').ContainerCreateOptions} spec @param {OnMark | undefined} onMark
+ * @returns {Promise<{container: import('dockerode').Container, t0: number}>}
+ */
+async function startOuter(outer, tracker, spec, onMark) {
+  /** @type {import('dockerode').Container | null} */
+  let container = null;
+  try {
+    onMark?.('outer_create_call');
+    container = await tracker.creating(outer.createContainer(spec));
+    onMark?.('outer_created');
+    tracker.add('container', container.id, outer);
+    const t0 = performance.now();
+    await container.start();
+    return { container, t0 };
+  } catch (e) {
+    if (container) {
+      await container.remove({ force: true }).catch(() => {});
+      tracker.forget(container.id);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Waits for the inner daemon's first OK and returns its handle; a daemon that does not come up is removed
+ * and named with its logs.
+ * @param {import('../engine/resources.js').ResourceTracker} tracker
+ * @param {{container: import('dockerode').Container, t0: number}} started @param {StartMode} mode @param {string} image
+ * @param {{ inner: import('dockerode'), readyTimeoutMs: number, onMark?: OnMark, socketDir: string,
+ *   cgroup: Awaited<ReturnType<typeof cgroupAccess>>['record'], removeVolume?: () => Promise<unknown> }} o
+ */
+async function readyDaemon(tracker, { container, t0 }, mode, image, o) {
+  const isAlive = async () => Boolean((await container.inspect()).State.Running);
+  try {
+    await waitForPing(o.inner, { timeoutMs: o.readyTimeoutMs, isAlive });
+    o.onMark?.('ping_ok');
+    // From the outer start call to the inner daemon's first OK: what a CI job waits for.
+    const start_to_ready_ms = since(t0);
+    const info = await o.inner.info();
+    return {
+      docker: o.inner,
+      containerId: container.id,
+      mode,
+      start_to_ready_ms,
+      version: info.ServerVersion,
+      storageDriver: info.Driver,
+      backingFilesystem: backingFilesystem(info),
+      cgroupVersion: info.CgroupVersion ?? null,
+      cgroup: o.cgroup,
+      startupMarks: () => startupMarks(container, o.socketDir),
+      stop: async () => {
+        const s = performance.now();
+        await container.stop({ t: 30 }).catch((e) => {
+          if (/** @type {{statusCode?: number}} */ (e).statusCode !== 304) throw e; // 304: already stopped
+        });
+        const stop_ms = since(s);
+        await container.remove({ force: true, v: true });
+        tracker.forget(container.id);
+        await o.removeVolume?.();
+        return stop_ms;
+      },
+    };
+  } catch (e) {
+    const logs = await logTail(container);
+    await container.remove({ force: true, v: true }).catch(() => {});
+    tracker.forget(container.id);
+    throw new Error(`the inner daemon (${image}, ${mode}) did not come up: ${engineMessage(e)}\n${logs}`);
+  }
 }
 
 /**
