@@ -178,55 +178,9 @@ async function appendLocked(dir, { run, points, overview, provenance }) {
 
   // -- read and check everything this append touches --
   const index = isNew ? emptyIndex() : await readIndex(dir);
-  /** @type {Map<string, {key: string, points: import('./points.js').StoredPoint[], changed: boolean}>} */
-  const shards = new Map();
-  /** @type {Map<string, import('./points.js').StoredPoint[]>} each series' runs before this one, for the trend */
-  const previous = new Map();
-  for (const { series, point } of points) {
-    // The folder is derived from the series' names, never read from the index.
-    const dirOf = seriesDir(series);
-    const known = getOwn(index.series, series.key);
-    const rel = shardPath(dirOf, run.period);
-    if (!shards.has(rel))
-      shards.set(rel, {
-        key: series.key,
-        points: await readShard(dir, rel, series.key, { missingOk: true }),
-        changed: false,
-      });
-    const shard = /** @type {any} */ (shards.get(rel));
-    /** @type {import('./points.js').StoredPoint[]} */
-    let before = shard.points.filter(
-      (/** @type {any} */ p) => p.time < point.time || (p.time === point.time && p.runId < point.runId),
-    );
-    // Early in a month (or with a long window) earlier months' shards hold the runs to compare with.
-    const older = (known?.periods ?? []).filter((/** @type {string} */ p) => p < run.period).sort();
-    while (pastWindow(before).length < DEFAULT_RULE.window && older.length) {
-      before = [
-        ...(await readShard(dir, shardPath(dirOf, /** @type {string} */ (older.pop())), series.key)),
-        ...before,
-      ];
-    }
-    previous.set(series.key, pastWindow(before));
-    if (!shard.points.some((/** @type {any} */ p) => p.runId === point.runId)) {
-      shard.points.push(point);
-      shard.points.sort(
-        (/** @type {any} */ a, /** @type {any} */ b) => a.time.localeCompare(b.time) || a.runId.localeCompare(b.runId),
-      );
-      shard.changed = true;
-      done.points++;
-    }
-  }
-  const catalogFile = runCatalogPath(run.period);
-  const catalog = await readJsonIn(dir, catalogFile, 'run catalog', {
-    fallback: { format: CATALOG_FORMAT, period: run.period, runs: [] },
-  });
-  if (catalog?.format !== CATALOG_FORMAT || !Array.isArray(catalog.runs))
-    throw new HistoryError(path.join(dir, catalogFile), 'not a run catalog');
-  const latest = await readJsonIn(dir, LATEST_FILE, 'latest-runs file', {
-    fallback: { format: 'dind-bench-latest', runners: {} },
-  });
-  if (typeof latest?.runners !== 'object' || latest.runners === null)
-    throw new HistoryError(path.join(dir, LATEST_FILE), 'not a latest-runs file');
+  const { shards, previous, added } = await shardsWith(dir, index, run.period, points);
+  done.points = added;
+  const { catalogFile, catalog, latest } = await readCatalogAndLatest(dir, run.period);
 
   // -- stage every change, then commit them at once: marker, shards, run, catalog, overview, index --
   const tx = new Transaction(dir);
@@ -241,29 +195,112 @@ async function appendLocked(dir, { run, points, overview, provenance }) {
       await tx.put(rel, { format: SHARD_FORMAT, key: shard.key, period: run.period, points: shard.points });
   }
   await tx.put(runFile, provenance);
-  if (!catalog.runs.some((/** @type {any} */ r) => r.runId === run.runId)) {
+  if (!catalog.runs.some((/** @type {{runId: string}} */ r) => r.runId === run.runId)) {
     catalog.runs.push({ ...run, file: runFile });
-    catalog.runs.sort((/** @type {any} */ a, /** @type {any} */ b) => a.time.localeCompare(b.time));
+    catalog.runs.sort((/** @type {{time: string}} */ a, /** @type {{time: string}} */ b) =>
+      a.time.localeCompare(b.time),
+    );
     await tx.put(catalogFile, catalog);
   }
-  const current = getOwn(latest.runners, run.fingerprint);
-  if (overview && (!current || current.time <= run.time)) {
-    const file = latestPath(run.fingerprint);
-    await tx.put(
-      file,
-      overview(points, (key) => previous.get(key) ?? []),
-    );
-    setOwn(latest.runners, run.fingerprint, {
-      runner: run.runner,
-      fingerprint: run.fingerprint,
-      runId: run.runId,
-      time: run.time,
-      commit: run.commit,
-      file,
-      run: runFile,
-    });
-    await tx.put(LATEST_FILE, latest, { pretty: true });
+  if (overview) await stageLatest(tx, latest, run, runFile, () => overview(points, (key) => previous.get(key) ?? []));
+  updateIndex(index, run, points, shards);
+  await tx.put(INDEX_FILE, index);
+  await tx.commit();
+  return { ...done, duplicate: false };
+}
+
+/**
+ * @typedef {{key: string, points: import('./points.js').StoredPoint[], changed: boolean}} ShardState
+ */
+
+/**
+ * The month's shard of every series of this run with the run's point added (once), and each series' runs
+ * before this one, over the verdict's window, for the trend; `added` counts the points new to the history.
+ * @param {string} dir @param {import('./store.js').HistoryIndex} index @param {string} period
+ * @param {import('./points.js').SeriesPoint[]} points
+ */
+async function shardsWith(dir, index, period, points) {
+  /** @type {Map<string, ShardState>} */
+  const shards = new Map();
+  /** @type {Map<string, import('./points.js').StoredPoint[]>} */
+  const previous = new Map();
+  let added = 0;
+  for (const { series, point } of points) {
+    // The folder is derived from the series' names, never read from the index.
+    const dirOf = seriesDir(series);
+    const rel = shardPath(dirOf, period);
+    const shard = shards.get(rel) ?? {
+      key: series.key,
+      points: await readShard(dir, rel, series.key, { missingOk: true }),
+      changed: false,
+    };
+    shards.set(rel, shard);
+    let before = shard.points.filter((p) => p.time < point.time || (p.time === point.time && p.runId < point.runId));
+    // Early in a month (or with a long window) earlier months' shards hold the runs to compare with.
+    const older = (getOwn(index.series, series.key)?.periods ?? [])
+      .filter((/** @type {string} */ p) => p < period)
+      .sort();
+    while (pastWindow(before).length < DEFAULT_RULE.window && older.length) {
+      before = [
+        ...(await readShard(dir, shardPath(dirOf, /** @type {string} */ (older.pop())), series.key)),
+        ...before,
+      ];
+    }
+    previous.set(series.key, pastWindow(before));
+    if (!shard.points.some((p) => p.runId === point.runId)) {
+      shard.points.push(point);
+      shard.points.sort((a, b) => a.time.localeCompare(b.time) || a.runId.localeCompare(b.runId));
+      shard.changed = true;
+      added++;
+    }
   }
+  return { shards, previous, added };
+}
+
+/** The month's run catalog and latest.json, each checked for its shape (new ones where there are none). @param {string} dir @param {string} period */
+async function readCatalogAndLatest(dir, period) {
+  const catalogFile = runCatalogPath(period);
+  const catalog = await readJsonIn(dir, catalogFile, 'run catalog', {
+    fallback: { format: CATALOG_FORMAT, period, runs: [] },
+  });
+  if (catalog?.format !== CATALOG_FORMAT || !Array.isArray(catalog.runs))
+    throw new HistoryError(path.join(dir, catalogFile), 'not a run catalog');
+  const latest = await readJsonIn(dir, LATEST_FILE, 'latest-runs file', {
+    fallback: { format: 'dind-bench-latest', runners: {} },
+  });
+  if (typeof latest?.runners !== 'object' || latest.runners === null)
+    throw new HistoryError(path.join(dir, LATEST_FILE), 'not a latest-runs file');
+  return { catalogFile, catalog, latest };
+}
+
+/**
+ * The runner's overview and its line in latest.json, unless a newer run of the runner is there already.
+ * @param {Transaction} tx @param {any} latest latest.json, its shape checked @param {RunInfo} run @param {string} runFile
+ * @param {() => unknown} overview
+ */
+async function stageLatest(tx, latest, run, runFile, overview) {
+  const current = getOwn(latest.runners, run.fingerprint);
+  if (current && current.time > run.time) return;
+  const file = latestPath(run.fingerprint);
+  await tx.put(file, overview());
+  setOwn(latest.runners, run.fingerprint, {
+    runner: run.runner,
+    fingerprint: run.fingerprint,
+    runId: run.runId,
+    time: run.time,
+    commit: run.commit,
+    file,
+    run: runFile,
+  });
+  await tx.put(LATEST_FILE, latest, { pretty: true });
+}
+
+/**
+ * The index after this run: each series' runner, periods, last time and point count, the history's periods and runs.
+ * @param {import('./store.js').HistoryIndex} index @param {RunInfo} run
+ * @param {import('./points.js').SeriesPoint[]} points @param {Map<string, ShardState>} shards
+ */
+function updateIndex(index, run, points, shards) {
   for (const { series } of points) {
     const s = getOwn(index.series, series.key) ?? setOwn(index.series, series.key, newSeriesEntry(series, run.time));
     s.runner = series.runner;
@@ -278,9 +315,6 @@ async function appendLocked(dir, { run, points, overview, provenance }) {
   if (!index.periods.includes(run.period)) index.periods = [...index.periods, run.period].sort();
   index.runs += 1;
   index.updatedAt = new Date().toISOString();
-  await tx.put(INDEX_FILE, index);
-  await tx.commit();
-  return { ...done, duplicate: false };
 }
 
 /** True when `dir` holds nothing but hidden entries (a fresh gh-pages checkout has `.git`). @param {string} dir */
