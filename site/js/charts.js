@@ -36,7 +36,7 @@ export const alpha = (hex, a) =>
 /** @type {Set<any>} */
 const live = new Set();
 
-/** @param {HTMLCanvasElement} canvas @param {any} config */
+/** @param {HTMLCanvasElement} canvas @param {any} config a Chart.js configuration: any, the vendored Chart.js build carries no types */
 export function makeChart(canvas, config) {
   const chart = new ChartJs(canvas, config);
   live.add(chart);

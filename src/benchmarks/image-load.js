@@ -72,7 +72,7 @@ export async function writeReferenceArchive(file, { tag, files, fileKib, labels 
 
 /**
  * Adds one entry to a tar-stream pack and waits until the pack has taken it.
- * @param {any} pack @param {Record<string, unknown>} header @param {Buffer} [body]
+ * @param {any} pack a tar-stream pack: any, tar-stream ships no types @param {Record<string, unknown>} header @param {Buffer} [body]
  */
 function entry(pack, header, body) {
   return new Promise((resolve, reject) =>

@@ -145,12 +145,13 @@ export const memory = {
 /**
  * The job's cost alone, for an engine without cgroups (see requireCgroups): the workload runs as in
  * measure(), sampled by jobMemory() only; `workload.*` and `environment.*` are left out, with why.
- * @param {any} env @param {any} ctx @param {{intervalMs: number} & Parameters<typeof workloadCommand>[0]} p
+ * @param {import('./benchmark.js').Environment} env @param {import('./benchmark.js').MeasureContext<MemoryParams>} ctx
+ * @param {{intervalMs: number} & Parameters<typeof workloadCommand>[0]} p
  * @param {Error} why
  * @returns {Promise<import('./benchmark.js').Metric[]>}
  */
 async function jobCostOnly(env, ctx, p, why) {
-  const job = await env.jobMemory();
+  const job = await env.jobMemory?.();
   if (!job) throw why;
   const jobIdle = await job.idle();
   /** @type {ReturnType<typeof startSampling> | null} */

@@ -275,7 +275,7 @@ async function readCatalogAndLatest(dir, period) {
 
 /**
  * The runner's overview and its line in latest.json, unless a newer run of the runner is there already.
- * @param {Transaction} tx @param {any} latest latest.json, its shape checked @param {RunInfo} run @param {string} runFile
+ * @param {Transaction} tx @param {import('#model/history.js').Latest} latest latest.json, its shape checked @param {RunInfo} run @param {string} runFile
  * @param {() => unknown} overview
  */
 async function stageLatest(tx, latest, run, runFile, overview) {

@@ -276,14 +276,20 @@ async function runCallers(dir, periods) {
   return out;
 }
 
-/** A person as that action writes one: three strings; "unknown" where nothing was recorded. @param {any} p */
+/**
+ * A person as that action writes one: three strings; "unknown" where nothing was recorded.
+ * @param {any} p from an untrusted file: any, each field is read only as a string when it is one
+ */
 function gabUser(p) {
   const s = (/** @type {unknown} */ v) => (typeof v === 'string' ? v : '');
   const username = s(p?.username) || s(p?.name) || 'unknown';
   return { name: s(p?.name) || username, email: s(p?.email), username };
 }
 
-/** A person read from a data.js: bounded strings or null. @param {any} p */
+/**
+ * A person read from a data.js: bounded strings or null.
+ * @param {any} p from an untrusted file: any, each field is read only as a string when it is one
+ */
 function gabPerson(p) {
   if (!p || typeof p !== 'object') return null;
   const s = (/** @type {unknown} */ v) => (typeof v === 'string' && v ? v.replace(CONTROL, ' ').slice(0, 100) : null);
@@ -291,7 +297,7 @@ function gabPerson(p) {
   return out.name || out.username ? out : null;
 }
 
-/** @param {any} data */
+/** @param {unknown} data */
 export const formatDataJs = (data) => `window.BENCHMARK_DATA = ${JSON.stringify(data, null, 2)}\n`;
 
 const round = (/** @type {number} */ x) => Number(x.toPrecision(6));

@@ -109,7 +109,7 @@ export function checkRunTime(where, what, value, now = Date.now()) {
 /**
  * Sets an own property, also for keys such as `__proto__` (plain assignment would change the object's
  * prototype instead and the entry would silently vanish from JSON).
- * @param {Record<string, any>} obj @param {string} key @param {any} value
+ * @template T @param {Record<string, T>} obj @param {string} key @param {T} value @returns {T}
  */
 export function setOwn(obj, key, value) {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });

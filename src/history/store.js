@@ -103,7 +103,7 @@ const MAX_PERIODS = 1200; // a hundred years of months
 /**
  * Nothing in the index is trusted: each series' names are checked, its key must be the key of its
  * fields, and its folder must be the one this code derives from them (never a path read from the file).
- * @param {string} file @param {string} key @param {any} s
+ * @param {string} file @param {string} key @param {any} s an entry of an untrusted file: any, every field is checked here before use
  */
 function checkIndexedSeries(file, key, s) {
   const bad = (/** @type {string} */ problem) =>

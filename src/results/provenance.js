@@ -190,7 +190,7 @@ function eventHeadCommit(file) {
   }
 }
 
-/** @param {any} p @returns {GitPerson | null} */
+/** @param {any} p from the event payload (untrusted): any, each field is read only as a string when it is one @returns {GitPerson | null} */
 function person(p) {
   if (!p || typeof p !== 'object') return null;
   const field = (/** @type {unknown} */ v) =>
