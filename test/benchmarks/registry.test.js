@@ -76,3 +76,16 @@ export const noop = {
   assert.equal(plan.status, 0, plan.stderr);
   assert.match(plan.stdout + plan.stderr, /noop\s+\{"seconds":4\}\s+4\s+2\b/, 'plan estimates it from its parameters');
 });
+
+test('every registered benchmark keeps the contract: description, quick parameters, an estimate, an image the bake file builds', async () => {
+  const { bakeMatrix } = await import('../../src/images/matrix.js');
+  const { images } = await bakeMatrix();
+  for (const [name, bench] of Object.entries(BENCHMARKS)) {
+    assert.ok(bench.description.length > 20, `${name}: a description`);
+    assert.ok(bench.params.quick, `${name}: quick parameters (every profile falls back to them)`);
+    assert.equal(typeof bench.estimateSeconds, 'function', `${name}: estimateSeconds, for dind-bench plan`);
+    const s = /** @type {(p: unknown) => number} */ (bench.estimateSeconds)(bench.params.quick);
+    assert.ok(Number.isFinite(s) && s > 0, `${name}: a positive estimate for its quick parameters (${s})`);
+    assert.ok(images.includes(bench.image), `${name}: its image ${bench.image} is in images/docker-bake.hcl`);
+  }
+});
