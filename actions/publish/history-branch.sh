@@ -62,7 +62,8 @@ case "${1:-}" in
     esac
     ;;
   push)
-    git -C "$HISTORY" add -A
+    # A publish's staging and lock are never history: even one left by a failure is not committed.
+    git -C "$HISTORY" add -A -- . ':(exclude).publish' ':(exclude).publish.lock'
     if git -C "$HISTORY" diff --cached --quiet; then echo "history: nothing new"; exit 0; fi
     git -C "$HISTORY" -c user.name="github-actions[bot]" -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \
       commit -q -m "history: run ${GITHUB_RUN_ID:-local} of ${GITHUB_SHA:-unknown}"

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { RESULTS_ADVICE, readJsonFile } from '../results/read-json.js';
 import { validateResults } from '../results/schema.js';
 import { HistoryError, readJsonIn, refuseLinks, withLock } from './files.js';
-import { Transaction, recoverHistory } from './journal.js';
+import { recoverHistory, transact } from './journal.js';
 import {
   ARCHIVE_DIR,
   FORMAT,
@@ -183,29 +183,30 @@ async function appendLocked(dir, { run, points, overview, provenance }) {
   const { catalogFile, catalog, latest } = await readCatalogAndLatest(dir, run.period);
 
   // -- stage every change, then commit them at once: marker, shards, run, catalog, overview, index --
-  const tx = new Transaction(dir);
-  if (isNew)
-    await tx.put(
-      MARKER_FILE,
-      { format: FORMAT, version: FORMAT_VERSION, created: new Date().toISOString() },
-      { pretty: true },
-    );
-  for (const [rel, shard] of shards) {
-    if (shard.changed)
-      await tx.put(rel, { format: SHARD_FORMAT, key: shard.key, period: run.period, points: shard.points });
-  }
-  await tx.put(runFile, provenance);
-  if (!catalog.runs.some((/** @type {{runId: string}} */ r) => r.runId === run.runId)) {
-    catalog.runs.push({ ...run, file: runFile });
-    catalog.runs.sort((/** @type {{time: string}} */ a, /** @type {{time: string}} */ b) =>
-      a.time.localeCompare(b.time),
-    );
-    await tx.put(catalogFile, catalog);
-  }
-  if (overview) await stageLatest(tx, latest, run, runFile, () => overview(points, (key) => previous.get(key) ?? []));
-  updateIndex(index, run, points, shards);
-  await tx.put(INDEX_FILE, index);
-  await tx.commit();
+  // (a failure before the commit point removes what was staged: transact)
+  await transact(dir, async (tx) => {
+    if (isNew)
+      await tx.put(
+        MARKER_FILE,
+        { format: FORMAT, version: FORMAT_VERSION, created: new Date().toISOString() },
+        { pretty: true },
+      );
+    for (const [rel, shard] of shards) {
+      if (shard.changed)
+        await tx.put(rel, { format: SHARD_FORMAT, key: shard.key, period: run.period, points: shard.points });
+    }
+    await tx.put(runFile, provenance);
+    if (!catalog.runs.some((/** @type {{runId: string}} */ r) => r.runId === run.runId)) {
+      catalog.runs.push({ ...run, file: runFile });
+      catalog.runs.sort((/** @type {{time: string}} */ a, /** @type {{time: string}} */ b) =>
+        a.time.localeCompare(b.time),
+      );
+      await tx.put(catalogFile, catalog);
+    }
+    if (overview) await stageLatest(tx, latest, run, runFile, () => overview(points, (key) => previous.get(key) ?? []));
+    updateIndex(index, run, points, shards);
+    await tx.put(INDEX_FILE, index);
+  });
   return { ...done, duplicate: false };
 }
 
@@ -275,7 +276,7 @@ async function readCatalogAndLatest(dir, period) {
 
 /**
  * The runner's overview and its line in latest.json, unless a newer run of the runner is there already.
- * @param {Transaction} tx @param {import('#model/history.js').Latest} latest latest.json, its shape checked @param {RunInfo} run @param {string} runFile
+ * @param {import('./journal.js').Transaction} tx @param {import('#model/history.js').Latest} latest latest.json, its shape checked @param {RunInfo} run @param {string} runFile
  * @param {() => unknown} overview
  */
 async function stageLatest(tx, latest, run, runFile, overview) {

@@ -176,7 +176,9 @@ function alive(pid) {
 /**
  * Holds `lockFile` (created exclusively) while `fn` runs. Waits for another holder up to `timeoutMs`.
  * A lock whose process is gone (same host) or older than 10 minutes is stale and taken over: a
- * publish killed with -9 does not block the history forever.
+ * publish killed with -9 does not block the history forever. So is an empty or unparsable one once it is
+ * 30 s old (no publish writes garbage, so it is damage, not a holder). A lock that is not a regular file
+ * (a link planted on the history branch, a folder, a device) is never followed or read: refused.
  * @template T @param {string} lockFile @param {() => Promise<T>} fn @returns {Promise<T>}
  */
 export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
@@ -190,9 +192,11 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
     } catch (e) {
       if (/** @type {any} */ (e).code !== 'EEXIST') throw e;
     }
-    const holder = await fs.readFile(lockFile, 'utf8').catch(() => '');
-    // An empty lock is one being written, or left by a process killed between creating and writing it.
-    const stale = holder ? isStale(holder) : await olderThan(lockFile, 30_000);
+    const holder = await readLock(lockFile);
+    // An empty lock is one being written, or left by a process killed between creating and writing it;
+    // an unparsable one is damage. Either is stale once it is old enough not to be a lock being written.
+    const parsed = parseHolder(holder);
+    const stale = parsed ? isStale(parsed) : await olderThan(lockFile, 30_000);
     if (stale) {
       // Move the stale lock aside (atomic: only one waiter wins), then check that what moved is the
       // stale one and not a fresh lock taken meanwhile; a fresh one is put back.
@@ -232,13 +236,43 @@ const olderThan = (file, ms) =>
     () => false,
   );
 
-/** @param {string} holder the lock file's content */
-function isStale(holder) {
+/** What a lock says of its holder, or null when it says nothing usable. @param {string} text */
+function parseHolder(text) {
   try {
-    const h = JSON.parse(holder);
-    if (Date.now() - Date.parse(h.since) > STALE_AFTER_MS) return true;
-    return h.host === os.hostname() && !alive(h.pid);
+    const h = JSON.parse(text);
+    if (h && typeof h.since === 'string' && typeof h.host === 'string' && Number.isInteger(h.pid)) return h;
   } catch {
-    return false; // being written right now: not stale
+    // empty (being written) or garbage: the caller goes by its age
+  }
+  return null;
+}
+
+/** @param {{pid: number, host: string, since: string}} h the lock's holder */
+function isStale(h) {
+  if (!(Date.now() - Date.parse(h.since) <= STALE_AFTER_MS)) return true; // old, or an unreadable time
+  return h.host === os.hostname() && !alive(h.pid);
+}
+
+/**
+ * The lock's content, at most 1 KiB, read without following a link; '' when it is gone. A lock that is
+ * not a regular file is refused with what to do.
+ * @param {string} lockFile
+ */
+async function readLock(lockFile) {
+  const st = await fs.lstat(lockFile).catch(() => null);
+  if (!st) return '';
+  if (!st.isFile())
+    throw new HistoryError(
+      lockFile,
+      'the publish lock is not a regular file (a link, a folder or a device): no publish makes one, so it was planted or damaged; remove it and publish again',
+    );
+  const fh = await fs.open(lockFile, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+  if (!fh) return '';
+  try {
+    const buf = Buffer.alloc(1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
   }
 }

@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
   HistoryError,
+  exists,
   LINK_PROBLEM,
   faultPoint,
   inStore,
@@ -62,6 +63,37 @@ export class Transaction {
     if (!this.ops.length) return;
     await writeJsonAtomic(inStore(this.root, JOURNAL), { format: JOURNAL_FORMAT, id: this.id, ops: this.ops });
     await recoverHistory(this.root);
+  }
+
+  /**
+   * After a failure: throws away what this transaction staged (a full disk must not stay full of it), unless
+   * it reached its commit point, whose journal the next publish completes. Never throws: the failure that
+   * brought it here is the one to report.
+   */
+  async abort() {
+    try {
+      // A journal there is this one's commit point (any older one was applied before staging began).
+      if (await exists(inStore(this.root, JOURNAL))) return;
+      await fs.rm(inStore(this.root, `${JOURNAL_DIR}/${this.id}`), { recursive: true, force: true });
+      await fs.rmdir(path.join(this.root, JOURNAL_DIR)).catch(() => {}); // only when nothing else is in it
+    } catch {
+      // the next publish's recovery throws away what is left
+    }
+  }
+}
+
+/**
+ * Stages with `stage` and commits; on any failure before the commit point, what was staged is removed.
+ * @param {string} root @param {(tx: Transaction) => Promise<void>} stage
+ */
+export async function transact(root, stage) {
+  const tx = new Transaction(root);
+  try {
+    await stage(tx);
+    await tx.commit();
+  } catch (e) {
+    await tx.abort();
+    throw e;
   }
 }
 

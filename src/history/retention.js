@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HistoryError, refuseLinks, withLock } from './files.js';
-import { Transaction, recoverHistory } from './journal.js';
+import { recoverHistory, transact } from './journal.js';
 import { ARCHIVE_DIR, INDEX_FILE, LOCK_FILE, seriesDir, shardPath } from './layout.js';
 import { checkMarker, readIndex } from './store.js';
 
@@ -48,26 +48,26 @@ export async function archiveOldShards(dir, { keepMonths, now = new Date() }) {
     await checkMarker(dir);
     const index = await readIndex(dir);
     const cutoff = cutoffPeriod(keepMonths, now);
-    const tx = new Transaction(dir);
     let moved = 0;
-    for (const s of Object.values(index.series)) {
-      const old = s.periods.filter((p) => p < cutoff);
-      for (const period of old) {
-        if (await movable(dir, shardPath(seriesDir(s), period))) {
-          tx.move(shardPath(seriesDir(s), period));
-          moved++;
+    await transact(dir, async (tx) => {
+      for (const s of Object.values(index.series)) {
+        const old = s.periods.filter((p) => p < cutoff);
+        for (const period of old) {
+          if (await movable(dir, shardPath(seriesDir(s), period))) {
+            tx.move(shardPath(seriesDir(s), period));
+            moved++;
+          }
+        }
+        if (old.length) {
+          s.periods = s.periods.filter((p) => p >= cutoff);
+          s.archived = [...new Set([...(s.archived ?? []), ...old])].sort();
         }
       }
-      if (old.length) {
-        s.periods = s.periods.filter((p) => p >= cutoff);
-        s.archived = [...new Set([...(s.archived ?? []), ...old])].sort();
+      for (const period of index.periods.filter((p) => p < cutoff)) {
+        if (await movable(dir, `runs/${period}`)) tx.move(`runs/${period}`);
       }
-    }
-    for (const period of index.periods.filter((p) => p < cutoff)) {
-      if (await movable(dir, `runs/${period}`)) tx.move(`runs/${period}`);
-    }
-    if (moved) await tx.put(INDEX_FILE, { ...index, updatedAt: new Date().toISOString() });
-    await tx.commit();
+      if (moved) await tx.put(INDEX_FILE, { ...index, updatedAt: new Date().toISOString() });
+    });
     return moved;
   });
 }

@@ -4,7 +4,7 @@
 // loudly (12), and a fetch that cannot read the remote (11) is never taken for "no history yet".
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -38,7 +38,10 @@ function bareRemote() {
 }
 
 /** @param {string} dir @param {string} name */
-const addFile = (dir, name) => writeFileSync(path.join(dir, name), `${name}\n`);
+const addFile = (dir, name) => {
+  mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+  writeFileSync(path.join(dir, name), `${name}\n`);
+};
 
 test('first fetch: no branch yet; push creates it; a second checkout sees it', async () => {
   const { env } = bareRemote();
@@ -154,4 +157,22 @@ test('a token the server refuses: fetch 11 and push 12, both naming the authenti
   } finally {
     server.close();
   }
+});
+
+test("a publish's staging and lock left in the history are never committed", async () => {
+  const { env } = bareRemote();
+  const a = path.join(tmpDir('hist'), 'a');
+  assert.equal((await branch('fetch', { ...env, HISTORY: a })).code, 0);
+  addFile(a, 'index.json');
+  addFile(a, '.publish/0123456789ab/0');
+  addFile(a, '.publish.lock');
+  const pushed = await branch('push', { ...env, HISTORY: a });
+  assert.equal(pushed.code, 0, pushed.stderr);
+  const b = path.join(tmpDir('hist'), 'b');
+  assert.equal((await branch('fetch', { ...env, HISTORY: b })).code, 0);
+  assert.ok(existsSync(path.join(b, 'index.json')), 'the data is pushed');
+  assert.ok(
+    !existsSync(path.join(b, '.publish')) && !existsSync(path.join(b, '.publish.lock')),
+    'staging and lock are not',
+  );
 });
