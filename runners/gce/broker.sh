@@ -83,7 +83,9 @@ one_instance() {
       g compute instances add-metadata "$vm" --zone "$ZONE" \
         --metadata "dind-bench-issued=$instance@$(date +%s)" >/dev/null
       file=$(mktemp)
-      trap 'rm -f "$file"' EXIT
+      # Expanded now: at exit, this function's local is gone (and set -u would fail the instance's turn).
+      # shellcheck disable=SC2064
+      trap "rm -f -- '$file'" EXIT
       # Through a temp file only the broker's user can read, never a command line.
       (umask 077 && bash "$here/../common/jit-config.sh" "$name" "$labels" >"$file")
       g compute instances add-metadata "$vm" --zone "$ZONE" --metadata-from-file "dind-bench-jit=$file" >/dev/null

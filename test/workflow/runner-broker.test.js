@@ -173,6 +173,7 @@ test('GCE broker pass: a new instance is configured once; a failing one does not
   const first = s.run(GCE);
   assert.equal(first.status, 1, 'the pass reports the failed instance');
   assert.match(first.out, /fleet-a: this pass failed for it; next pass tries again/);
+  assert.doesNotMatch(first.out, /fleet-[bc]: this pass failed/, 'the configured instances succeeded');
   // b and c, after a, got theirs: each marked with its instance before the configuration was made.
   assert.deepEqual(
     first.calls.filter((c) => c.startsWith('jit-content')),
