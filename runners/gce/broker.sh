@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# BROKER for a GCE fleet: the only place the registration credential lives (an operator's machine, or a
-# scheduled job on a GitHub-hosted runner with the token as a secret), never a runner VM.
+# BROKER for a GCE fleet: the only place the registration credential lives (its own host: an operator's
+# machine or a small VM of its own, the credential in a file only the broker's user can read), never a
+# runner VM and never a GitHub secret (it refuses to run in a GitHub Actions job).
+#
+# Before anything else, and again before every configuration (../common/jit-config.sh), it checks with
+# GitHub that the runners register in an organisation runner group that admits only bench.yml of main
+# and bench-pr and no public repository (../common/github-runners.sh, check_runner_setup); otherwise it
+# refuses, saying what to change.
 #
 # A VM's job controls the whole VM (docker group = root), so nothing a VM says about itself (guest
 # attributes, files, its runner's output) is evidence here. A JIT runner configuration
@@ -20,8 +26,11 @@
 # One instance that fails (an API error, a failed jit-config call) is reported and retried next pass;
 # the others go on.
 #
-#   FLEET=dind-bench-28-2-n2-standard-4 PROJECT=... ZONE=... RUNNER_SCOPE=owner/repo \
-#   RUNNER_PAT_FILE=./token bash runners/gce/broker.sh        (ONCE=1: one pass, e.g. from cron)
+#   FLEET=dind-bench-28-2-n2-standard-4 PROJECT=... ZONE=... \
+#   RUNNER_SCOPE=my-org RUNNER_GROUP_ID=7 RUNNER_REPOSITORY=my-org/my-repo \
+#   RUNNER_APP_ID=... RUNNER_APP_INSTALLATION_ID=... RUNNER_APP_KEY_FILE=~/.dind-bench-app.pem \
+#   bash runners/gce/broker.sh                                 (ONCE=1: one pass, e.g. from cron)
+#   (the credential and the group's variables: ../common/github-runners.sh)
 #   MAX_AGE  seconds a configured instance may go without its runner coming online (default 3600)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -130,12 +139,15 @@ pass() {
 
 main() {
   : "${FLEET:?set FLEET (the instance group create-fleet.sh made)}" "${PROJECT:?}" "${ZONE:?}"
-  : "${RUNNER_SCOPE:?}" "${RUNNER_PAT_FILE:?}"
-  export FLEET PROJECT ZONE RUNNER_SCOPE RUNNER_PAT_FILE
+  : "${RUNNER_SCOPE:?set RUNNER_SCOPE (the organisation)}"
+  export FLEET PROJECT ZONE
   if [ "${1:-}" = --instance ]; then
     one_instance "$2"
     return
   fi
+  # The credential and the fork barrier, before any pass (jit-config.sh checks again every time).
+  check_credential || exit 2
+  check_runner_setup || exit 2
   while :; do
     if [ -n "${ONCE:-}" ]; then
       pass

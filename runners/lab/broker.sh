@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # BROKER for lab machines, on a separate ADMIN machine: the only place the registration credential
-# lives, never a lab runner. It reaches each HOST as root over SSH.
+# lives (a file only the broker's user can read), never a lab runner and never a GitHub secret (it
+# refuses to run in a GitHub Actions job). It reaches each HOST as root over SSH. Before anything else,
+# and again before every configuration, it checks with GitHub that the runners register in an
+# organisation runner group that admits only bench.yml of main and bench-pr and no public repository
+# (../common/github-runners.sh, check_runner_setup); otherwise it refuses, saying what to change.
 #
 # A job on a lab machine is root there (docker group), so nothing stored on the host is safe from it:
 # not a spool file, not a "waiting" flag, not the runner service. The broker therefore decides only on
@@ -18,8 +22,11 @@
 # removes what jobs ordinarily leave but not a root-level compromise, and a hostile job can take over
 # every later job of that host (SECURITY.md, "Lab machines").
 #
-#   RUNNER_SCOPE=owner/repo RUNNER_PAT_FILE=./token LABELS=lab,rack-3 RESET_CMD=./reimage.sh \
-#   bash runners/lab/broker.sh host1 host2        (ONCE=1: one pass, e.g. from cron)
+#   RUNNER_SCOPE=my-org RUNNER_GROUP_ID=7 RUNNER_REPOSITORY=my-org/my-repo \
+#   RUNNER_APP_ID=... RUNNER_APP_INSTALLATION_ID=... RUNNER_APP_KEY_FILE=~/.dind-bench-app.pem \
+#   LABELS=lab,rack-3 RESET_CMD=./reimage.sh bash runners/lab/broker.sh host1 host2
+#                                                  (ONCE=1: one pass, e.g. from cron)
+#   the credential and the group's variables: ../common/github-runners.sh
 #   STATE_DIR  where the broker keeps what it did per host (default ~/.local/state/dind-bench-broker)
 #   MAX_AGE    seconds a configured host may go without its runner coming online (default 3600)
 set -euo pipefail
@@ -108,18 +115,21 @@ pass() {
 }
 
 main() {
-  : "${RUNNER_SCOPE:?}" "${RUNNER_PAT_FILE:?}"
+  : "${RUNNER_SCOPE:?set RUNNER_SCOPE (the organisation)}"
   STATE_DIR=${STATE_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/dind-bench-broker}
   if [ -z "${RESET_CMD:-}" ] && [ "${LAB_REUSE:-}" != 1 ]; then
     echo "broker.sh: set RESET_CMD to a command that reimages and verifies a host (RESET_CMD HOST), or LAB_REUSE=1 to reuse hosts between jobs without isolation (SECURITY.md)" >&2
     exit 2
   fi
-  export RUNNER_SCOPE RUNNER_PAT_FILE STATE_DIR
+  export STATE_DIR
   (umask 077 && mkdir -p "$STATE_DIR")
   if [ "${1:-}" = --host ]; then
     one_host "$2"
     return
   fi
+  # The credential and the fork barrier, before any pass (jit-config.sh checks again every time).
+  check_credential || exit 2
+  check_runner_setup || exit 2
   [ "$#" -gt 0 ] || { echo "usage: broker.sh HOST..." >&2; exit 2; }
   while :; do
     if [ -n "${ONCE:-}" ]; then

@@ -1,18 +1,32 @@
 // The runner brokers (runners/gce/broker.sh, runners/lab/broker.sh) decide when a machine gets a
 // single-use JIT runner configuration. A job controls its whole machine, so that decision may rest only
 // on what GitHub and the compute API report and on what the broker did itself, never on what a machine
-// says. The real scripts run here under bash; the cloud APIs (gcloud, api.github.com) and the lab hosts
-// (ssh) are the one thing that cannot run on this machine, so small stand-ins on PATH answer from files
-// and record every call.
+// says. And no configuration is issued unless the runners sit behind the fork barrier: an organisation
+// runner group that admits only the bench workflow's refs and no public repository. The real scripts
+// run here under bash; the cloud APIs (gcloud, api.github.com) and the lab hosts (ssh) are the one thing
+// that cannot run on this machine, so small stand-ins on PATH answer from files and record every call.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPublicKey, createVerify } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { tmpDir } from '../history/helpers.js';
 
 const GCE = path.resolve('runners/gce/broker.sh');
 const LAB = path.resolve('runners/lab/broker.sh');
+const JIT = path.resolve('runners/common/jit-config.sh');
+const BENCH = 'owner/repo/.github/workflows/bench.yml';
+/** A runner group as GET /orgs/{org}/actions/runner-groups/{id} returns it: restricted as SECURITY.md asks. */
+const RESTRICTED = {
+  id: 7,
+  name: 'dind-bench',
+  visibility: 'selected',
+  default: false,
+  allows_public_repositories: false,
+  restricted_to_workflows: true,
+  selected_workflows: [`${BENCH}@refs/heads/main`, `${BENCH}@refs/heads/bench-pr`],
+};
 
 /** Runs `decide ARGS` from a broker script, sourced. @param {string} script @param {string[]} args */
 function decide(script, args) {
@@ -79,11 +93,15 @@ case "$*" in
 esac
 `,
   );
-  // curl -K - ... URL: the token arrives on stdin. GET lists runners.json; POST generate-jitconfig
-  // answers a configuration named after the runner, or fails for a name listed in fail-jit.
+  // curl -K - ... URL: the token arrives on stdin (recorded in tokens). GET of a runner group answers
+  // group.json (404 without it), other GETs runners.json; POST generate-jitconfig answers a
+  // configuration named after the runner (its group recorded), or fails for a name listed in fail-jit;
+  // POST access_tokens mints an App installation token (the JWT and body recorded in minted).
   script(
     'curl',
-    `cat > /dev/null
+    `auth=$(cat)
+token=$(sed -e 's/.*Bearer //' -e 's/"$//' <<<"$auth")
+echo "$token" >> "$S/tokens"
 method=GET data='' url=''
 while [ $# -gt 0 ]; do
   case "$1" in -X) method=$2; shift ;; --data) data=$2; shift ;; https://*) url=$1 ;; esac
@@ -91,11 +109,16 @@ while [ $# -gt 0 ]; do
 done
 echo "curl $method $url" >> "$S/calls"
 case "$method $url" in
+  *"/actions/runner-groups/"*) if [ -f "$S/group.json" ]; then cat "$S/group.json"; else exit 22; fi ;;
   "GET "*) cat "$S/runners.json" ;;
   "POST "*generate-jitconfig)
     name=$(jq -r .name <<<"$data")
+    echo "jit-group $(jq -r .runner_group_id <<<"$data")" >> "$S/calls"
     if grep -qxF "$name" "$S/fail-jit" 2>/dev/null; then exit 22; fi
     jq -n --arg n "$name" '{encoded_jit_config: ("JIT-" + $n)}' ;;
+  "POST "*/access_tokens)
+    echo "$token $data" >> "$S/minted"
+    jq -n --arg t "app-token-$(wc -l < "$S/minted")" '{token: $t}' ;;
 esac
 `,
   );
@@ -111,10 +134,15 @@ esac
 `,
   );
   script('reset-host', `echo "reset-host $*" >> "$S/calls"\n`);
-  writeFileSync(path.join(dir, 'token'), 'not-a-token');
+  writeFileSync(path.join(dir, 'token'), 'not-a-token', { mode: 0o600 });
   writeFileSync(path.join(dir, 'calls'), '');
+  const group = (/** @type {object} */ changes = {}) =>
+    writeFileSync(path.join(dir, 'group.json'), JSON.stringify({ ...RESTRICTED, ...changes }));
+  group();
   return {
     dir,
+    /** Sets what GitHub answers for the runner group: RESTRICTED with these changes. */
+    group,
     /** @param {string[]} runners names of registered runners, with their state */
     runners: (runners) =>
       writeFileSync(
@@ -145,7 +173,9 @@ esac
           PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`,
           HOME: dir,
           ONCE: '1',
-          RUNNER_SCOPE: 'owner/repo',
+          RUNNER_SCOPE: 'owner',
+          RUNNER_GROUP_ID: '7',
+          RUNNER_REPOSITORY: 'owner/repo',
           RUNNER_PAT_FILE: path.join(dir, 'token'),
           FLEET: 'fleet',
           PROJECT: 'p',
@@ -161,6 +191,8 @@ esac
 }
 
 const issued = (/** @type {string[]} */ calls) => calls.filter((c) => c.includes('generate-jitconfig'));
+/** The calls besides the runner group checks. */
+const work = (/** @type {string[]} */ calls) => calls.filter((c) => !c.includes('/actions/runner-groups/'));
 
 test('GCE broker pass: a new instance is configured once; a failing one does not stop the others', () => {
   const s = stubs();
@@ -243,7 +275,7 @@ test('lab broker: a host is reset before each configuration; files on the host c
   // Never seen: reset first, no configuration.
   let r = s.run(LAB, ['h1'], env);
   assert.equal(r.status, 0, r.out);
-  assert.deepEqual(r.calls, ['reset-host h1']);
+  assert.deepEqual(work(r.calls), ['reset-host h1']);
   // Reset by us, nothing registered: one configuration, pushed over SSH.
   r = s.run(LAB, ['h1'], env);
   assert.equal(issued(r.calls).length, 1);
@@ -266,4 +298,223 @@ test('lab broker: a host is reset before each configuration; files on the host c
   assert.ok(r.calls.includes('reset-host h1'));
   r = s.run(LAB, ['h1'], env);
   assert.equal(issued(r.calls).length, 1);
+});
+
+test('the fork barrier: both brokers refuse runners outside a restricted organisation group, saying what to change', () => {
+  /** @type {[string, Record<string, string>, object | null, RegExp][]} what, env, group changes, message */
+  const cases = [
+    [
+      'a repository scope',
+      { RUNNER_SCOPE: 'owner/repo' },
+      null,
+      /RUNNER_SCOPE=owner\/repo is a repository\. Repository runners have no runner group.*Register them in the organisation: RUNNER_SCOPE=owner, RUNNER_REPOSITORY=owner\/repo and RUNNER_GROUP_ID .*set RUNNER_ALLOW_REPO_SCOPE=1/,
+    ],
+    [
+      'no group',
+      { RUNNER_GROUP_ID: '' },
+      null,
+      /RUNNER_GROUP_ID is '': set it to the id of the organisation runner group/,
+    ],
+    [
+      'group 1',
+      { RUNNER_GROUP_ID: '1' },
+      null,
+      /RUNNER_GROUP_ID=1 is the organisation's Default group.*set RUNNER_GROUP_ID to its id.*set RUNNER_ALLOW_DEFAULT_GROUP=1/,
+    ],
+    [
+      'an unrestricted group',
+      {},
+      { restricted_to_workflows: false, selected_workflows: [] },
+      /runner group 7 \(dind-bench\) of owner admits every workflow \(restricted_to_workflows is false\)\. In Settings → Actions → Runner groups → dind-bench, set Workflow access to Selected workflows: owner\/repo\/\.github\/workflows\/bench\.yml@refs\/heads\/main, owner\/repo\/\.github\/workflows\/bench\.yml@refs\/heads\/bench-pr/,
+    ],
+    [
+      'a group restricted to nothing',
+      {},
+      { selected_workflows: [] },
+      /lists no selected workflow\. In Settings → Actions → Runner groups → dind-bench, list under Selected workflows/,
+    ],
+    [
+      'a group admitting another workflow',
+      {},
+      { selected_workflows: [`${BENCH}@refs/heads/main`, 'owner/repo/.github/workflows/ci.yml@refs/heads/main'] },
+      /admits the workflow owner\/repo\/\.github\/workflows\/ci\.yml@refs\/heads\/main, which is not one of .*remove it from Selected workflows/,
+    ],
+    [
+      'a group allowing public repositories',
+      {},
+      { allows_public_repositories: true },
+      /allows public repositories \(allows_public_repositories is true\)\. In Settings → Actions → Runner groups → dind-bench, turn off Allow public repositories.*RUNNER_ALLOW_PUBLIC_REPOS=1/,
+    ],
+    [
+      'a group open to all repositories',
+      {},
+      { visibility: 'all' },
+      /Repository access is all \(visibility\)\. In Settings → Actions → Runner groups → dind-bench, set Repository access to Selected repositories/,
+    ],
+    ['the Default group under another id', { RUNNER_GROUP_ID: '9' }, { default: true }, /is the Default group/],
+  ];
+  for (const [broker, args, brokerEnv] of /** @type {[string, string[], Record<string, string>][]} */ ([
+    [GCE, [], {}],
+    [LAB, ['h1'], { RESET_CMD: 'reset-host' }],
+  ])) {
+    for (const [what, env, changes, message] of cases) {
+      const s = stubs();
+      writeFileSync(path.join(s.dir, 'vms'), 'fleet-a\n');
+      s.vm('fleet-a', { id: '11', created: 't1' });
+      s.runners([]);
+      if (changes) s.group(changes);
+      const r = s.run(broker, args, { ...brokerEnv, ...env });
+      const label = `${path.basename(path.dirname(broker))}: ${what}`;
+      assert.equal(r.status, 2, `${label}\n${r.out}`);
+      assert.match(r.out.replace(/\n\s*-\s*/g, ' '), message, label);
+      // Nothing was issued, no machine was touched: at most the group was read.
+      assert.deepEqual(work(r.calls), [], `${label}\n${r.calls.join('\n')}`);
+    }
+  }
+});
+
+test('the fork barrier: a restricted organisation group passes and gets the configuration; each exception only when set explicitly', () => {
+  const s = stubs();
+  writeFileSync(path.join(s.dir, 'vms'), 'fleet-a\n');
+  s.runners([]);
+  let vm = 10;
+  const pass = (/** @type {Record<string, string>} */ env) => {
+    s.vm('fleet-a', { id: String(++vm), created: `t${vm}` }); // a fresh instance each time
+    return s.run(GCE, [], env);
+  };
+  // Properly restricted: checked before the pass and again before the configuration, then issued in
+  // that group, in the organisation.
+  let r = pass({});
+  assert.equal(r.status, 0, r.out);
+  assert.deepEqual(
+    r.calls.filter((c) => c.includes('runner-groups') || /jit-|generate-jitconfig/.test(c)),
+    [
+      'curl GET https://api.github.com/orgs/owner/actions/runner-groups/7',
+      'curl GET https://api.github.com/orgs/owner/actions/runner-groups/7',
+      'curl POST https://api.github.com/orgs/owner/actions/runners/generate-jitconfig',
+      'jit-group 7',
+      'jit-content JIT-fleet-a-11',
+    ],
+  );
+  // Repository runners with RUNNER_ALLOW_REPO_SCOPE=1: issued in the repository (no group to check),
+  // with a warning.
+  r = pass({ RUNNER_SCOPE: 'owner/repo', RUNNER_ALLOW_REPO_SCOPE: '1' });
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /warning: repository runners .*no runner group limits which workflows reach them/);
+  assert.ok(r.calls.includes('curl POST https://api.github.com/repos/owner/repo/actions/runners/generate-jitconfig'));
+  assert.ok(r.calls.includes('jit-group 1'));
+  // A public repository's group with RUNNER_ALLOW_PUBLIC_REPOS=1.
+  s.group({ allows_public_repositories: true });
+  r = pass({ RUNNER_ALLOW_PUBLIC_REPOS: '1' });
+  assert.equal(r.status, 0, r.out);
+  assert.equal(issued(r.calls).length, 1);
+  // The Default group, restricted all the same, with RUNNER_ALLOW_DEFAULT_GROUP=1; its other checks hold.
+  s.group({ id: 1, name: 'Default', default: true });
+  r = pass({ RUNNER_GROUP_ID: '1', RUNNER_ALLOW_DEFAULT_GROUP: '1' });
+  assert.equal(r.status, 0, r.out);
+  assert.ok(r.calls.includes('jit-group 1'));
+  s.group({ id: 1, name: 'Default', default: true, restricted_to_workflows: false });
+  r = pass({ RUNNER_GROUP_ID: '1', RUNNER_ALLOW_DEFAULT_GROUP: '1' });
+  assert.equal(r.status, 2);
+  assert.match(r.out, /admits every workflow/);
+  // Workflows named in RUNNER_WORKFLOWS (a caller of the reusable workflow) replace bench.yml's refs.
+  const caller = 'owner/app/.github/workflows/perf.yml@refs/heads/main';
+  s.group({ selected_workflows: [caller] });
+  assert.equal(pass({}).status, 2);
+  r = pass({ RUNNER_REPOSITORY: '', RUNNER_WORKFLOWS: caller });
+  assert.equal(r.status, 0, r.out);
+  assert.equal(issued(r.calls).length, 1);
+});
+
+test('jit-config.sh checks the group again before every configuration: a group opened up since the broker started gets none', () => {
+  const s = stubs();
+  let r = s.run(JIT, ['fleet-a-11', 'dind-bench,gce']);
+  assert.equal(r.status, 0, r.out);
+  assert.equal(r.out.trim(), 'JIT-fleet-a-11');
+  s.group({ restricted_to_workflows: false });
+  r = s.run(JIT, ['fleet-a-12', 'dind-bench,gce']);
+  assert.equal(r.status, 1);
+  assert.match(
+    r.out,
+    /refusing to issue runner configurations:\n {2}- runner group 7 \(dind-bench\) of owner admits every workflow/,
+  );
+  assert.deepEqual(issued(r.calls), []);
+  // A group that cannot be read is no group.
+  rmSync(path.join(s.dir, 'group.json'));
+  r = s.run(JIT, ['fleet-a-13', 'dind-bench,gce']);
+  assert.equal(r.status, 1);
+  assert.match(r.out, /could not read runner group 7 of the organisation owner/);
+  assert.deepEqual(issued(r.calls), []);
+});
+
+test("the broker's credential comes from the broker's host: never in a GitHub Actions job, never readable by others", () => {
+  const s = stubs();
+  writeFileSync(path.join(s.dir, 'vms'), 'fleet-a\n');
+  s.vm('fleet-a', { id: '11', created: 't1' });
+  s.runners([]);
+  let r = s.run(GCE, [], { GITHUB_ACTIONS: 'true' });
+  assert.equal(r.status, 2);
+  assert.match(
+    r.out,
+    /refusing to run in a GitHub Actions job .*a GitHub secret, which any workflow someone with write access pushes can read/,
+  );
+  assert.deepEqual(r.calls, []);
+  chmodSync(path.join(s.dir, 'token'), 0o640);
+  r = s.run(GCE);
+  assert.equal(r.status, 2);
+  assert.match(
+    r.out,
+    /RUNNER_PAT_FILE=.*token \(owner uid \d+, mode 640\) must belong to the broker's user and be readable by it alone: .*chmod 600/,
+  );
+  assert.deepEqual(r.calls, []);
+  r = s.run(GCE, [], { RUNNER_PAT_FILE: '' });
+  assert.equal(r.status, 2);
+  assert.match(r.out, /no credential: set RUNNER_APP_ID, RUNNER_APP_INSTALLATION_ID and RUNNER_APP_KEY_FILE/);
+});
+
+test('a GitHub App: the broker mints an installation token limited to the runner permission, signed with its key, and reuses it', () => {
+  const s = stubs();
+  const key = path.join(s.dir, 'app.pem');
+  const made = spawnSync('openssl', ['genrsa', '-out', key, '2048'], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  chmodSync(key, 0o600);
+  writeFileSync(path.join(s.dir, 'vms'), 'fleet-a\n');
+  s.vm('fleet-a', { id: '11', created: 't1' });
+  s.runners([]);
+  const env = {
+    RUNNER_PAT_FILE: '',
+    RUNNER_APP_ID: '12345',
+    RUNNER_APP_INSTALLATION_ID: '678',
+    RUNNER_APP_KEY_FILE: key,
+  };
+  let r = s.run(GCE, [], env);
+  assert.equal(r.status, 0, r.out);
+  assert.equal(issued(r.calls).length, 1);
+  assert.ok(r.calls.includes('curl POST https://api.github.com/app/installations/678/access_tokens'));
+  const minted = readFileSync(path.join(s.dir, 'minted'), 'utf8').trim().split('\n');
+  assert.equal(minted.length, 1, 'one token for the whole pass');
+  const [jwt, body] = minted[0].split(' ');
+  assert.deepEqual(JSON.parse(body), { permissions: { organization_self_hosted_runners: 'write' } });
+  const [head, claims, signature] = jwt.split('.');
+  const verifier = createVerify('RSA-SHA256');
+  verifier.update(`${head}.${claims}`);
+  assert.ok(
+    verifier.verify(createPublicKey(readFileSync(key)), Buffer.from(signature, 'base64url')),
+    'signed with the key',
+  );
+  const payload = JSON.parse(Buffer.from(claims, 'base64url').toString());
+  assert.equal(payload.iss, '12345');
+  assert.ok(payload.exp - payload.iat <= 600);
+  // Every other call used the installation token, never the key or a JWT.
+  const tokens = readFileSync(path.join(s.dir, 'tokens'), 'utf8').trim().split('\n');
+  assert.deepEqual([...new Set(tokens.filter((t) => t !== jwt))], ['app-token-1']);
+  // The next pass reuses it (kept in the broker's cache folder, mode 600).
+  s.vm('fleet-a', { id: '12', created: 't2' });
+  r = s.run(GCE, [], env);
+  assert.equal(r.status, 0, r.out);
+  assert.equal(issued(r.calls).length, 1);
+  assert.equal(readFileSync(path.join(s.dir, 'minted'), 'utf8').trim().split('\n').length, 1);
+  const cache = path.join(s.dir, '.cache/dind-bench-broker/app-token-12345-678');
+  assert.ok(existsSync(cache));
+  assert.equal(statSync(cache).mode & 0o077, 0);
 });
