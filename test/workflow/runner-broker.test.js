@@ -518,3 +518,89 @@ test('a GitHub App: the broker mints an installation token limited to the runner
   assert.ok(existsSync(cache));
   assert.equal(statSync(cache).mode & 0o077, 0);
 });
+
+/**
+ * Runs runners/gce/create-fleet.sh with a stand-in gcloud that records each call; `describe` succeeds for
+ * the resources named in the file `existing`. @param {Record<string, string>} env @param {string[]} existing
+ */
+function createFleet(env, existing = []) {
+  const dir = tmpDir('fleet');
+  mkdirSync(path.join(dir, 'bin'));
+  writeFileSync(path.join(dir, 'existing'), existing.map((e) => `${e}\n`).join(''));
+  writeFileSync(
+    path.join(dir, 'bin/gcloud'),
+    `#!/usr/bin/env bash
+echo "gcloud $*" >> ${JSON.stringify(path.join(dir, 'calls'))}
+case "$*" in
+  *" describe "*) for w in "$@"; do grep -qxF -- "$w" ${JSON.stringify(path.join(dir, 'existing'))} && exit 0; done; exit 1 ;;
+esac
+`,
+  );
+  chmodSync(path.join(dir, 'bin/gcloud'), 0o755);
+  writeFileSync(path.join(dir, 'calls'), '');
+  const r = spawnSync('bash', [path.resolve('runners/gce/create-fleet.sh')], {
+    encoding: 'utf8',
+    env: {
+      PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`,
+      HOME: dir,
+      PROJECT: 'p',
+      ZONE: 'europe-west1-b',
+      ...env,
+    },
+  });
+  const calls = readFileSync(path.join(dir, 'calls'), 'utf8').split('\n').filter(Boolean);
+  return { status: r.status, out: r.stdout + r.stderr, calls };
+}
+
+test('GCE fleet: the runners get a network of their own, inbound denied, outbound only to the web ports on public addresses', () => {
+  const refused = createFleet({ NETWORK: 'default' });
+  assert.equal(refused.status, 2);
+  assert.match(refused.out, /NETWORK=default is the project's shared network.*unset NETWORK \(dind-bench-runners\)/);
+  assert.deepEqual(refused.calls, []);
+
+  const r = createFleet({});
+  assert.equal(r.status, 0, r.out);
+  const made = r.calls.filter((c) => !c.includes(' describe ') && !c.includes('config set'));
+  const net = 'dind-bench-runners';
+  assert.deepEqual(made.slice(0, 8), [
+    `gcloud compute networks create ${net} --subnet-mode custom`,
+    `gcloud compute networks subnets create ${net}-europe-west1 --network ${net} --region europe-west1 --range 10.77.0.0/24`,
+    `gcloud compute routers create ${net}-nat --network ${net} --region europe-west1`,
+    `gcloud compute routers nats create ${net}-nat --router ${net}-nat --region europe-west1 --auto-allocate-nat-external-ips --nat-all-subnet-ip-ranges`,
+    `gcloud compute firewall-rules create ${net}-deny-ingress --network ${net} --direction INGRESS --action DENY --rules all --source-ranges 0.0.0.0/0 --priority 100`,
+    `gcloud compute firewall-rules create ${net}-deny-egress-private --network ${net} --direction EGRESS --action DENY --rules all --destination-ranges 10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10 --priority 100`,
+    `gcloud compute firewall-rules create ${net}-allow-egress-web --network ${net} --direction EGRESS --action ALLOW --rules tcp:443,tcp:80 --destination-ranges 0.0.0.0/0 --priority 1000`,
+    `gcloud compute firewall-rules create ${net}-deny-egress --network ${net} --direction EGRESS --action DENY --rules all --destination-ranges 0.0.0.0/0 --priority 65000`,
+  ]);
+  // No rule allows anything inbound; the template puts the VMs on that subnet, without an address or an account.
+  assert.ok(!r.calls.some((c) => /--direction INGRESS --action ALLOW/.test(c)));
+  const template = r.calls.find((c) => c.includes('instance-templates create')) ?? '';
+  assert.match(
+    template,
+    new RegExp(
+      `--network ${net} --subnet projects/p/regions/europe-west1/subnetworks/${net}-europe-west1 --no-address`,
+    ),
+  );
+  assert.match(template, /--no-service-account --no-scopes/);
+
+  // Run again: the network stays, its rules are set to the current values (a narrower EGRESS_PORTS).
+  const again = createFleet({ EGRESS_PORTS: 'tcp:443' }, [
+    net,
+    `${net}-europe-west1`,
+    `${net}-nat`,
+    `${net}-deny-ingress`,
+    `${net}-deny-egress-private`,
+    `${net}-allow-egress-web`,
+    `${net}-deny-egress`,
+  ]);
+  assert.equal(again.status, 0, again.out);
+  assert.ok(
+    !again.calls.some((c) => / (networks|subnets|routers|nats|firewall-rules) create /.test(c)),
+    again.calls.join('\n'),
+  );
+  assert.ok(
+    again.calls.includes(
+      `gcloud compute firewall-rules update ${net}-allow-egress-web --rules tcp:443 --destination-ranges 0.0.0.0/0 --priority 1000`,
+    ),
+  );
+});
