@@ -1,12 +1,24 @@
 #!/usr/bin/env python3
-"""Validates the ARC runner scale set values in this folder, offline.
+"""Validates the ARC runner scale set values and manifests in this folder, offline.
 
 The chart (gha-runner-scale-set) ships no values schema, so: the keys dind-bench relies on are checked
 here, and the Kubernetes objects the values contain (the runner pod template, the work volume claim of
-kubernetes mode) are validated against Kubernetes' own JSON schemas as shipped by the kubernetes-validate
-package (pinned in .ci/install.sh), for the Kubernetes version below. No network is needed.
+kubernetes mode) and the manifests beside them (networkpolicy.yaml) are validated against Kubernetes' own
+JSON schemas as shipped by the kubernetes-validate package (pinned in .ci/install-ci-tools.sh), for the
+Kubernetes version below. No network is needed.
+
+    python3 runners/k8s/validate.py                   this folder's files, as the repository keeps them
+    python3 runners/k8s/validate.py --deploy FILE...  your filled-in copies, before `helm install`
+
+Both refuse what would weaken the runners: a repository instead of an organisation, the default runner
+group, the chart's dind mode (its sidecar is the moving tag docker:dind), and a dind sidecar that is not
+pinned by digest. The repository's own files carry named placeholders (OWNER, REGISTRY/,
+REPLACE_WITH_...); --deploy refuses every placeholder and every image that is not pinned by digest.
+RUNNER_ALLOW_REPO_SCOPE=1 and RUNNER_ALLOW_DEFAULT_GROUP=1 accept those two, as the brokers do.
 """
+import os
 import pathlib
+import re
 import sys
 
 import kubernetes_validate
@@ -15,34 +27,105 @@ import yaml
 KUBERNETES_VERSION = "1.31.0"
 HERE = pathlib.Path(__file__).parent
 MODES = {"dind", "kubernetes"}
+DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
+# The named placeholder of a digest: the whole "@sha256:..." tail, until it is replaced.
+DIGEST_PLACEHOLDER = re.compile(r"@sha256:REPLACE_WITH_[A-Za-z0-9_.-]+$")
+PLACEHOLDERS = re.compile(r"REPLACE_WITH_|^REGISTRY/|github\.com/OWNER(/|$)")
+DIGEST_COMMAND = "`docker buildx imagetools inspect IMAGE:TAG` or `crane digest IMAGE:TAG` prints it"
 
 
-def check(path):
-    values = yaml.safe_load(path.read_text())
+def containers(spec):
+    """Every container of a pod spec, init containers first."""
+    return [*(spec.get("initContainers") or []), *(spec.get("containers") or [])]
+
+
+def scope_problems(values):
     problems = []
-    for key in ("githubConfigUrl", "githubConfigSecret", "runnerScaleSetName", "containerMode", "template"):
+    url = str(values.get("githubConfigUrl", ""))
+    path = re.sub(r"^https://[^/]+/?", "", url).strip("/")
+    if "/" in path and os.environ.get("RUNNER_ALLOW_REPO_SCOPE") != "1":
+        problems.append(
+            f"githubConfigUrl {url} is a repository: repository runners have no runner group, so every workflow "
+            f"of the repository on any branch reaches them. Use the organisation (https://github.com/"
+            f"{path.split('/')[0]}) with runnerGroup set to a group restricted to bench.yml (runners/README.md), "
+            "or set RUNNER_ALLOW_REPO_SCOPE=1 to accept repository runners"
+        )
+    elif "/" not in path:
+        group = str(values.get("runnerGroup", "default"))
+        if group.lower() == "default" and os.environ.get("RUNNER_ALLOW_DEFAULT_GROUP") != "1":
+            problems.append(
+                f"runnerGroup is {group!r}, the organisation's Default group: set it to a group restricted to "
+                "bench.yml of main and bench-pr, with public repositories off (runners/README.md), or set "
+                "RUNNER_ALLOW_DEFAULT_GROUP=1 to accept the Default group"
+            )
+    return problems
+
+
+def image_problems(spec, deploy):
+    problems = []
+    for c in containers(spec):
+        image = str(c.get("image", ""))
+        where = f"container {c.get('name')!r}"
+        if deploy:
+            if PLACEHOLDERS.search(image):
+                problems.append(f"{where}: image {image} still has a placeholder: replace it")
+            elif not DIGEST.search(image):
+                problems.append(f"{where}: image {image} is not pinned by digest: append @sha256:<digest> "
+                                f"({DIGEST_COMMAND})")
+        elif c.get("name") == "dind" and not (DIGEST.search(image) or DIGEST_PLACEHOLDER.search(image)):
+            problems.append(
+                f"{where}: the privileged dind sidecar's image {image} is not pinned by digest: write it as "
+                f"docker:<version>-dind@sha256:<digest> ({DIGEST_COMMAND})"
+            )
+    return problems
+
+
+def check_values(values, deploy):
+    problems = []
+    spec = (values.get("template") or {}).get("spec") or {}
+    names = [c.get("name") for c in spec.get("containers") or []]
+    container_mode = values.get("containerMode") or {}
+    mode = container_mode.get("type")
+    if mode == "dind":
+        problems.append(
+            "containerMode.type is 'dind': chart 0.10.1 then starts its own sidecar from the moving tag "
+            "docker:dind and drops a dind container given here. Leave containerMode unset and write the pod "
+            "out, the dind container pinned by digest, as values-dind.yaml does"
+        )
+    elif mode is None and "dind" in names:
+        mode = "dind"  # dind mode's pod, written out
+    for key in ("githubConfigUrl", "githubConfigSecret", "runnerScaleSetName", "template"):
         if key not in values:
             problems.append(f"missing {key}")
-    mode = (values.get("containerMode") or {}).get("type")
     if mode not in MODES:
-        problems.append(f"containerMode.type is {mode!r}; expected one of {sorted(MODES)}")
+        problems.append(f"containerMode.type is {mode!r}; expected one of {sorted(MODES)}, or a pod with a "
+                        "'runner' and a 'dind' container")
     if values.get("minRunners", 0) > values.get("maxRunners", 0):
         problems.append("minRunners is greater than maxRunners")
     if isinstance(values.get("githubConfigSecret"), dict):
         problems.append("githubConfigSecret holds credentials inline; name a Kubernetes secret instead")
+    problems += scope_problems(values)
+    if deploy and PLACEHOLDERS.search(str(values.get("githubConfigUrl", ""))):
+        problems.append(f"githubConfigUrl {values.get('githubConfigUrl')} still has the placeholder OWNER: "
+                        "name your organisation")
     if mode == "dind":
         # DinD's socket folders must be on a path the runner and the dind sidecar share (the work volume).
-        containers = values.get("template", {}).get("spec", {}).get("containers", [])
-        runner = next((c for c in containers if c.get("name") == "runner"), {})
-        env = {e.get("name"): e.get("value") for e in runner.get("env", [])}
+        runner = next((c for c in spec.get("containers") or [] if c.get("name") == "runner"), {})
+        env = {e.get("name"): e.get("value") for e in runner.get("env") or []}
         if not str(env.get("DIND_BENCH_SOCKET_DIR", "")).startswith("/home/runner/_work/"):
             problems.append("dind mode: the runner container needs DIND_BENCH_SOCKET_DIR under /home/runner/_work/")
+    problems += image_problems(spec, deploy)
     objects = [("runner pod template", {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "runner"},
-                                         "spec": values.get("template", {}).get("spec", {})})]
-    claim = (values.get("containerMode") or {}).get("kubernetesModeWorkVolumeClaim")
+                                         "spec": spec})]
+    claim = container_mode.get("kubernetesModeWorkVolumeClaim")
     if claim is not None:
         objects.append(("kubernetesModeWorkVolumeClaim", {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
                                                           "metadata": {"name": "work"}, "spec": claim}))
+    return problems + schema_problems(objects)
+
+
+def schema_problems(objects):
+    problems = []
     for what, obj in objects:
         try:
             kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
@@ -52,17 +135,33 @@ def check(path):
     return problems
 
 
-def main():
+def check(path, deploy=False):
+    doc = yaml.safe_load(path.read_text())
+    if not isinstance(doc, dict):
+        return ["not a YAML mapping"]
+    if "kind" in doc:  # a manifest of its own (networkpolicy.yaml)
+        return schema_problems([(doc.get("kind"), doc)])
+    return check_values(doc, deploy)
+
+
+def main(argv):
+    deploy = "--deploy" in argv
+    paths = [pathlib.Path(a) for a in argv if a != "--deploy"]
+    if deploy and not paths:
+        print("usage: validate.py --deploy FILE...", file=sys.stderr)
+        return 2
+    if not paths:
+        paths = sorted(HERE.glob("values-*.yaml")) + [HERE / "networkpolicy.yaml"]
     failed = False
-    for path in sorted(HERE.glob("values-*.yaml")):
-        problems = check(path)
+    for path in paths:
+        problems = check(path, deploy)
         for p in problems:
             print(f"{path}: {p}", file=sys.stderr)
         failed |= bool(problems)
         if not problems:
-            print(f"ok  {path.name} (Kubernetes {KUBERNETES_VERSION} schemas)")
+            print(f"ok  {path.name} (Kubernetes {KUBERNETES_VERSION} schemas{', ready to deploy' if deploy else ''})")
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

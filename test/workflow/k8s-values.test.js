@@ -1,0 +1,156 @@
+// runners/k8s/validate.py, the check of the ARC runner values: it runs here under python3 with the
+// kubernetes-validate package (.ci/install-ci-tools.sh installs it; under CI=true a missing one fails).
+// The repository's files pass with their named placeholders; --deploy, the check before `helm install`,
+// refuses every placeholder and every image not pinned by digest. Both refuse the chart's dind mode
+// (its privileged sidecar is the moving tag docker:dind), an unpinned sidecar, repository runners and
+// the default runner group.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import YAML from 'yaml';
+import { tmpDir } from '../history/helpers.js';
+
+const VALIDATE = path.resolve('runners/k8s/validate.py');
+const DIND = path.resolve('runners/k8s/values-dind.yaml');
+const KUBERNETES = path.resolve('runners/k8s/values-kubernetes.yaml');
+
+/** False when python3 and kubernetes-validate are there; the reason otherwise (a failure under CI=true). */
+function pythonOrSkip() {
+  const r = spawnSync('python3', ['-c', 'import kubernetes_validate, yaml'], { encoding: 'utf8' });
+  if (r.status === 0) return false;
+  const why = 'python3 with kubernetes-validate is missing (.ci/install-ci-tools.sh installs it)';
+  if (process.env.CI) throw new Error(`CI=true but ${why}`);
+  return why;
+}
+const skip = pythonOrSkip();
+
+/** @param {string[]} args @param {Record<string, string>} env */
+function validate(args, env = {}) {
+  const r = spawnSync('python3', [VALIDATE, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+const dir = tmpDir('k8s-values');
+let written = 0;
+/** A copy of FILE's values, changed by CHANGE, written to a temporary file. @param {string} file @param {(v: any) => void} change */
+function variant(file, change) {
+  const values = YAML.parse(readFileSync(file, 'utf8'));
+  change(values);
+  const out = path.join(dir, `values-${++written}.yaml`);
+  writeFileSync(out, YAML.stringify(values));
+  return out;
+}
+const container = (/** @type {any} */ v, /** @type {string} */ name) =>
+  v.template.spec.containers.find((/** @type {any} */ c) => c.name === name);
+const digest = (/** @type {string} */ c) => `@sha256:${c.repeat(64)}`;
+/** values-dind.yaml filled in as an operator would: the organisation, the registry, real-looking digests. */
+const filled = (/** @type {any} */ v) => {
+  v.githubConfigUrl = 'https://github.com/my-org';
+  const runner = `registry.invalid/dind-bench-runner:2.321.0${digest('a')}`;
+  v.template.spec.initContainers[0].image = runner;
+  container(v, 'runner').image = runner;
+  container(v, 'dind').image = `docker:28.2.2-dind${digest('b')}`;
+};
+
+test('validate.py: the repository files pass, the sidecar pinned by a named digest placeholder', { skip }, () => {
+  const r = validate([]);
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /ok {2}values-dind\.yaml/);
+  assert.match(r.out, /ok {2}networkpolicy\.yaml/);
+  const values = YAML.parse(readFileSync(DIND, 'utf8'));
+  assert.equal(values.containerMode, undefined, "dind mode's pod written out, not the chart's");
+  assert.match(container(values, 'dind').image, /^docker:[\d.]+-dind@sha256:REPLACE_WITH_/);
+  assert.equal(container(values, 'dind').securityContext.privileged, true);
+});
+
+test(
+  'validate.py: the chart dind mode and an unpinned sidecar are refused, naming the command that gives the digest',
+  { skip },
+  () => {
+    const chartMode = variant(DIND, (v) => {
+      v.containerMode = { type: 'dind' };
+    });
+    let r = validate([chartMode]);
+    assert.equal(r.status, 1);
+    assert.match(
+      r.out,
+      /containerMode\.type is 'dind': chart 0\.10\.1 then starts its own sidecar from the moving tag docker:dind/,
+    );
+    for (const image of ['docker:dind', 'docker:28.2.2-dind', 'docker:28.2.2-dind@sha256:abc']) {
+      const tagged = variant(DIND, (v) => {
+        container(v, 'dind').image = image;
+      });
+      r = validate([tagged]);
+      assert.equal(r.status, 1, image);
+      assert.match(
+        r.out,
+        /the privileged dind sidecar's image .* is not pinned by digest: write it as docker:<version>-dind@sha256:<digest> \(`docker buildx imagetools inspect IMAGE:TAG` or `crane digest IMAGE:TAG` prints it\)/,
+      );
+    }
+  },
+);
+
+test(
+  'validate.py --deploy: refused until every placeholder is replaced and every image pinned by digest',
+  { skip },
+  () => {
+    let r = validate(['--deploy', DIND]);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /githubConfigUrl https:\/\/github\.com\/OWNER still has the placeholder OWNER/);
+    assert.match(
+      r.out,
+      /container 'dind': image docker:28\.2\.2-dind@sha256:REPLACE_WITH_DIGEST_OF_docker_28\.2\.2-dind still has a placeholder/,
+    );
+    assert.match(r.out, /container 'runner': image REGISTRY\/dind-bench-runner/);
+    r = validate(['--deploy', KUBERNETES]);
+    assert.equal(r.status, 1);
+    assert.match(r.out, /container 'runner': image \S+ is not pinned by digest: append @sha256:<digest>/);
+    const ready = variant(DIND, filled);
+    r = validate(['--deploy', ready]);
+    assert.equal(r.status, 0, r.out);
+    assert.match(r.out, /ready to deploy/);
+    // One image left on a tag is enough to refuse.
+    r = validate([
+      '--deploy',
+      variant(DIND, (v) => {
+        filled(v);
+        v.template.spec.initContainers[0].image = 'registry.invalid/dind-bench-runner:2.321.0';
+      }),
+    ]);
+    assert.equal(r.status, 1);
+    assert.match(
+      r.out,
+      /container 'init-dind-externals': image registry\.invalid\/dind-bench-runner:2\.321\.0 is not pinned by digest/,
+    );
+  },
+);
+
+test('validate.py: repository runners and the default group are refused unless accepted explicitly', { skip }, () => {
+  const repo = variant(DIND, (v) => {
+    filled(v);
+    v.githubConfigUrl = 'https://github.com/my-org/my-repo';
+  });
+  let r = validate(['--deploy', repo]);
+  assert.equal(r.status, 1);
+  assert.match(
+    r.out,
+    /githubConfigUrl https:\/\/github\.com\/my-org\/my-repo is a repository: .*Use the organisation \(https:\/\/github\.com\/my-org\) with runnerGroup .*RUNNER_ALLOW_REPO_SCOPE=1/,
+  );
+  assert.equal(validate(['--deploy', repo], { RUNNER_ALLOW_REPO_SCOPE: '1' }).status, 0);
+  for (const group of [undefined, 'Default']) {
+    const defaultGroup = variant(DIND, (v) => {
+      filled(v);
+      if (group) v.runnerGroup = group;
+      else delete v.runnerGroup;
+    });
+    r = validate(['--deploy', defaultGroup]);
+    assert.equal(r.status, 1, String(group));
+    assert.match(
+      r.out,
+      /runnerGroup is '(default|Default)', the organisation's Default group: set it to a group restricted to bench\.yml.*RUNNER_ALLOW_DEFAULT_GROUP=1/,
+    );
+    assert.equal(validate(['--deploy', defaultGroup], { RUNNER_ALLOW_DEFAULT_GROUP: '1' }).status, 0);
+  }
+});
