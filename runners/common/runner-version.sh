@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# The pinned GitHub Actions runner release (sourced by runner-release.sh and ephemeral-runner.sh).
+# The pinned GitHub Actions runner release (sourced by runner-release.sh and ephemeral-runner.sh); moved
+# to a new release by bump-runner.sh.
 RUNNER_VERSION=2.321.0
 RUNNER_TARBALL=actions-runner-linux-x64-$RUNNER_VERSION.tar.gz
 # SHA-256 of actions-runner-linux-x64-2.321.0.tar.gz as published with the release.

@@ -7,7 +7,7 @@
 // that cannot run on this machine, so small stand-ins on PATH answer from files and record every call.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createPublicKey, createVerify } from 'node:crypto';
+import { createHash, createPublicKey, createVerify } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -603,4 +603,126 @@ test('GCE fleet: the runners get a network of their own, inbound denied, outboun
       `gcloud compute firewall-rules update ${net}-allow-egress-web --rules tcp:443 --destination-ranges 0.0.0.0/0 --priority 1000`,
     ),
   );
+});
+
+const EPHEMERAL = path.resolve('runners/common/ephemeral-runner.sh');
+/** A JIT configuration as GitHub encodes it: base64 JSON of file name -> base64 content. @param {Record<string, string>} files */
+const jitOf = (files) =>
+  Buffer.from(
+    JSON.stringify(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v).toString('base64')]))),
+  ).toString('base64');
+/** @param {string} jit */
+const filesOf = (jit) =>
+  Object.fromEntries(
+    Object.entries(JSON.parse(Buffer.from(jit, 'base64').toString())).map(([k, v]) => [
+      k,
+      Buffer.from(/** @type {string} */ (v), 'base64').toString(),
+    ]),
+  );
+
+test('the runner starts with updates disabled: its JIT settings say so, the rest untouched; an unreadable configuration is refused', () => {
+  const run = (/** @type {string} */ jit) =>
+    spawnSync('bash', ['-c', '. "$1"; jit_without_updates "$2"', 'bash', EPHEMERAL, jit], { encoding: 'utf8' });
+  const runner = { agentId: 12, agentName: 'fleet-a-11', poolId: 1, ephemeral: true, DisableUpdate: false };
+  const credentials = '{"scheme":"OAuth","data":{"clientId":"x"}}';
+  for (const settings of [JSON.stringify(runner), `\ufeff${JSON.stringify(runner)}`]) {
+    const r = run(jitOf({ '.runner': settings, '.credentials': credentials }));
+    assert.equal(r.status, 0, r.stderr);
+    const files = filesOf(r.stdout.trim());
+    const { DisableUpdate, ...rest } = runner;
+    assert.equal(DisableUpdate, false);
+    assert.deepEqual(JSON.parse(files['.runner']), { ...rest, disableUpdate: true });
+    assert.equal(files['.credentials'], credentials);
+  }
+  for (const bad of [jitOf({ '.credentials': credentials }), jitOf({ '.runner': 'not json' }), 'not base64 !']) {
+    const r = run(bad);
+    assert.notEqual(r.status, 0, bad);
+    assert.equal(r.stdout.trim(), '');
+  }
+  // The script's runner start goes through it, and fails closed.
+  const script = readFileSync(EPHEMERAL, 'utf8');
+  assert.match(
+    script,
+    /if ! jit=\$\(jit_without_updates "\$jit"\); then[\s\S]*?exit 1\n\s*fi\n[^\n]*\n\s*runuser -u "\$user" -- "\$home\/run.sh" --jitconfig "\$jit"/,
+  );
+});
+
+test("bump-runner.sh pins a new runner release only when GitHub's published digest and the downloaded tarball agree", () => {
+  const dir = tmpDir('bump');
+  mkdirSync(path.join(dir, 'bin'));
+  const tar = Buffer.from('a runner tarball');
+  const sha = createHash('sha256').update(tar).digest('hex');
+  writeFileSync(path.join(dir, 'tarball'), tar);
+  writeFileSync(
+    path.join(dir, 'bin/curl'),
+    `#!/usr/bin/env bash
+out='' url=''
+while [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift ;; https://*) url=$1 ;; esac; shift; done
+echo "$url" >> ${JSON.stringify(path.join(dir, 'calls'))}
+case "$url" in
+  */releases/latest|*/releases/tags/*) cat ${JSON.stringify(path.join(dir, 'release.json'))} ;;
+  */releases/download/*) cp ${JSON.stringify(path.join(dir, 'tarball'))} "$out" ;;
+  *) exit 22 ;;
+esac
+`,
+  );
+  chmodSync(path.join(dir, 'bin/curl'), 0o755);
+  const pin = path.join(dir, 'runner-version.sh');
+  const original = readFileSync(path.resolve('runners/common/runner-version.sh'), 'utf8');
+  const release = (/** @type {object} */ r) => writeFileSync(path.join(dir, 'release.json'), JSON.stringify(r));
+  const bump = (/** @type {string[]} */ args) => {
+    writeFileSync(path.join(dir, 'calls'), '');
+    const r = spawnSync('bash', [path.resolve('runners/common/bump-runner.sh'), ...args], {
+      encoding: 'utf8',
+      env: { PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, RUNNER_VERSION_FILE: pin },
+    });
+    return { status: r.status, out: r.stdout + r.stderr, calls: readFileSync(path.join(dir, 'calls'), 'utf8') };
+  };
+  const pinned = () =>
+    spawnSync('bash', ['-c', '. "$1"; echo "$RUNNER_VERSION $RUNNER_TARBALL $RUNNER_SHA256"', 'bash', pin], {
+      encoding: 'utf8',
+    }).stdout.trim();
+  const asset = { name: 'actions-runner-linux-x64-2.330.0.tar.gz', digest: `sha256:${sha}` };
+
+  // The asset digest agrees with the download: pinned.
+  writeFileSync(pin, original);
+  release({ tag_name: 'v2.330.0', assets: [asset] });
+  let r = bump([]);
+  assert.equal(r.status, 0, r.out);
+  assert.match(
+    r.calls,
+    /releases\/latest\n.*releases\/download\/v2\.330\.0\/actions-runner-linux-x64-2\.330\.0\.tar\.gz/,
+  );
+  assert.equal(pinned(), `2.330.0 actions-runner-linux-x64-2.330.0.tar.gz ${sha}`);
+  assert.match(r.out, /runner 2\.321\.0 -> 2\.330\.0/);
+  // A named version; the digest from the release notes' SHA line when the API lists none.
+  writeFileSync(pin, original);
+  release({
+    tag_name: 'v2.330.0',
+    assets: [{ name: asset.name }],
+    body: `<!-- BEGIN SHA linux-x64 -->${sha}<!-- END SHA linux-x64 -->`,
+  });
+  r = bump(['2.330.0']);
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.calls, /releases\/tags\/v2\.330\.0/);
+  assert.equal(pinned().split(' ')[2], sha);
+  // They disagree, or GitHub publishes nothing: refused, the pin unchanged.
+  for (const [bad, message] of /** @type {[object, RegExp][]} */ ([
+    [
+      { tag_name: 'v2.330.0', assets: [{ ...asset, digest: `sha256:${'0'.repeat(64)}` }] },
+      /downloaded with SHA-256 \w+, but GitHub lists 0{64}; not pinning it/,
+    ],
+    [
+      { tag_name: 'v2.330.0', assets: [{ name: asset.name }] },
+      /GitHub publishes no SHA-256 for actions-runner-linux-x64-2\.330\.0\.tar\.gz/,
+    ],
+    [{ tag_name: 'v2.330.0; rm -rf /', assets: [asset] }, /the release's tag is not a version/],
+  ])) {
+    writeFileSync(pin, original);
+    release(bad);
+    r = bump([]);
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, message);
+    assert.equal(readFileSync(pin, 'utf8'), original);
+  }
 });
