@@ -164,7 +164,7 @@ export const exists = (/** @type {string} */ p) =>
 const STALE_AFTER_MS = 10 * 60 * 1000;
 
 /** @param {number} pid */
-function alive(pid) {
+export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
@@ -230,14 +230,14 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
 }
 
 /** @param {string} file @param {number} ms */
-const olderThan = (file, ms) =>
+export const olderThan = (file, ms) =>
   fs.stat(file).then(
     (st) => Date.now() - st.mtimeMs > ms,
     () => false,
   );
 
 /** What a lock says of its holder, or null when it says nothing usable. @param {string} text */
-function parseHolder(text) {
+export function parseHolder(text) {
   try {
     const h = JSON.parse(text);
     if (h && typeof h.since === 'string' && typeof h.host === 'string' && Number.isInteger(h.pid)) return h;
@@ -258,7 +258,7 @@ function isStale(h) {
  * not a regular file is refused with what to do.
  * @param {string} lockFile
  */
-async function readLock(lockFile) {
+export async function readLock(lockFile) {
   const st = await fs.lstat(lockFile).catch(() => null);
   if (!st) return '';
   if (!st.isFile())
