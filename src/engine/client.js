@@ -38,6 +38,21 @@ export async function pingOnce(docker) {
 }
 
 /**
+ * One /_ping within a bound: an engine that hangs counts as gone, as one that refuses does.
+ * @param {Docker} docker @param {number} ms @returns {Promise<boolean>}
+ */
+export async function pingWithin(docker, ms) {
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return /** @type {boolean} */ (await Promise.race([pingOnce(docker), late]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Polls /_ping until the engine answers or the deadline passes: readiness is observed, never slept on.
  * @param {Docker} docker
  * @param {{timeoutMs?: number, intervalMs?: number, isAlive?: () => Promise<boolean>}} [options]

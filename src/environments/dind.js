@@ -7,7 +7,7 @@ import { runContainer } from '../engine/containers.js';
 import { DIND_TIMELINE, buildTimeline, hostClock, stopwatch } from '../engine/startup.js';
 import { containerHostPids, containerWorkingSet, pssBytes, withoutWorkloads } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
-import { socketOf } from '../engine/client.js';
+import { pingWithin, socketOf } from '../engine/client.js';
 import { ContainerEnvironment } from './container.js';
 
 /** The DinD images' own command (images/dind/Dockerfile.*): a variant without a `cmd` of its own runs it. */
@@ -74,6 +74,14 @@ export class DindEnvironment extends ContainerEnvironment {
         },
       },
     );
+  }
+
+  /**
+   * Whether the inner daemon still answers /_ping (within 5 s: a hung daemon counts as gone). Before
+   * setup() there is nothing to lose.
+   */
+  async healthy() {
+    return this.daemon ? pingWithin(this.daemon.docker, 5_000) : true;
   }
 
   /** The inner daemon; fails before setup() has completed. */

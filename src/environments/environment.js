@@ -104,6 +104,7 @@
  *   startService: (spec: import('../engine/services.js').ServiceSpec) => Promise<import('../engine/services.js').Service>,
  *   probeLifecycle: (spec: {image: string, timeoutMs: number}) => Promise<LifecycleTimings>,
  *   teardown: () => Promise<void>,
+ *   healthy?: () => Promise<boolean>,
  *   engineApi?: () => EngineApi,
  *   dataRootOnHost?: () => Promise<string>,
  *   environmentMemory?: () => Promise<EnvironmentMemory | null>,
@@ -123,6 +124,8 @@
  *   startupTimeline: the first container on the ready engine, phase by phase (Docker's whole start-up).
  *   jobMemory: what one more job costs the runner's memory, the same scope in every environment.
  *   teardown: removes everything it created.
+ *   healthy: whether the engine of its own (DinD: the inner daemon) still answers; without it, the runner's
+ *   engine is all it needs (../run/engine-watch.js checks that one).
  */
 
 /**

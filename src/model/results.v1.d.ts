@@ -82,6 +82,20 @@ export interface DindBenchResultsOneRun {
       [k: string]: unknown;
     }[];
     /**
+     * an engine that stopped answering during the run: the runner's own (waited for, then every environment set up again) or an environment's own (DinD: the inner daemon; re-created once); the step it happened at then ran again
+     *
+     * @maxItems 1000
+     */
+    engineEvents?: {
+      at: string;
+      step: Line;
+      engine: 'runner' | 'environment';
+      environment?: Name;
+      outcome: 'came back' | 're-created' | 'did not come back';
+      waitedMs: number;
+      detail?: Line;
+    }[];
+    /**
      * the runs `dind-bench merge` made this one from
      */
     shards?: {

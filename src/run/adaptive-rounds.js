@@ -3,7 +3,7 @@
 // enough, capped, or the budget cannot pay for another round. ./adaptive.js decides; this runs the rounds.
 import { smallestMannWhitneyP } from '../results/within-run.js';
 import { needOf, nextRound, stopReason } from './adaptive.js';
-import { addRoundTime, runOneStep } from './steps.js';
+import { addRoundTime, runGuarded } from './steps.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -27,7 +27,7 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
       .map((c) => ({ key: c.key, cell: /** @type {CellResult} */ (cells.get(c.key)) }));
   const remaining = () => opts.startedAt + opts.budgetMs - opts.reserveMs - performance.now();
   for (;;) {
-    if (run.tracker.closing) break;
+    if (run.tracker.closing || run.engines?.lost) break;
     const states = order
       .filter((b) => cellsOf(b).some((x) => x.cell.status === 'pending'))
       .map((b) => stateOf(b, cellsOf(b), run, opts));
@@ -43,10 +43,10 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
       `adaptive: ${next.benchmark} round ${next.iterations + 1} (need ${need}, about ${Math.round(next.roundMs / 1000)} s, ${Math.round(remaining() / 1000)} s left)`,
     );
     for (const { key, cell } of cellsOf(next.benchmark)) {
-      if (run.tracker.closing || cell.status !== 'pending') continue;
+      if (run.tracker.closing || run.engines?.lost || cell.status !== 'pending') continue;
       const env = /** @type {import('./runner.js').Environment} */ (envs.get(cell.environmentKey));
       const t0 = performance.now();
-      await runOneStep({ cell: key, iteration: next.iterations, warmup: false }, cell, env, run, `[adaptive] ${key}`);
+      await runGuarded({ cell: key, iteration: next.iterations, warmup: false }, cell, env, run, `[adaptive] ${key}`);
       addRoundTime(run, cell.benchmark, next.iterations, performance.now() - t0);
       await save();
     }

@@ -67,10 +67,23 @@ export function resumeCells(cells, recorded) {
       throw new Error(`the partial results have a cell ${key} that the run's own options do not plan: not resumable`);
     }
     // Unfinished, and cannot run here now (its image is gone): what it recorded stays, marked why.
-    const blocked = planned.status !== 'pending' && r.status === 'pending';
+    const blocked = planned.status !== 'pending' && (r.status === 'pending' || r.status === 'failed');
     const now = blocked ? { status: planned.status, reason: planned.reason } : {};
-    cells.set(key, { ...r, ...now, stepsDone: r.stepsDone ?? 0 });
+    const cell = { ...r, ...now, stepsDone: r.stepsDone ?? (r.status === 'failed' ? doneOf(r) : 0) };
+    // A failed cell is tried again from the step that failed: its finished steps' samples stay.
+    if (cell.status === 'failed') reopen(cell);
+    cells.set(key, cell);
   }
+}
+
+/**
+ * How many steps a finished cell got (its stepsDone is gone once the run ended): warm-ups and measured
+ * iterations, counted from its first series.
+ * @param {CellResult} cell
+ */
+function doneOf(cell) {
+  const first = cell.metrics[0];
+  return first ? first.warmup.length + first.samples.length : 0;
 }
 
 /** The run is over: a cell still pending ran every step it was given. @param {Map<string, CellResult>} cells */
@@ -79,6 +92,18 @@ export function finishCells(cells) {
     if (c.status === 'pending') c.status = 'ok';
     delete c.stepsDone;
   }
+}
+
+/**
+ * A failed cell runs again: the step that failed was not the benchmark's fault (its engine was lost), or a
+ * re-run retries it. The samples of the steps it finished stay; the failure's record goes.
+ * @param {CellResult} cell
+ */
+export function reopen(cell) {
+  cell.status = 'pending';
+  delete cell.reason;
+  delete cell.step;
+  delete cell.logTail;
 }
 
 /** @param {CellResult} cell @param {string} reason */

@@ -12,7 +12,20 @@ import { validateResults } from '../results/schema.js';
 export class ResumeError extends Error {}
 
 /**
- * @typedef {{environments: object[], cells: import('./runner.js').CellResult[]}} RunState
+ * The run to resume was recorded on other hardware (a re-run that landed on another CPU platform): its
+ * samples cannot be pooled with this machine's. `run --resume` then starts afresh (./command.js).
+ */
+export class OtherHardwareError extends ResumeError {
+  /** @param {string} message @param {import('#model/results.js').Results} results what was recorded */
+  constructor(message, results) {
+    super(message);
+    this.results = results;
+  }
+}
+
+/**
+ * @typedef {{environments: object[], cells: import('./runner.js').CellResult[],
+ *   engineEvents?: import('./engine-watch.js').EngineEvent[]}} RunState
  */
 
 export class Checkpoint {
@@ -91,14 +104,15 @@ export async function readPartial(dir, here) {
     throw new ResumeError(/** @type {Error} */ (e).message);
   }
   const state = results.run.state ?? 'finished';
-  if (state === 'finished')
+  // A finished run is continued only to retry the cells that failed (a re-run of its job).
+  if (state === 'finished' && !results.cells.some((c) => c.status === 'failed'))
     throw new ResumeError(
       `${file}: this run is finished; nothing to resume (start a new one with another --out folder)`,
     );
   if (results.host.fingerprint !== here.fingerprint) {
-    throw new ResumeError(
-      `${file}: recorded on other hardware (fingerprint ${results.host.fingerprint}, here ${here.fingerprint}): ` +
-        'resume it on a runner of the same machine kind',
+    throw new OtherHardwareError(
+      `${file}: recorded on other hardware (fingerprint ${results.host.fingerprint}, here ${here.fingerprint})`,
+      results,
     );
   }
   const was = `${results.suite.version} ${results.suite.commit ?? ''}`.trim();

@@ -4,12 +4,13 @@
 // (./outputs.js). DIR/results.json is written as the run goes, partial until the end
 // (src/run/checkpoint.js); `--resume DIR` continues such a run.
 import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { requireEngine } from '../engine/client.js';
 import { hostFacts, suiteFacts } from '../results/provenance.js';
 import { DEFAULT_MAX_ITERATIONS } from './adaptive.js';
-import { Checkpoint, ResumeError, readPartial, resumedOptions } from './checkpoint.js';
+import { Checkpoint, OtherHardwareError, ResumeError, readPartial, resumedOptions } from './checkpoint.js';
 import { assembleResults, partialDocument, resumedFacts } from './document.js';
 import { stepEstimates } from './estimate.js';
 import { describeImages, prepareImages } from './images.js';
@@ -21,8 +22,13 @@ import { duration } from './progress.js';
 import { designOf, runIdOf } from './design.js';
 import { executePlan } from './runner.js';
 import { startPeakRss } from './memory.js';
+import { OUT_LOCK, lockOut } from './out-lock.js';
 
-export const EXIT = { OK: 0, CELLS_FAILED: 3 };
+/**
+ * CELLS_FAILED: the run finished but a cell failed; ENGINE_LOST: an engine went away and did not come back
+ * within the wait: the partial results say "interrupted" and `run --resume DIR` continues the run.
+ */
+export const EXIT = { OK: 0, CELLS_FAILED: 3, ENGINE_LOST: 5 };
 
 /** The change adaptive sampling aims to make detectable DinD vs Docker: the verdicts' default minChange. */
 export const ADAPTIVE_MIN_CHANGE = 0.05;
@@ -32,9 +38,10 @@ export const ADAPTIVE_MIN_CHANGE = 0.05;
  *   outer: import('dockerode'), profile: import('#model/results.js').Run['profile'], benchmarks: string[], environments: string[], distros: string[],
  *   engines: string[], iterations?: number, out: string, build: boolean, runnerLabels?: string[], args: object,
  *   log: (s: string) => void, paramOverrides?: import('./params.js').ParamOverrides,
- *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number,
+ *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number, locked?: boolean,
  * }} RunOptions
  *   registry: where benchmark names are looked up (default: every benchmark)
+ *   locked: the caller holds the --out folder's lock already (a resume)
  *   resumed: the partial results of the run being continued (see resumeCommand)
  *   budgetMs: the run's wall-time budget: after the planned iterations, add iterations where they pay
  *   while it lasts (src/run/adaptive.js); without it the plan is all
@@ -49,6 +56,17 @@ export const ADAPTIVE_MIN_CHANGE = 0.05;
  * @returns {Promise<{exitCode: number, results: any, file: string}>}
  */
 export async function runCommand(o) {
+  if (o.locked) return runLocked(o);
+  const release = await lockOut(path.resolve(o.out), o.log);
+  try {
+    return await runLocked(o);
+  } finally {
+    release();
+  }
+}
+
+/** @param {RunOptions} o the --out folder's lock held (./out-lock.js) */
+async function runLocked(o) {
   const design = runDesign(o);
   const peakRss = startPeakRss();
   const { outDir, file } = outputPaths(o);
@@ -76,7 +94,9 @@ export async function runCommand(o) {
     paramOverrides: o.paramOverrides,
     benchmarks: design.registry,
     runId,
-    resume: o.resumed ? { cells: o.resumed.cells, environments: o.resumed.environments } : undefined,
+    resume: o.resumed
+      ? { cells: o.resumed.cells, environments: o.resumed.environments, engineEvents: o.resumed.run.engineEvents }
+      : undefined,
     checkpoint: new Checkpoint(file, partial),
     estimates,
     adaptive: adaptiveOf(design),
@@ -85,6 +105,12 @@ export async function runCommand(o) {
   // (a container describing an image, created after that cleanup, would be left behind).
   if (executed.interrupted)
     throw new Error('interrupted: the run stopped and removed what it created; nothing was written');
+  if (executed.lost) {
+    o.log(
+      `run stopped: ${executed.lost}. ${file} is kept as interrupted: continue with \`dind-bench run --resume ${o.out}\``,
+    );
+    return { exitCode: EXIT.ENGINE_LOST, results: null, file };
+  }
   const described = await describeImages(o.outer, images, executed.runId, o.log);
   const results = await assembleResults(o, {
     ...facts,
@@ -157,21 +183,62 @@ function adaptiveOf({ budgetMs, profile, t0 }) {
 
 /**
  * `dind-bench run --resume DIR`: the interrupted run in DIR continued with the options it recorded, on
- * the same hardware, suite version and Engine; steps it finished are not run again.
+ * the same hardware, suite version and Engine; steps it finished are not run again, cells that failed are
+ * tried again (also in a finished run: a re-run of its job). Recorded on other hardware, its samples
+ * cannot be pooled with this machine's: it is moved aside and a fresh run starts with its options.
  * @param {{outer: import('dockerode'), dir: string, log: (s: string) => void,
  *   registry?: Record<string, import('../benchmarks/benchmark.js').Benchmark>}} o
  */
 export async function resumeCommand(o) {
+  const release = await lockOut(path.resolve(o.dir), o.log);
+  try {
+    return await resumeLocked(o);
+  } finally {
+    release();
+  }
+}
+
+/** @param {Parameters<typeof resumeCommand>[0]} o the folder's lock held */
+async function resumeLocked(o) {
   const here = { fingerprint: hostFacts().fingerprint, suite: await suiteFacts() };
-  const resumed = await readPartial(o.dir, here);
+  const resumed = await readPartial(o.dir, here).catch((e) => {
+    if (e instanceof OtherHardwareError) return e;
+    throw e;
+  });
+  if (resumed instanceof OtherHardwareError) return freshOnOtherHardware(o, resumed);
   await requireEngine(o.outer);
   const engine = (await o.outer.info()).ServerVersion;
   if (engine !== resumed.engines.outer.version) {
     const was = resumed.engines.outer.version;
     throw new ResumeError(`${o.dir}: recorded on Engine ${was}, this engine is ${engine}: resume on the same Engine`);
   }
-  const opts = resumedOptions(resumed);
-  const workload = resumed.run.args?.workload;
+  const { opts, registry, paramOverrides } = await recordedOptions(o, resumed);
+  const done = resumed.cells.reduce((n, /** @type {any} */ c) => n + (c.stepsDone ?? 0), 0);
+  const finished = resumed.cells.filter((/** @type {any} */ c) => c.status !== 'pending').length;
+  const failed = resumed.cells.filter((/** @type {any} */ c) => c.status === 'failed').length;
+  const id = `${resumed.run.id} (${resumed.run.state ?? 'finished'})`;
+  const retry = failed ? `; ${failed} failed cell(s) are tried again` : '';
+  o.log(`resuming run ${id}: ${done} step(s) of pending cells done, ${finished} cell(s) finished${retry}`);
+  return runCommand({
+    ...opts,
+    outer: o.outer,
+    out: o.dir,
+    log: o.log,
+    paramOverrides,
+    registry,
+    resumed,
+    locked: true,
+  });
+}
+
+/**
+ * The options a recorded run ran with, checked again as `run` checks its own.
+ * @param {{dir: string, registry?: Record<string, import('../benchmarks/benchmark.js').Benchmark>}} o
+ * @param {import('#model/results.js').Results} recorded
+ */
+async function recordedOptions(o, recorded) {
+  const opts = resumedOptions(recorded);
+  const workload = recorded.run.args?.workload;
   const registry =
     o.registry ?? (typeof workload === 'string' ? (await withWorkload(workload, [])).registry : BENCHMARKS);
   const unknown = opts.benchmarks.filter((b) => !(b in registry));
@@ -179,9 +246,23 @@ export async function resumeCommand(o) {
     throw new ResumeError(`${o.dir}: unknown benchmarks ${unknown.join(', ')}: not resumable by this dind-bench`);
   }
   const paramOverrides = validateParamOverrides(opts.paramOverrides, `${o.dir} (run.args.paramOverrides)`, registry);
-  const done = resumed.cells.reduce((n, /** @type {any} */ c) => n + (c.stepsDone ?? 0), 0);
-  const finished = resumed.cells.filter((/** @type {any} */ c) => c.status !== 'pending').length;
-  const id = `${resumed.run.id} (${resumed.run.state})`;
-  o.log(`resuming run ${id}: ${done} step(s) of pending cells done, ${finished} cell(s) finished`);
-  return runCommand({ ...opts, outer: o.outer, out: o.dir, log: o.log, paramOverrides, registry, resumed });
+  return { opts, registry, paramOverrides };
+}
+
+/**
+ * A resume that landed on other hardware: what the earlier attempt wrote moves to DIR/other-hardware/RUN-ID/
+ * (kept, never pooled), and a fresh run starts in DIR with the options it recorded.
+ * @param {{outer: import('dockerode'), dir: string, log: (s: string) => void,
+ *   registry?: Record<string, import('../benchmarks/benchmark.js').Benchmark>}} o
+ * @param {OtherHardwareError} e
+ */
+async function freshOnOtherHardware(o, e) {
+  const { opts, registry, paramOverrides } = await recordedOptions(o, e.results);
+  const aside = path.join(o.dir, 'other-hardware', e.results.run.id);
+  await mkdir(aside, { recursive: true });
+  for (const name of await readdir(o.dir)) {
+    if (name !== 'other-hardware' && name !== OUT_LOCK) await rename(path.join(o.dir, name), path.join(aside, name));
+  }
+  o.log(`${e.message}: its samples cannot be pooled with this machine's; moved to ${aside}, starting a fresh run`);
+  return runCommand({ ...opts, outer: o.outer, out: o.dir, log: o.log, paramOverrides, registry, locked: true });
 }

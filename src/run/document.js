@@ -21,7 +21,7 @@ export async function partialDocument(o, { runId, startedAt, iterations, warmup,
     budgetMs,
     images: [],
     peakRss: { stop: () => process.memoryUsage.rss() },
-    executed: { runId, environments: [], cells: [], interrupted: false },
+    executed: { runId, environments: [], cells: [], interrupted: false, engineEvents: [], lost: null },
   });
   if (o.resumed) resumedFacts(base, o.resumed, []);
   return (state) => {
@@ -30,7 +30,7 @@ export async function partialDocument(o, { runId, startedAt, iterations, warmup,
     const peakRssBytes = Math.max(base.harness.peakRssBytes, process.memoryUsage.rss());
     return {
       ...base,
-      run: { ...base.run, endedAt: now.toISOString() },
+      run: { ...base.run, endedAt: now.toISOString(), ...engineEventsOf(state.engineEvents) },
       environments: state.environments,
       cells: state.cells,
       harness: { peakRssBytes, wallSeconds: Math.round(wallSeconds * 10) / 10 },
@@ -87,6 +87,7 @@ export async function assembleResults(o, { startedAt, iterations, warmup, budget
       order: 'interleaved',
       complete: executed.cells.every((c) => c.status !== 'failed'),
       state: 'finished',
+      ...engineEventsOf(executed.engineEvents),
     },
     host: hostFacts(),
     runner: await runnerFacts({ labels: o.runnerLabels }),
@@ -109,4 +110,12 @@ export async function assembleResults(o, { startedAt, iterations, warmup, budget
       wallSeconds: Math.round((endedAt.getTime() - startedAt.getTime()) / 100) / 10,
     },
   };
+}
+
+/**
+ * An engine lost and recovered (or not) during the run, when it happened (./engine-watch.js).
+ * @param {import('./engine-watch.js').EngineEvent[] | undefined} events
+ */
+function engineEventsOf(events) {
+  return events?.length ? { engineEvents: events } : {};
 }

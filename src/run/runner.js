@@ -18,7 +18,8 @@ import { runAdaptiveRounds } from './adaptive-rounds.js';
 import { finishCells, planCells, resumeCells } from './cells.js';
 import { runIdOf } from './design.js';
 import { Progress } from './progress.js';
-import { keepRecorded, setUpEnvironments } from './setup.js';
+import { EngineWatch } from './engine-watch.js';
+import { keepRecorded, setUpAgain, setUpEnvironments } from './setup.js';
 import { runPlannedSteps } from './steps.js';
 import { guardTeardown } from './teardown.js';
 
@@ -35,9 +36,10 @@ import { guardTeardown } from './teardown.js';
  *   paramOverrides: import('./params.js').ParamOverrides, tracker: ResourceTracker,
  *   progress: Progress, checkpoint?: import('./checkpoint.js').Checkpoint,
  *   environments: EnvironmentResult[],
- *   roundMs: Map<string, number[]>,
+ *   roundMs: Map<string, number[]>, engines?: EngineWatch,
  * }} RunContext
  *   roundMs: per benchmark, the wall time of each measured interleaved round (every cell once)
+ *   engines: checks the engines before each step and recovers a lost one (./engine-watch.js)
  *   What every step of a run shares.
  */
 
@@ -52,7 +54,7 @@ import { guardTeardown } from './teardown.js';
  *   paramOverrides?: import('./params.js').ParamOverrides,
  *   benchmarks?: BenchmarkRegistry,
  *   runId?: string,
- *   resume?: {cells: CellResult[], environments: EnvironmentResult[]},
+ *   resume?: {cells: CellResult[], environments: EnvironmentResult[], engineEvents?: import('./engine-watch.js').EngineEvent[]},
  *   checkpoint?: import('./checkpoint.js').Checkpoint,
  *   estimates?: number[],
  *   adaptive?: import('./adaptive-rounds.js').RoundOptions,
@@ -63,7 +65,9 @@ import { guardTeardown } from './teardown.js';
  *   checkpoint: where the run is written as it goes; estimates: seconds per plan step, for the ETA
  *   adaptive: after the plan, add iterations while the budget lasts (src/run/adaptive.js); startedAt is
  *   when the run began (performance.now()), so the budget counts image builds and setup too
- * @returns {Promise<{runId: string, environments: EnvironmentResult[], cells: CellResult[], interrupted: boolean}>}
+ * @returns {Promise<{runId: string, environments: EnvironmentResult[], cells: CellResult[], interrupted: boolean,
+ *   engineEvents: import('./engine-watch.js').EngineEvent[], lost: string | null}>}
+ *   lost: why the run stopped early because an engine did not come back (its partial file says interrupted)
  */
 export async function executePlan({
   outer,
@@ -100,16 +104,22 @@ export async function executePlan({
 
   const cells = planCells(plan, benchmarks, unavailableImages);
   if (resume) resumeCells(cells, resume.cells);
+  const watch = new EngineWatch({ outer, envs, log, setUpAgain: (key) => setUpAgain(key, envs, cells, run) });
+  watch.events.push(...(resume?.engineEvents ?? []));
+  run.engines = watch;
   const save = async () => {
-    await checkpoint?.save({ environments: run.environments, cells: [...cells.values()] });
+    await checkpoint?.save({ environments: run.environments, cells: [...cells.values()], engineEvents: watch.events });
   };
   try {
+    // What an earlier attempt left on the engine (it stopped while the engine was away) goes first.
+    if (resume) await tracker.sweep(outer).catch((e) => log(`cleanup of the earlier attempt: ${e.message}`));
     await save();
     run.environments = keepRecorded(await setUpEnvironments(plan.environments, envs, cells, run), resume?.environments);
     await save();
     await runPlannedSteps(plan.steps, envs, cells, run, save);
-    if (adaptive) await runAdaptiveRounds(plan, envs, cells, run, adaptive, save);
-    finishCells(cells);
+    if (adaptive && !watch.lost) await runAdaptiveRounds(plan, envs, cells, run, adaptive, save);
+    if (!watch.lost) finishCells(cells);
+    else await save().then(() => checkpoint?.interrupted());
   } finally {
     await guard.teardown();
   }
@@ -117,7 +127,15 @@ export async function executePlan({
   // meanwhile: describing the images would create containers that the exit then leaves behind.
   const interrupted = guard.interrupted();
   if (interrupted) await new Promise(() => {});
-  return { runId, environments: run.environments, cells: [...cells.values()], interrupted };
+  const engineEvents = watch.events;
+  return {
+    runId,
+    environments: run.environments,
+    cells: [...cells.values()],
+    interrupted,
+    engineEvents,
+    lost: watch.lost,
+  };
 }
 
 /**

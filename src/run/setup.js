@@ -43,9 +43,7 @@ export function keepRecorded(fresh, recorded) {
  * @returns {Promise<import('./runner.js').EnvironmentResult>}
  */
 async function setUpOne(p, env, mine, run) {
-  const images = [
-    ...new Set(mine.filter((c) => c.status === 'pending' && c.image).map((c) => /** @type {string} */ (c.image))),
-  ];
+  const images = imagesOf(mine);
   run.log(`setting up ${p.key}${images.length ? ` (loading ${images.length} image(s))` : ''} ...`);
   try {
     const facts = await env.setup({ tracker: run.tracker, images });
@@ -65,4 +63,26 @@ async function setUpOne(p, env, mine, run) {
     await env.teardown().catch(() => {});
     return { ...p, status: 'unavailable', reason };
   }
+}
+
+/**
+ * Sets one environment up again, as the run first did, after its engine was lost (./engine-watch.js): what
+ * is left of it is removed, then it starts afresh with the images its pending cells need. The facts the
+ * first set-up recorded stay: the same engine, started the same way.
+ * @param {string} key @param {Map<string, import('./runner.js').Environment>} envs
+ * @param {Map<string, import('./cells.js').CellResult>} cells @param {import('./runner.js').RunContext} run
+ */
+export async function setUpAgain(key, envs, cells, run) {
+  const env = /** @type {import('./runner.js').Environment} */ (envs.get(key));
+  await env.teardown().catch(() => {});
+  const mine = [...cells.values()].filter((c) => c.environmentKey === key);
+  run.log(`setting up ${key} again ...`);
+  await env.setup({ tracker: run.tracker, images: imagesOf(mine) });
+}
+
+/** The images an environment's pending cells run. @param {import('./cells.js').CellResult[]} mine */
+function imagesOf(mine) {
+  return [
+    ...new Set(mine.filter((c) => c.status === 'pending' && c.image).map((c) => /** @type {string} */ (c.image))),
+  ];
 }

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withTimeout } from '../engine/containers.js';
 import { UnavailableError } from '../benchmarks/benchmark.js';
-import { markFailed, markUnavailable, record } from './cells.js';
+import { markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
 
 /**
@@ -29,15 +29,16 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
     if (cell.status === 'pending' && index[i] < (cell.stepsDone ?? 0)) run.progress.skip(i);
   }
   for (const [i, step] of steps.entries()) {
-    if (run.tracker.closing) break; // interrupted: cleanup is under way, start nothing new
+    if (run.tracker.closing || run.engines?.lost) break; // interrupted: start nothing new
     const cell = /** @type {CellResult} */ (cells.get(step.cell));
     if (cell.status !== 'pending' || index[i] < (cell.stepsDone ?? 0)) continue;
     const env = /** @type {Environment} */ (envs.get(cell.environmentKey));
     const t0 = performance.now();
-    const ok = await runOneStep(step, cell, env, run, `[${i + 1}/${steps.length}] ${step.cell}`, () => {
+    const ok = await runGuarded(step, cell, env, run, `[${i + 1}/${steps.length}] ${step.cell}`, () => {
       run.progress.finished(i, (performance.now() - t0) / 1000);
       return ` ${run.progress.note(willRun)}`;
     });
+    if (run.engines?.lost) break; // the cell stays pending: `run --resume` runs this step once the engine is back
     if (ok) cell.stepsDone = (cell.stepsDone ?? 0) + 1;
     await save();
     // What a round costs: the measured steps of one iteration of every cell of the benchmark, summed.
@@ -65,6 +66,30 @@ export function addRoundTime(run, benchmark, iteration, ms) {
   const rounds = run.roundMs.get(benchmark) ?? [];
   rounds[iteration] = (rounds[iteration] ?? 0) + ms;
   run.roundMs.set(benchmark, rounds);
+}
+
+/**
+ * One step with its engines checked (./engine-watch.js): before it, and again after it failed. A step that
+ * failed because an engine went away is not the benchmark's failure: once the engine is back (or the
+ * environment re-created) it runs again; when the engine does not come back the cell stays pending and the
+ * run stops as interrupted. Same arguments and result as runOneStep.
+ * @param {import('./plan.js').PlannedStep} step @param {CellResult} cell @param {Environment} env
+ * @param {RunContext} run @param {string} progress @param {() => string} [eta]
+ */
+export async function runGuarded(step, cell, env, run, progress, eta) {
+  const watch = run.engines;
+  if (!watch) return runOneStep(step, cell, env, run, progress, eta);
+  const ready = () => run.environments.filter((e) => e.status === 'ok').map((e) => e.key);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if ((await watch.check(cell.environmentKey, progress, ready())) === 'lost') return false;
+    if (await runOneStep(step, cell, env, run, progress, eta)) return true;
+    if (cell.status !== 'failed') return false;
+    const after = await watch.check(cell.environmentKey, progress, ready());
+    if (after === 'ok') return false; // every engine answers: the benchmark's own failure
+    reopen(cell);
+    if (after === 'lost') return false;
+  }
+  return false;
 }
 
 /**

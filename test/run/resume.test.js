@@ -2,16 +2,15 @@
 // results.json (state interrupted); `run --resume DIR` finishes it without repeating a step, and its
 // cells equal those of the same run left alone. Partial files are refused where they do not belong.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { readPartial } from '../../src/run/checkpoint.js';
+import { OtherHardwareError, readPartial } from '../../src/run/checkpoint.js';
 import { validateResults } from '../../src/results/schema.js';
-import { OWNER_LABEL } from '../../src/engine/resources.js';
 import { engineOrSkip } from '../helpers/engine.js';
-import { BIN, fixture, tmpDir } from '../history/helpers.js';
+import { fixture, tmpDir } from '../history/helpers.js';
+import { BIN, NOTHING, STEP, runCli, settled, stepsIn } from '../helpers/run-cli.js';
 
 const RUN = [
   'run',
@@ -27,45 +26,6 @@ const RUN = [
   '4',
   '--no-build',
 ];
-const STEP = /^\[(\d+)\/(\d+)\] (\S+) (#\d+|warm-up): \d+ metrics in \d+ ms \(elapsed \S+, ETA \S+\)$/;
-
-/** The CLI, its progress lines collected; `killAfter` steps, SIGTERM. @param {string[]} args @param {number} [killAfter] */
-function runCli(args, killAfter) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, GITHUB_ACTIONS: '' },
-  });
-  /** @type {string[]} */
-  const lines = [];
-  createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stderr) }).on('line', (line) => {
-    lines.push(line);
-    if (killAfter !== undefined && lines.filter((l) => STEP.test(l)).length === killAfter) child.kill('SIGTERM');
-  });
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, lines })));
-}
-
-/**
- * What this test's runs own on the engine (labelled with its owner: on an engine shared with other runs,
- * their untagged objects come and go), once removals the engine is still carrying out have finished
- * (after a SIGTERM a removal can be "in progress" for a moment after the process is gone): up to 15 s.
- * @param {import('dockerode')} outer
- */
-async function settled(outer) {
-  const label = { label: [`${OWNER_LABEL}=${process.env.DIND_BENCH_OWNER}`] };
-  const ours = async () => ({
-    containers: (await outer.listContainers({ all: true, filters: label })).map((c) => c.Id),
-    volumes: ((await outer.listVolumes({ filters: label })).Volumes ?? []).map((v) => v.Name),
-    networks: (await outer.listNetworks({ filters: label })).map((n) => n.Id),
-  });
-  let now = await ours();
-  for (let i = 0; i < 30 && Object.values(now).some((l) => l.length); i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    now = await ours();
-  }
-  return now;
-}
-const NOTHING = { containers: [], volumes: [], networks: [] };
-
 /** What a cell is, without the numbers a second run measures differently. @param {any} r */
 const cellSet = (r) =>
   r.cells
@@ -89,12 +49,14 @@ test(
     const whole = path.join(dir, 'whole');
     const cut = path.join(dir, 'cut');
 
-    const ref = /** @type {any} */ (await runCli([...RUN, '--out', whole]));
+    const ref = await runCli([...RUN, '--out', whole]);
     assert.equal(ref.code, 0, ref.lines.join('\n'));
     const total = ref.lines.filter((/** @type {string} */ l) => STEP.test(l)).length;
     assert.equal(total, 8);
 
-    const killed = /** @type {any} */ (await runCli([...RUN, '--out', cut], 3));
+    const killed = await runCli([...RUN, '--out', cut], {
+      onLine: (_, lines, child) => stepsIn(lines) === 3 && child.kill('SIGTERM'),
+    });
     assert.equal(killed.code, 143, killed.lines.join('\n'));
     const partial = JSON.parse(readFileSync(path.join(cut, 'results.json'), 'utf8'));
     validateResults(partial, 'partial');
@@ -116,7 +78,7 @@ test(
     assert.match(pub.stderr, /is a partial run \(state interrupted\)/);
     assert.deepEqual(await settled(outer), NOTHING, 'the killed run left nothing behind');
 
-    const resumed = /** @type {any} */ (await runCli(['run', '--resume', cut]));
+    const resumed = await runCli(['run', '--resume', cut]);
     assert.equal(resumed.code, 0, resumed.lines.join('\n'));
     assert.match(resumed.lines[0], /^resuming run \S+ \(interrupted\): \d+ step\(s\) of pending cells done/);
     const again = resumed.lines.filter((/** @type {string} */ l) => STEP.test(l));
@@ -142,7 +104,7 @@ test(
   },
 );
 
-test('readPartial refuses a missing file, a finished run, other hardware and another suite version', async () => {
+test('readPartial refuses a missing file, a complete finished run and another suite version; other hardware is its own error', async () => {
   const dir = tmpDir('partial');
   const here = { fingerprint: fixture().host.fingerprint, suite: fixture().suite };
   await assert.rejects(readPartial(path.join(dir, 'none'), here), /no such file: nothing to resume/);
@@ -182,6 +144,17 @@ test('readPartial refuses a missing file, a finished run, other hardware and ano
     ),
     /this run is finished/,
   );
+  // A finished run with a failed cell is continued: `run --resume` tries that cell again.
+  const retried = await readPartial(
+    write('failed', (r) => {
+      r.run.state = 'finished';
+      r.cells[0].status = 'failed';
+      r.cells[0].reason = 'the engine went away';
+    }),
+    here,
+  );
+  assert.equal(retried.cells[0].status, 'failed');
+  // Other hardware: an error of its own kind, carrying the recorded run, so `run --resume` starts afresh.
   await assert.rejects(
     readPartial(
       write('hw', (r) => {
@@ -189,7 +162,8 @@ test('readPartial refuses a missing file, a finished run, other hardware and ano
       }),
       here,
     ),
-    /recorded on other hardware/,
+    (/** @type {any} */ e) =>
+      e instanceof OtherHardwareError && /recorded on other hardware/.test(e.message) && e.results.run.id !== undefined,
   );
   await assert.rejects(
     readPartial(

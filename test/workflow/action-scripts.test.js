@@ -224,7 +224,7 @@ test('provenance records DIND_BENCH_SUITE_COMMIT as suite.commit, and refuses a 
   assert.match(bad.stderr, /DIND_BENCH_SUITE_COMMIT="not-a-commit" is not valid/);
 });
 
-test("run action: resume 'true' continues a partial results.json, keeps a finished one, else runs afresh", () => {
+test("run action: resume 'true' continues a partial results.json or one with failed cells, keeps a complete one, else runs afresh", () => {
   const action = parse(readFileSync(path.join(ROOT, 'actions/run/action.yml'), 'utf8'));
   const script = action.runs.steps.find((/** @type {any} */ s) => s.id === 'run').run;
   // A suite whose dind-bench only records how it was called.
@@ -284,9 +284,12 @@ test("run action: resume 'true' continues a partial results.json, keeps a finish
   assert.match(r.out, /holds a finished run of an earlier attempt: kept as it is/);
   assert.match(r.outputs, /^results=.*done\/results\.json$/m);
 
-  r = step(withResults('failed-cells', { state: 'finished', complete: false }), 'true');
-  assert.equal(r.status, 0, 'failed cells are recorded and warned about, as after a run');
-  assert.match(r.outputs, /^exit-code=3$/m);
+  // A re-run of a job whose run finished with failed cells tries those cells again.
+  const failed = withResults('failed-cells', { state: 'finished', complete: false });
+  r = step(failed, 'true');
+  assert.equal(r.status, 0, r.out);
+  assert.equal(r.calls, `run --resume ${failed}\n`);
+  assert.match(r.out, /resuming the partial run in \S+ \(state failed-cells\)/);
 
   // Without resume, an existing partial file goes to `run --out`, which refuses it.
   r = step(withResults('no-resume', { state: 'interrupted' }), 'false');

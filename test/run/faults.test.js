@@ -1,0 +1,281 @@
+// Faults on the real engine, one at a time, in a run of lifecycle and sysbench in docker and DinD: the
+// runner's engine restarted mid-run (by the PID of the engine the test run started), the DinD inner
+// engine killed from the host by its PID, the run SIGKILLed and resumed, and the disk under --out filled.
+// Each test asserts: the run ends by itself, results.json validates, the failure is named, nothing
+// labelled by the run is left, and every cell is measured in the end (within the run or by --resume).
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { validateResults } from '../../src/results/schema.js';
+import { OWNER_LABEL } from '../../src/engine/resources.js';
+import { engineOrSkip, ensureImages } from '../helpers/engine.js';
+import { NOTHING, runCli, settled, stepsIn } from '../helpers/run-cli.js';
+import { tmpDir } from '../history/helpers.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const RUN = [
+  'run',
+  '--profile',
+  'tiny',
+  '--bench',
+  'lifecycle,sysbench',
+  '--env',
+  'docker,dind',
+  '--distro',
+  'debian',
+  '--engine',
+  '20.10',
+  '--iterations',
+  '3',
+  '--no-build',
+];
+const CELLS = [
+  'lifecycle/dind@20.10/debian',
+  'lifecycle/docker/debian',
+  'sysbench/dind@20.10/debian',
+  'sysbench/docker/debian',
+];
+const asRoot = process.getuid?.() === 0;
+
+/** The results in DIR, validated. @param {string} dir */
+const resultsIn = (dir) => validateResults(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')), dir);
+
+/** Every planned cell measured: ok, with 3 samples of each metric. @param {any} results */
+function assertAllMeasured(results) {
+  assert.equal(results.run.state, 'finished');
+  assert.equal(results.run.complete, true);
+  const cells = results.cells.map((/** @type {any} */ c) => `${c.benchmark}/${c.environmentKey}/${c.distro}`).sort();
+  assert.deepEqual(cells, CELLS);
+  for (const c of results.cells) {
+    assert.equal(c.status, 'ok', `${c.benchmark}/${c.environmentKey}: ${c.reason}`);
+    for (const m of c.metrics) assert.equal(m.samples.length, 3, `${c.benchmark}/${c.environmentKey} ${m.metric}`);
+  }
+}
+
+/** The PID of a live process, read from a PID file, or null. @param {string | undefined} file */
+function livePid(file) {
+  if (!file || !existsSync(file)) return null;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {number} pid @param {number} ms */
+async function gone(pid, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test(
+  "the runner's engine restarted mid-run: the run waits, sets its environments up again and measures every cell",
+  { timeout: 900_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    // Only an engine this test run started is ours to restart: .ci/run writes its PID to ENGINE_PIDFILE.
+    const pid = livePid(process.env.ENGINE_PIDFILE);
+    if (!pid) {
+      if (process.env.CI)
+        throw new Error('CI=true but ENGINE_PIDFILE names no live engine: .ci/run starts one and exports it');
+      t.skip('the engine was not started by this test run (no ENGINE_PIDFILE): restarting it is not ours to do');
+      return;
+    }
+    await ensureImages(outer);
+    const out = path.join(tmpDir('fault-restart'), 'out');
+    /** @type {Promise<void> | null} */
+    let restart = null;
+    const r = await runCli([...RUN, '--out', out], {
+      env: { DIND_BENCH_ENGINE_WAIT_S: '180' },
+      onLine: (_, lines) => {
+        if (restart || stepsIn(lines) !== 5) return;
+        restart = (async () => {
+          process.kill(pid, 'SIGTERM');
+          assert.ok(await gone(pid, 90_000), 'the engine stopped');
+          execFileSync('bash', [path.join(ROOT, '.ci/start-engine.sh')], { env: process.env, stdio: 'ignore' });
+        })();
+      },
+    });
+    await restart;
+    assert.ok(restart, 'the engine was restarted mid-run');
+    assert.equal(r.code, 0, r.lines.join('\n'));
+    assert.ok(
+      r.lines.some((l) => /the runner's engine does not answer \/_ping; waiting up to 180 s/.test(l)),
+      r.lines.join('\n'),
+    );
+    const results = resultsIn(out);
+    assertAllMeasured(results);
+    const events = results.run.engineEvents ?? [];
+    assert.ok(
+      events.some((e) => e.engine === 'runner' && e.outcome === 'came back'),
+      JSON.stringify(events),
+    );
+    assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
+  },
+);
+
+test(
+  'the DinD inner engine killed from the host by its PID: the environment is re-created once, every cell measured',
+  { timeout: 900_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    const out = path.join(tmpDir('fault-inner'), 'out');
+    /** @type {Promise<number> | null} */
+    let kill = null;
+    const r = await runCli([...RUN, '--out', out], {
+      onLine: (_, lines) => {
+        if (kill || stepsIn(lines) !== 5) return;
+        kill = (async () => {
+          const filters = { label: [`${OWNER_LABEL}=${process.env.DIND_BENCH_OWNER}`, 'dind-bench.role=dind'] };
+          const [dind] = await outer.listContainers({ filters });
+          assert.ok(dind, 'the run has a DinD container');
+          const top = await outer.getContainer(dind.Id).top({ ps_args: '-eo pid,comm' });
+          const row = top.Processes.find((p) => p[1] === 'dockerd');
+          assert.ok(row, `an inner dockerd in ${JSON.stringify(top.Processes)}`);
+          process.kill(Number(row[0]), 'SIGKILL');
+          return Number(row[0]);
+        })();
+      },
+    });
+    assert.ok(await kill, 'the inner engine was killed mid-run');
+    assert.equal(r.code, 0, r.lines.join('\n'));
+    assert.ok(
+      r.lines.some((l) => /dind@20\.10's own engine does not answer; re-creating dind@20\.10/.test(l)),
+      r.lines.join('\n'),
+    );
+    const results = resultsIn(out);
+    assertAllMeasured(results);
+    const events = results.run.engineEvents ?? [];
+    assert.ok(
+      events.some((e) => e.engine === 'environment' && e.environment === 'dind@20.10' && e.outcome === 're-created'),
+      JSON.stringify(events),
+    );
+    assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
+  },
+);
+
+test(
+  'SIGKILL mid-run, then --resume: what the killed run left is removed and every cell measured',
+  { timeout: 900_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    const out = path.join(tmpDir('fault-kill'), 'out');
+    const killed = await runCli([...RUN, '--out', out], {
+      onLine: (_, lines, child) => stepsIn(lines) === 5 && child.kill('SIGKILL'),
+    });
+    assert.equal(killed.signal, 'SIGKILL');
+    const partial = resultsIn(out);
+    assert.equal(partial.run.state, 'running', 'killed outright: the last state written');
+    // A second run in the same folder while the lock's owner is gone takes the lock over.
+    const resumed = await runCli(['run', '--resume', out]);
+    assert.equal(resumed.code, 0, resumed.lines.join('\n'));
+    assert.ok(
+      resumed.lines.some((l) => /taking over a stale lock \(pid \d+ is gone\)/.test(l)),
+      resumed.lines.join('\n'),
+    );
+    assertAllMeasured(resultsIn(out));
+    assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by either attempt is left');
+  },
+);
+
+test(
+  'the disk under --out fills mid-run: the run ends naming ENOSPC, and --resume measures every cell once there is room',
+  { timeout: 900_000, skip: asRoot ? false : 'mounting a tmpfs needs root (as .ci/run has)' },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    const mount = path.join(tmpDir('fault-full'), 'fs');
+    mkdirSync(mount);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mount]);
+    t.after(() => execFileSync('umount', [mount]));
+    const out = path.join(mount, 'out');
+    const filler = path.join(mount, 'filler');
+    const free = () =>
+      Number(execFileSync('df', ['--output=avail', '-B1', mount], { encoding: 'utf8' }).split('\n')[1]);
+    /** @type {boolean} */
+    let filled = false;
+    const r = await runCli([...RUN, '--out', out], {
+      onLine: (_, lines) => {
+        if (filled || stepsIn(lines) !== 3) return;
+        filled = true;
+        writeFileSync(filler, Buffer.alloc(Math.max(0, free() - 4096)));
+      },
+    });
+    assert.ok(filled);
+    assert.notEqual(r.code, 0, 'the run does not end as if nothing happened');
+    assert.ok(
+      r.lines.some((l) => /ENOSPC/.test(l)),
+      r.lines.join('\n'),
+    );
+    const partial = resultsIn(out);
+    assert.notEqual(partial.run.complete, true);
+    assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
+    rmSync(filler);
+    const resumed = await runCli(['run', '--resume', out]);
+    assert.equal(resumed.code, 0, resumed.lines.join('\n'));
+    assertAllMeasured(resultsIn(out));
+    assert.deepEqual(await settled(outer), NOTHING);
+  },
+);
+
+test(
+  'two runs never share an --out folder: the second is refused naming the first',
+  { timeout: 300_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    const out = path.join(tmpDir('fault-lock'), 'out');
+    /** @type {ReturnType<typeof spawnSync> | null} */
+    let second = null;
+    const first = await runCli(
+      [
+        'run',
+        '--profile',
+        'tiny',
+        '--bench',
+        'lifecycle',
+        '--env',
+        'docker',
+        '--iterations',
+        '2',
+        '--no-build',
+        '--out',
+        out,
+      ],
+      {
+        onLine: (_, lines) => {
+          if (second || stepsIn(lines) !== 1) return;
+          second = spawnSync(process.execPath, [path.join(ROOT, 'bin/dind-bench.js'), ...RUN, '--out', out], {
+            encoding: 'utf8',
+          });
+        },
+      },
+    );
+    assert.equal(first.code, 0, first.lines.join('\n'));
+    const s = /** @type {any} */ (second);
+    assert.ok(s, 'a second run started while the first ran');
+    assert.equal(s.status, 1, s.stderr);
+    assert.match(s.stderr, /is in use by another dind-bench run \(pid \d+ on \S+, since /);
+    assert.ok(!existsSync(path.join(out, '.dind-bench.lock')), 'the lock goes with the run');
+    assert.equal(resultsIn(out).run.complete, true, 'the first run is untouched by the second');
+  },
+);
