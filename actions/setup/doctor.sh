@@ -20,10 +20,11 @@ jq -e 'type == "array"' "$json" >/dev/null 2>&1 || {
   echo "::error title=dind-bench doctor::doctor printed no checks; run \`dind-bench doctor\` on the runner to see why"
   exit 1
 }
-# Check names and details come from this machine; workflow-command characters are escaped all the same.
+# Check names and details come from this machine: an annotation's text is escaped, and an ok line is kept
+# on one line, so no newline in them can start a workflow command.
 jq -r --argjson blocking "$blocking" --arg stage "$stage" '
   def esc: gsub("%"; "%25") | gsub("\r"; "%0D") | gsub("\n"; "%0A");
-  .[] | if .ok then "ok    \(.check): \(.detail)"
+  .[] | if .ok then "ok    \(.check): \(.detail)" | gsub("[\r\n]"; " ")
   else (if (.check as $c | $blocking | index($c)) then "error" else "warning" end) as $level
     | (if .fix then " (fix: \(.fix))" else "" end) as $fix
     | "::\($level) title=dind-bench doctor (\($stage))::\(.check): \(.detail)\($fix)" | esc

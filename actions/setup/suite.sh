@@ -33,8 +33,11 @@ if npm ls --omit=dev --depth=0 >/dev/null 2>&1; then
 else
   offline=()
   if [ -n "${ACT:-}" ] || [ "${DIND_BENCH_NPM_OFFLINE:-}" = true ]; then offline=(--offline); fi
-  echo "dind-bench suite: $suite: npm ci --omit=dev ${offline[*]}"
-  npm ci --omit=dev "${offline[@]}" --no-audit --no-fund --loglevel=error
+  # --ignore-scripts: no dependency's install script runs, also in the jobs that hold a write token
+  # (publish, the PR comment). None is needed: the ones with scripts (ssh2, cpu-features, protobufjs) are
+  # optional native speed-ups or version notices, and dind-bench talks to engines over a unix socket.
+  echo "dind-bench suite: $suite: npm ci --omit=dev --ignore-scripts ${offline[*]}"
+  npm ci --omit=dev --ignore-scripts "${offline[@]}" --no-audit --no-fund --loglevel=error
 fi
 
 # The suite's own commit, for results' suite.commit (src/results/provenance.js): from its checkout when

@@ -101,7 +101,7 @@ function fakeSuite(checks) {
 
 test('doctor: what stops the run is an error, the rest a warning with its fix; data cannot inject commands', () => {
   const checks = [
-    { check: 'engine reachable', ok: true, detail: 'answers' },
+    { check: 'engine reachable', ok: true, detail: 'answers\n::add-mask::from-an-ok-line' },
     { check: 'docker buildx', ok: false, detail: 'not installed', fix: 'install buildx' },
     { check: 'native tools', ok: false, detail: 'sysbench missing\n::stop-commands::x', fix: 'install sysbench' },
   ];
@@ -114,6 +114,8 @@ test('doctor: what stops the run is an error, the rest a warning with its fix; d
   assert.match(r.out, new RegExp(`${before}${escaped}`, 'm'));
   assert.match(r.out, /^::warning title=dind-bench doctor \(before-images\)::native tools/m);
   assert.doesNotMatch(r.out, /^::stop-commands/m);
+  assert.match(r.out, /^ok {4}engine reachable: answers ::add-mask::from-an-ok-line$/m, 'an ok line stays one line');
+  assert.doesNotMatch(r.out, /^::add-mask/m);
 
   r = run('actions/setup/doctor.sh', { DIND_BENCH_SUITE: fakeSuite(checks), STAGE: 'after-images' });
   assert.equal(r.status, 0, 'after the images, a missing buildx no longer stops the run');
@@ -124,6 +126,38 @@ test('doctor: what stops the run is an error, the rest a warning with its fix; d
   assert.equal(r.status, 1);
   assert.match(r.out, /^::error title=dind-bench doctor \(after-images\)::engine reachable: nothing answers/m);
   assert.match(r.out, /nothing answers \(fix: start it\)$/m);
+});
+
+test('build-images: an image name or reason from this machine cannot start a workflow command', () => {
+  const action = parse(readFileSync(path.join(ROOT, 'actions/build-images/action.yml'), 'utf8'));
+  const script = action.runs.steps.find((/** @type {any} */ s) => s.id === 'build').run;
+  const suite = mkdtempSync(path.join(tmp, 'images-suite-'));
+  mkdirSync(path.join(suite, 'bin'));
+  const printed = JSON.stringify({
+    built: ['dind-bench/lifecycle:debian\n::add-mask::built'],
+    unavailable: { 'dind-bench/x:alpine': 'offline 100%\n::stop-commands::y' },
+  });
+  writeFileSync(path.join(suite, 'bin', 'dind-bench.js'), `process.stdout.write(${JSON.stringify(printed)});\n`);
+  const outputs = path.join(suite, 'outputs');
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd: suite,
+    env: {
+      PATH: process.env.PATH,
+      DISTROS: 'debian',
+      ENGINES: '20.10',
+      BENCHMARKS: '',
+      PULL: 'false',
+      GITHUB_OUTPUT: outputs,
+    },
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^built dind-bench\/lifecycle:debian ::add-mask::built$/m);
+  assert.match(
+    r.stdout,
+    /^::warning title=image unavailable::dind-bench\/x:alpine: offline 100%25%0A::stop-commands::y$/m,
+  );
+  assert.doesNotMatch(r.stdout, /^::(add-mask|stop-commands)/m);
 });
 
 test('github-action-benchmark input: one file per direction, each name led by its job', () => {
@@ -294,4 +328,18 @@ test("run action: resume 'true' continues a partial results.json or one with fai
   // Without resume, an existing partial file goes to `run --out`, which refuses it.
   r = step(withResults('no-resume', { state: 'interrupted' }), 'false');
   assert.match(r.calls, /^run --profile tiny .* --out \S+no-resume$/m);
+});
+
+test('no npm install in the actions runs a dependency install script (the publish and comment jobs hold write tokens)', () => {
+  const files = execFileSync('git', ['ls-files', 'actions'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => /\.(sh|ya?ml)$/.test(f));
+  const installs = files.flatMap((f) =>
+    readFileSync(path.join(ROOT, f), 'utf8')
+      .split('\n')
+      .filter((l) => /^\s*(npm (ci|install|i)\b)/.test(l))
+      .map((l) => `${f}: ${l.trim()}`),
+  );
+  assert.ok(installs.length > 0, 'the setup action installs the suite');
+  for (const line of installs) assert.match(line, /--ignore-scripts/, line);
 });
