@@ -240,11 +240,11 @@ export interface DindBenchResultsOneRun {
      */
     raw: Line[];
     /**
-     * with run --budget: the measured iterations the cell got and why it stopped taking more (src/run/adaptive.js)
+     * with run --budget: the measured iterations the cell got and why it stopped taking more (src/run/adaptive.js); left out for the budget: its planned rounds did not fit, so the cell is unavailable (src/run/budget.js)
      */
     sampling?: {
       iterations: number;
-      stopped: 'narrow enough' | 'iteration cap' | 'budget spent';
+      stopped: 'narrow enough' | 'iteration cap' | 'budget spent' | 'left out for the budget';
       [k: string]: unknown;
     };
     /**

@@ -21,6 +21,7 @@ import { withWorkload } from './workload.js';
 import { duration } from './progress.js';
 import { designOf, runIdOf } from './design.js';
 import { executePlan } from './runner.js';
+import { budgetForSelection } from './budget.js';
 import { startPeakRss } from './memory.js';
 import { OUT_LOCK, lockOut } from './out-lock.js';
 
@@ -38,10 +39,12 @@ export const ADAPTIVE_MIN_CHANGE = 0.05;
  *   outer: import('dockerode'), profile: import('#model/results.js').Run['profile'], benchmarks: string[], environments: string[], distros: string[],
  *   engines: string[], iterations?: number, out: string, build: boolean, runnerLabels?: string[], args: object,
  *   log: (s: string) => void, paramOverrides?: import('./params.js').ParamOverrides,
- *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number, locked?: boolean,
+ *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number, budgetStrict?: boolean,
+ *   locked?: boolean,
  * }} RunOptions
  *   registry: where benchmark names are looked up (default: every benchmark)
  *   locked: the caller holds the --out folder's lock already (a resume)
+ *   budgetStrict: stop as soon as the planned rounds cannot fit in the budget (./budget.js)
  *   resumed: the partial results of the run being continued (see resumeCommand)
  *   budgetMs: the run's wall-time budget: after the planned iterations, add iterations where they pay
  *   while it lasts (src/run/adaptive.js); without it the plan is all
@@ -99,7 +102,7 @@ async function runLocked(o) {
       : undefined,
     checkpoint: new Checkpoint(file, partial),
     estimates,
-    adaptive: adaptiveOf(design),
+    adaptive: adaptiveOf(design, Boolean(o.budgetStrict)),
   });
   // Interrupted: the signal handler removes what the run created and exits; nothing more may start
   // (a container describing an image, created after that cleanup, would be left behind).
@@ -153,11 +156,12 @@ function outputPaths(o) {
  * @param {RunOptions} o @param {Design} design @param {ReturnType<typeof makePlan>} plan
  */
 function logPlan(o, design, plan) {
-  const { registry, profile, iterations, budgetMs } = design;
+  const { registry, profile, iterations } = design;
   const estimates = stepEstimates({ plan, profile: o.profile, paramOverrides: o.paramOverrides, registry });
   const estimate = estimates.setupS + estimates.steps.reduce((a, b) => a + b, 0);
+  const budgetMs = (design.budgetMs = budgetOfSelection(o, design, estimate));
   const each = `${profile.warmup} warm-up + ${iterations} iterations each, interleaved`;
-  const more = budgetMs ? `, then more where they pay within a budget of ${Math.round(budgetMs / 1000)} s` : '';
+  const more = budgetMs ? `, within a budget of ${Math.round(budgetMs / 1000)} s (more where they pay)` : '';
   o.log(
     `plan: ${plan.cells.length} cells, ${plan.steps.length} steps (${each}), estimated ${duration(estimate)}${more}`,
   );
@@ -165,12 +169,13 @@ function logPlan(o, design, plan) {
 }
 
 /**
- * With a budget, the adaptive rounds after the plan. Teardown, image facts and the reports come after the
- * last round: kept out of the budget.
- * @param {Design} design
- * @returns {import('./adaptive-rounds.js').RoundOptions | undefined}
+ * With a budget, what bounds the run: the planned rounds are fitted into it (./budget.js), the adaptive
+ * rounds use what is left. Teardown, image facts and the reports come after the last round: kept out of
+ * the budget (reserveMs).
+ * @param {Design} design @param {boolean} strict
+ * @returns {import('./adaptive-rounds.js').RoundOptions & {strict: boolean} | undefined}
  */
-function adaptiveOf({ budgetMs, profile, t0 }) {
+function adaptiveOf({ budgetMs, profile, t0 }, strict) {
   if (!budgetMs) return undefined;
   return {
     budgetMs,
@@ -178,7 +183,33 @@ function adaptiveOf({ budgetMs, profile, t0 }) {
     maxIterations: profile.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     reserveMs: 45_000,
     startedAt: t0,
+    strict,
   };
+}
+
+/**
+ * The profile's budget in proportion to what was asked for (./budget.js): two benchmarks of twelve do not get
+ * the whole of it. An explicit --budget, a resumed run's budget and a run of the whole profile keep theirs.
+ * @param {RunOptions} o @param {Design} design @param {number} selectedS the plan's estimate
+ */
+function budgetOfSelection(o, design, selectedS) {
+  if (!design.budgetMs || o.budgetMs !== undefined || o.resumed || o.registry !== undefined) return design.budgetMs;
+  const whole = makePlan({
+    benchmarks: Object.keys(BENCHMARKS),
+    environments: o.environments,
+    distros: o.distros,
+    engines: design.engines,
+    iterations: design.iterations,
+    warmup: design.profile.warmup,
+  });
+  const est = stepEstimates({ plan: whole, profile: o.profile, paramOverrides: o.paramOverrides });
+  const budgetMs = budgetForSelection(design.budgetMs, selectedS, est.setupS + est.steps.reduce((a, b) => a + b, 0));
+  if (budgetMs !== design.budgetMs) {
+    o.log(
+      `budget: ${Math.round(budgetMs / 1000)} s, the ${o.profile} profile's ${Math.round(design.budgetMs / 1000)} s in proportion to the benchmarks asked for`,
+    );
+  }
+  return budgetMs;
 }
 
 /**

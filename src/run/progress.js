@@ -47,14 +47,22 @@ export class Progress {
 
   /** Seconds still to go, by the refined estimates. @param {(index: number) => boolean} [willRun] */
   remainingSeconds(willRun = () => true) {
-    const overall = ratio(this.total);
     let left = 0;
-    for (const [i, s] of this.steps.entries()) {
-      if (this.done.has(i) || this.skipped.has(i) || !willRun(i)) continue;
-      const b = this.byKey.get(`${s.benchmark}|${s.environment}`) ?? this.byKey.get(s.benchmark);
-      left += s.seconds * (b ? ratio(b) : overall);
-    }
+    for (const i of this.steps.keys()) if (willRun(i)) left += this.secondsOf(i);
     return left;
+  }
+
+  /** What a step still costs by the refined estimate: 0 once done or skipped. @param {number} index */
+  secondsOf(index) {
+    if (this.done.has(index) || this.skipped.has(index)) return 0;
+    const s = this.steps[index];
+    const b = this.byKey.get(`${s.benchmark}|${s.environment}`) ?? this.byKey.get(s.benchmark);
+    return s.seconds * (b ? ratio(b) : ratio(this.total));
+  }
+
+  /** Whether any step has finished in this attempt: estimates are corrected from then on. */
+  get measured() {
+    return this.done.size > 0;
   }
 
   /** "(elapsed 1m05s, ETA 12m)" @param {(index: number) => boolean} [willRun] */

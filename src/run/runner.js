@@ -37,9 +37,11 @@ import { guardTeardown } from './teardown.js';
  *   progress: Progress, checkpoint?: import('./checkpoint.js').Checkpoint,
  *   environments: EnvironmentResult[],
  *   roundMs: Map<string, number[]>, engines?: EngineWatch,
+ *   budget?: import('./adaptive-rounds.js').RoundOptions & {strict?: boolean},
  * }} RunContext
  *   roundMs: per benchmark, the wall time of each measured interleaved round (every cell once)
  *   engines: checks the engines before each step and recovers a lost one (./engine-watch.js)
+ *   budget: the whole run's budget: the planned rounds are fitted into it (./budget.js)
  *   What every step of a run shares.
  */
 
@@ -57,7 +59,7 @@ import { guardTeardown } from './teardown.js';
  *   resume?: {cells: CellResult[], environments: EnvironmentResult[], engineEvents?: import('./engine-watch.js').EngineEvent[]},
  *   checkpoint?: import('./checkpoint.js').Checkpoint,
  *   estimates?: number[],
- *   adaptive?: import('./adaptive-rounds.js').RoundOptions,
+ *   adaptive?: import('./adaptive-rounds.js').RoundOptions & {strict?: boolean},
  * }} args
  *   unavailableImages: image ref -> why it cannot be had here (e.g. Alpine offline)
  *   benchmarks: the registry the plan's benchmark names are looked up in (default: every benchmark)
@@ -97,6 +99,7 @@ export async function executePlan({
     checkpoint,
     environments: [],
     roundMs: new Map(),
+    budget: adaptive,
   };
   /** @type {Map<string, Environment>} */
   const envs = new Map(plan.environments.map((e) => [e.key, createEnvironment(e.name, outer, e.engine)]));

@@ -7,6 +7,7 @@ import { withTimeout } from '../engine/containers.js';
 import { UnavailableError } from '../benchmarks/benchmark.js';
 import { markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
+import { fitMessage, fitPlan } from './budget.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -30,6 +31,7 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
   }
   for (const [i, step] of steps.entries()) {
     if (run.tracker.closing || run.engines?.lost) break; // interrupted: start nothing new
+    if (run.budget) keepWithinBudget(steps, i, cells, run, run.budget);
     const cell = /** @type {CellResult} */ (cells.get(step.cell));
     if (cell.status !== 'pending' || index[i] < (cell.stepsDone ?? 0)) continue;
     const env = /** @type {Environment} */ (envs.get(cell.environmentKey));
@@ -43,6 +45,45 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
     await save();
     // What a round costs: the measured steps of one iteration of every cell of the benchmark, summed.
     if (!step.warmup) addRoundTime(run, cell.benchmark, step.iteration, performance.now() - t0);
+  }
+}
+
+/**
+ * Before step `from`: when the planned rounds left cannot fit in what is left of the budget, leave out
+ * the comparisons ./budget.js chooses (marked unavailable, with why), or stop when the budget is strict.
+ * Only once a step of this attempt has finished: before that the estimates are the plan's, not this machine's.
+ * @param {import('./plan.js').PlannedStep[]} steps @param {number} from
+ * @param {Map<string, CellResult>} cells @param {RunContext} run @param {NonNullable<RunContext['budget']>} budget
+ */
+function keepWithinBudget(steps, from, cells, run, budget) {
+  if (!run.progress.measured) return;
+  /** @type {Map<string, import('./budget.js').PendingCell>} */
+  const pending = new Map();
+  for (let j = from; j < steps.length; j++) {
+    const cell = /** @type {CellResult} */ (cells.get(steps[j].cell));
+    if (cell.status !== 'pending') continue;
+    const p = pending.get(steps[j].cell) ?? {
+      key: steps[j].cell,
+      benchmark: cell.benchmark,
+      distro: cell.distro,
+      baseline: cell.environmentKey === 'docker',
+      remainingS: 0,
+    };
+    p.remainingS += run.progress.secondsOf(j);
+    pending.set(steps[j].cell, p);
+  }
+  const leftS = (budget.startedAt + budget.budgetMs - budget.reserveMs - performance.now()) / 1000;
+  const fit = fitPlan([...pending.values()], leftS);
+  if (fit.keep) return;
+  const message = fitMessage(fit, budget.budgetMs / 1000);
+  if (budget.strict)
+    throw new Error(`${message.replace('leaving out', 'it would leave out')}; stopped (--budget-strict)`);
+  run.log(message);
+  for (const d of fit.drop) {
+    const cell = /** @type {CellResult} */ (cells.get(d.key));
+    const why = `left out to keep the run within its budget of ${Math.round(budget.budgetMs / 1000)} s: its planned rounds did not fit on this machine`;
+    markUnavailable(cell, why);
+    cell.sampling = { iterations: cell.metrics[0]?.samples.length ?? 0, stopped: 'left out for the budget' };
   }
 }
 

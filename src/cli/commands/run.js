@@ -33,8 +33,12 @@ export function register(cli) {
     .option('--no-build', 'do not build missing images; their cells are reported unavailable')
     .option(
       '--budget <duration>',
-      'wall-time budget (e.g. 15m): after the planned iterations, add iterations where DinD vs Docker is still too wide to show 5%, while it lasts',
+      'wall-time budget of the whole run (e.g. 15m): planned rounds that cannot fit leave out the dearest comparisons (named in the report); after them, add iterations where DinD vs Docker is still too wide to show 5%, while it lasts',
       duration,
+    )
+    .option(
+      '--budget-strict',
+      'stop the run as soon as its planned rounds cannot fit in the budget, instead of leaving comparisons out',
     )
     .option('--out <dir>', 'folder for results.json (written as it goes), report.md and raw/ (no results.json yet)')
     .option('--resume <dir>', 'continue the interrupted run in DIR with its recorded options (others are ignored)')
@@ -84,6 +88,7 @@ export function register(cli) {
         build: opts.build,
         runnerLabels: opts.runnerLabels,
         budgetMs: opts.budget,
+        budgetStrict: Boolean(opts.budgetStrict),
         args: { ...opts, paramOverrides },
         paramOverrides,
         log,
