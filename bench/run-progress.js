@@ -11,13 +11,15 @@ const STEP_LINE = /^\[(?:\d+\/\d+|adaptive)\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (
 /**
  * Runs `dind-bench <args>`. Streamed, not spawnSync: each line's arrival time splits the wall time into
  * setup (environments started, images loaded), steps, and teardown.
- * @param {string[]} args
+ * @param {string[]} args @param {string[]} [prefix] a command the run is started under (`taskset -c 0`)
  * @returns {Promise<{status: number | null, wall: number, lines: {at: number, line: string}[], steps: {bench: string, envKey: string, ms: number}[]}>}
  *   wall and `at` in seconds since the start; steps: the runs that gave metrics (failed ones carry no time)
  */
-export async function runWithProgress(args) {
+export async function runWithProgress(args, prefix = /** @type {string[]} */ ([])) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // prefix: a command the run is started under (`taskset -c 0`), for a throttled runner
+  const argv = [...prefix, process.execPath, BIN, ...args];
+  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
   /** @type {{at: number, line: string}[]} */
   const lines = [];
   createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stderr) }).on('line', (line) => {
