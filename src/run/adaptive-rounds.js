@@ -69,6 +69,7 @@ function stateOf(benchmark, mine, run, opts) {
       running.map((x) => x.cell),
       opts.minChange,
       smallestMannWhitneyP,
+      opts.pair,
     ),
     // the newest rounds describe the machine as it is now
     roundMs: rounds.length ? rounds.slice(-3).reduce((a, x) => a + x, 0) / Math.min(3, rounds.length) : Infinity,

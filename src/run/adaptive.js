@@ -19,12 +19,15 @@
 import { detectableWithinRun } from '../stats/detectable.js';
 
 /**
- * @typedef {{ budgetMs: number, minChange: number, maxIterations: number, reserveMs: number }} AdaptiveOptions
- *   budgetMs: the whole run's wall-time budget; reserveMs: kept for provenance and teardown
+ * @typedef {{ budgetMs: number, minChange: number, maxIterations: number, reserveMs: number, pair?: Pair }} AdaptiveOptions
+ *   budgetMs: the whole run's wall-time budget; reserveMs: kept for provenance and teardown; pair: the A/B
+ *   the rounds aim at, if any
  * @typedef {{ benchmark: string, need: number, roundMs: number, iterations: number }} BenchmarkState
  *   need: 75th percentile of MDC / minChange (Infinity while no test is possible); roundMs: what one more
  *   interleaved iteration of every cell of the benchmark costs (measured); iterations: measured so far
  */
+
+/** @typedef {{ baseline: string, candidate: string }} Pair environment keys, e.g. dind@20.10 and dind@26.1 */
 
 export const NEED_QUANTILE = 0.75;
 /** Below this many samples a side a benchmark comes first: a history verdict needs 5 (DEFAULT_RULE.minSamples). */
@@ -38,12 +41,18 @@ export const DEFAULT_MAX_ITERATIONS = 30;
  *   the benchmark's cells that are still running
  * @param {number} minChange
  * @param {(n: number, m: number) => number} smallestP the smallest p-value the test can reach
+ * @param {Pair} [pair] the two environments the run is an A/B of (`run --baseline --candidate`): the
+ *   rounds aim at that comparison instead of DinD against Docker
  */
-export function needOf(cells, minChange, smallestP) {
+export function needOf(cells, minChange, smallestP, pair) {
   const ratios = [];
   if (cells.some((c) => c.metrics.some((m) => m.samples.length < MIN_SAMPLES))) return Infinity;
-  for (const cand of cells.filter((c) => c.environment === 'dind' || c.environment === 'dind-vfs')) {
-    const docker = cells.find((c) => c.environmentKey === 'docker' && c.distro === cand.distro);
+  const candidates = pair
+    ? cells.filter((c) => c.environmentKey === pair.candidate)
+    : cells.filter((c) => c.environment === 'dind' || c.environment === 'dind-vfs');
+  for (const cand of candidates) {
+    const baseKey = pair?.baseline ?? 'docker';
+    const docker = cells.find((c) => c.environmentKey === baseKey && c.distro === cand.distro);
     if (!docker) continue;
     for (const m of cand.metrics) {
       const base = docker.metrics.find((x) => x.metric === m.metric);

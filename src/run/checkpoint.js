@@ -147,6 +147,10 @@ export function resumedOptions(results) {
     build: a.build !== false,
     runnerLabels: Array.isArray(a.runnerLabels) ? a.runnerLabels : undefined,
     paramOverrides: a.paramOverrides && typeof a.paramOverrides === 'object' ? a.paramOverrides : {},
+    pair:
+      typeof a.baseline === 'string' && typeof a.candidate === 'string'
+        ? { baseline: a.baseline, candidate: a.candidate }
+        : undefined,
     args: a,
   };
 }

@@ -40,11 +40,12 @@ export const ADAPTIVE_MIN_CHANGE = 0.05;
  *   engines: string[], iterations?: number, out: string, build: boolean, runnerLabels?: string[], args: object,
  *   log: (s: string) => void, paramOverrides?: import('./params.js').ParamOverrides,
  *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number, budgetStrict?: boolean,
- *   locked?: boolean,
+ *   locked?: boolean, pair?: import('./adaptive.js').Pair,
  * }} RunOptions
  *   registry: where benchmark names are looked up (default: every benchmark)
  *   locked: the caller holds the --out folder's lock already (a resume)
  *   budgetStrict: stop as soon as the planned rounds cannot fit in the budget (./budget.js)
+ *   pair: the run is an A/B of these two environments: adaptive rounds and the budget's baseline follow it
  *   resumed: the partial results of the run being continued (see resumeCommand)
  *   budgetMs: the run's wall-time budget: after the planned iterations, add iterations where they pay
  *   while it lasts (src/run/adaptive.js); without it the plan is all
@@ -83,6 +84,7 @@ async function runLocked(o) {
     iterations: design.iterations,
     warmup: design.profile.warmup,
   });
+  checkPair(o.pair, plan);
   const estimates = logPlan(o, design, plan);
   const runId = o.resumed?.run.id ?? runIdOf(design.startedAt);
   const facts = { startedAt: design.startedAt, iterations: design.iterations, warmup: design.profile.warmup };
@@ -102,7 +104,7 @@ async function runLocked(o) {
       : undefined,
     checkpoint: new Checkpoint(file, partial),
     estimates,
-    adaptive: adaptiveOf(design, Boolean(o.budgetStrict)),
+    adaptive: adaptiveOf(design, Boolean(o.budgetStrict), o.pair),
   });
   // Interrupted: the signal handler removes what the run created and exits; nothing more may start
   // (a container describing an image, created after that cleanup, would be left behind).
@@ -172,12 +174,13 @@ function logPlan(o, design, plan) {
  * With a budget, what bounds the run: the planned rounds are fitted into it (./budget.js), the adaptive
  * rounds use what is left. Teardown, image facts and the reports come after the last round: kept out of
  * the budget (reserveMs).
- * @param {Design} design @param {boolean} strict
+ * @param {Design} design @param {boolean} strict @param {import('./adaptive.js').Pair} [pair]
  * @returns {import('./adaptive-rounds.js').RoundOptions & {strict: boolean} | undefined}
  */
-function adaptiveOf({ budgetMs, profile, t0 }, strict) {
+function adaptiveOf({ budgetMs, profile, t0 }, strict, pair) {
   if (!budgetMs) return undefined;
   return {
+    pair,
     budgetMs,
     minChange: ADAPTIVE_MIN_CHANGE,
     maxIterations: profile.maxIterations ?? DEFAULT_MAX_ITERATIONS,
@@ -185,6 +188,18 @@ function adaptiveOf({ budgetMs, profile, t0 }, strict) {
     startedAt: t0,
     strict,
   };
+}
+
+/**
+ * An A/B pair names two environments of the plan. @param {import('./adaptive.js').Pair | undefined} pair
+ * @param {ReturnType<typeof makePlan>} plan
+ */
+function checkPair(pair, plan) {
+  const keys = plan.environments.map((e) => e.key);
+  for (const k of pair ? [pair.baseline, pair.candidate] : []) {
+    if (!keys.includes(k))
+      throw new Error(`--baseline/--candidate ${k}: not an environment of this run (${keys.join(', ')})`);
+  }
 }
 
 /**

@@ -16,6 +16,9 @@ import { pingWithin } from '../engine/client.js';
 export const DEFAULT_ENGINE_WAIT_MS = 120_000;
 const PING_TIMEOUT_MS = 5_000;
 const POLL_MS = 500;
+/** How long a lost inner engine, and a failed re-creation, watch the runner's engine for a shutdown under way. */
+const SETTLE_MS = 15_000;
+const SHUTDOWN_MS = 30_000;
 
 /**
  * @typedef {{
@@ -59,7 +62,7 @@ export class EngineWatch {
     if (!(await answers(this.outer))) return this.waitForRunnerEngine(step, ready);
     const env = this.envs.get(key);
     if (!env?.healthy || (await env.healthy())) return 'ok';
-    return this.recreate(key, step);
+    return this.recreate(key, step, ready);
   }
 
   /** @param {string} step @param {string[]} ready @returns {Promise<Health>} */
@@ -88,22 +91,44 @@ export class EngineWatch {
     return 'recovered';
   }
 
-  /** @param {string} key @param {string} step @returns {Promise<Health>} */
-  async recreate(key, step) {
+  /** @param {string} key @param {string} step @param {string[]} ready @returns {Promise<Health>} */
+  async recreate(key, step, ready) {
     const t0 = performance.now();
     if (this.recreated.has(key)) {
       return this.giveUp({ step, engine: 'environment', environment: key, t0 }, `${key}'s engine was lost again`);
     }
+    // The inner engine also goes when the runner's engine shuts down (it stops its containers first, and
+    // answers /_ping until it exits). Re-creating then fails half-way and leaves half-made objects behind,
+    // so first make sure the runner's engine stays.
+    this.log(`${step}: ${key}'s own engine does not answer; checking that the runner's engine stays`);
+    if (await this.stopsAnswering(SETTLE_MS)) return this.waitForRunnerEngine(step, ready);
     this.recreated.add(key);
-    this.log(`${step}: ${key}'s own engine does not answer; re-creating ${key} (once per run)`);
+    this.log(`${step}: re-creating ${key} (once per run)`);
     try {
       await this.setUpAgain(key);
     } catch (e) {
+      // A runner's engine on its way down still answers /_ping for a while (it stops its containers
+      // first, the inner engine with them) but creates nothing ("database not open"): that is the runner's
+      // engine going away, to be waited for, not this environment's own failure.
+      if (await this.stopsAnswering(SHUTDOWN_MS)) {
+        this.recreated.delete(key);
+        return this.waitForRunnerEngine(step, ready);
+      }
       const why = `${key} could not be re-created: ${/** @type {Error} */ (e).message.split('\n')[0]}`;
       return this.giveUp({ step, engine: 'environment', environment: key, t0 }, why);
     }
     this.record({ step, engine: 'environment', environment: key, outcome: 're-created', t0 });
     return 'recovered';
+  }
+
+  /** Whether the runner's engine stops answering within `ms`. @param {number} ms */
+  async stopsAnswering(ms) {
+    const deadline = performance.now() + ms;
+    while (performance.now() < deadline) {
+      if (!(await answers(this.outer))) return true;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    return false;
   }
 
   /**

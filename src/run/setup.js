@@ -80,9 +80,12 @@ export async function setUpAgain(key, envs, cells, run) {
   await env.setup({ tracker: run.tracker, images: imagesOf(mine) });
 }
 
-/** The images an environment's pending cells run. @param {import('./cells.js').CellResult[]} mine */
+/**
+ * The images an environment's cells still to run need: pending ones, and one that just failed because the
+ * engine was lost (it runs again once the environment is back).
+ * @param {import('./cells.js').CellResult[]} mine
+ */
 function imagesOf(mine) {
-  return [
-    ...new Set(mine.filter((c) => c.status === 'pending' && c.image).map((c) => /** @type {string} */ (c.image))),
-  ];
+  const runs = (/** @type {import('./cells.js').CellResult} */ c) => c.status === 'pending' || c.status === 'failed';
+  return [...new Set(mine.filter((c) => runs(c) && c.image).map((c) => /** @type {string} */ (c.image)))];
 }

@@ -66,7 +66,7 @@ function keepWithinBudget(steps, from, cells, run, budget) {
       key: steps[j].cell,
       benchmark: cell.benchmark,
       distro: cell.distro,
-      baseline: cell.environmentKey === 'docker',
+      baseline: cell.environmentKey === (budget.pair?.baseline ?? 'docker'),
       remainingS: 0,
     };
     p.remainingS += run.progress.secondsOf(j);

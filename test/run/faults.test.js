@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
 import { OWNER_LABEL } from '../../src/engine/resources.js';
-import { engineOrSkip, ensureImages } from '../helpers/engine.js';
+import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 import { NOTHING, runCli, settled, stepsIn } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
@@ -95,6 +95,7 @@ test(
       return;
     }
     await ensureImages(outer);
+    const before = await snapshot(outer);
     const out = path.join(tmpDir('fault-restart'), 'out');
     /** @type {Promise<void> | null} */
     let restart = null;
@@ -124,6 +125,7 @@ test(
       JSON.stringify(events),
     );
     assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
+    assert.deepEqual(await snapshot(outer), before, 'nor anything half-made, unlabelled, while an engine went down');
   },
 );
 
@@ -134,6 +136,7 @@ test(
     const outer = await engineOrSkip(t);
     if (!outer) return;
     await ensureImages(outer);
+    const before = await snapshot(outer);
     const out = path.join(tmpDir('fault-inner'), 'out');
     /** @type {Promise<number> | null} */
     let kill = null;
@@ -155,7 +158,7 @@ test(
     assert.ok(await kill, 'the inner engine was killed mid-run');
     assert.equal(r.code, 0, r.lines.join('\n'));
     assert.ok(
-      r.lines.some((l) => /dind@20\.10's own engine does not answer; re-creating dind@20\.10/.test(l)),
+      r.lines.some((l) => /re-creating dind@20\.10 \(once per run\)/.test(l)),
       r.lines.join('\n'),
     );
     const results = resultsIn(out);
@@ -166,6 +169,7 @@ test(
       JSON.stringify(events),
     );
     assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
+    assert.deepEqual(await snapshot(outer), before, 'nor anything half-made, unlabelled, while an engine went down');
   },
 );
 

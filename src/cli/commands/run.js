@@ -14,6 +14,17 @@ function duration(v) {
   return ms;
 }
 
+/**
+ * --baseline and --candidate, both or neither; checked against the plan's environments by the run.
+ * @param {{baseline?: string, candidate?: string}} opts
+ */
+function pairOf({ baseline, candidate }) {
+  if (!baseline && !candidate) return undefined;
+  if (!baseline || !candidate) throw new InvalidArgumentError('--baseline and --candidate go together');
+  if (baseline === candidate) throw new InvalidArgumentError('--baseline and --candidate name the same environment');
+  return { baseline, candidate };
+}
+
 /** --price-per-minute's value: dollars, a finite number from 0. @param {string} v */
 function price(v) {
   const n = Number(v);
@@ -40,6 +51,11 @@ export function register(cli) {
       '--budget-strict',
       'stop the run as soon as its planned rounds cannot fit in the budget, instead of leaving comparisons out',
     )
+    .option(
+      '--baseline <key>',
+      'with --candidate: the run is an A/B of two of its environments (e.g. dind@20.10): the rounds after the plan aim at that comparison (then `compare --baseline --candidate`)',
+    )
+    .option('--candidate <key>', 'with --baseline: the environment judged against it (e.g. dind@26.1)')
     .option('--out <dir>', 'folder for results.json (written as it goes), report.md and raw/ (no results.json yet)')
     .option('--resume <dir>', 'continue the interrupted run in DIR with its recorded options (others are ignored)')
     .option(
@@ -89,6 +105,7 @@ export function register(cli) {
         runnerLabels: opts.runnerLabels,
         budgetMs: opts.budget,
         budgetStrict: Boolean(opts.budgetStrict),
+        pair: pairOf(opts),
         args: { ...opts, paramOverrides },
         paramOverrides,
         log,
