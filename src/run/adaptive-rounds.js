@@ -35,7 +35,8 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
     if (!next) {
       for (const s of states)
         for (const x of cellsOf(s.benchmark))
-          x.cell.sampling = { iterations: s.iterations, stopped: stopReason(s, remaining(), opts) };
+          if (x.cell.sampling?.stopped !== 'left out for the budget')
+            x.cell.sampling = { iterations: s.iterations, stopped: stopReason(s, remaining(), opts) };
       break;
     }
     const need = Number.isFinite(next.need) ? next.need.toFixed(2) : 'a testable sample';

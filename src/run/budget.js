@@ -67,12 +67,17 @@ export function fitMessage(fit, budgetS) {
 
 /**
  * The profile's budget for what was asked for: in proportion to the share of the profile's whole plan that
- * the selected benchmarks are estimated to take (two of twelve benchmarks do not get the whole 15 minutes).
- * An explicit --budget is taken as given.
+ * the selected benchmarks are estimated to take (two of twelve benchmarks do not get the whole 15 minutes),
+ * but never less than the selection's own planned rounds with a quarter to spare and the reserve for the
+ * end of the run: a small selection must not lose its comparisons to a fixed reserve. An explicit --budget
+ * is taken as given.
  * @param {number} profileBudgetMs @param {number} selectedS estimated seconds of the selected plan
  * @param {number} wholeS estimated seconds of the profile's plan with every benchmark
+ * @param {number} reserveMs what the end of the run is kept (teardown, image facts, reports)
  */
-export function budgetForSelection(profileBudgetMs, selectedS, wholeS) {
+export function budgetForSelection(profileBudgetMs, selectedS, wholeS, reserveMs) {
   if (!(wholeS > 0) || selectedS >= wholeS) return profileBudgetMs;
-  return Math.round(profileBudgetMs * (selectedS / wholeS));
+  const share = profileBudgetMs * (selectedS / wholeS);
+  const floor = selectedS * 1250 + reserveMs;
+  return Math.round(Math.min(profileBudgetMs, Math.max(share, floor)));
 }

@@ -34,6 +34,9 @@ export const EXIT = { OK: 0, CELLS_FAILED: 3, ENGINE_LOST: 5 };
 /** The change adaptive sampling aims to make detectable DinD vs Docker: the verdicts' default minChange. */
 export const ADAPTIVE_MIN_CHANGE = 0.05;
 
+/** What a budget keeps for the end of the run: teardown, describing the images, the reports. */
+const RESERVE_MS = 45_000;
+
 /**
  * @typedef {{
  *   outer: import('dockerode'), profile: import('#model/results.js').Run['profile'], benchmarks: string[], environments: string[], distros: string[],
@@ -184,7 +187,7 @@ function adaptiveOf({ budgetMs, profile, t0 }, strict, pair) {
     budgetMs,
     minChange: ADAPTIVE_MIN_CHANGE,
     maxIterations: profile.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-    reserveMs: 45_000,
+    reserveMs: RESERVE_MS,
     startedAt: t0,
     strict,
   };
@@ -218,7 +221,8 @@ function budgetOfSelection(o, design, selectedS) {
     warmup: design.profile.warmup,
   });
   const est = stepEstimates({ plan: whole, profile: o.profile, paramOverrides: o.paramOverrides });
-  const budgetMs = budgetForSelection(design.budgetMs, selectedS, est.setupS + est.steps.reduce((a, b) => a + b, 0));
+  const wholeS = est.setupS + est.steps.reduce((a, b) => a + b, 0);
+  const budgetMs = budgetForSelection(design.budgetMs, selectedS, wholeS, RESERVE_MS);
   if (budgetMs !== design.budgetMs) {
     o.log(
       `budget: ${Math.round(budgetMs / 1000)} s, the ${o.profile} profile's ${Math.round(design.budgetMs / 1000)} s in proportion to the benchmarks asked for`,

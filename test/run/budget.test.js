@@ -64,11 +64,12 @@ test("a benchmark's baseline goes with its last comparison; nothing left when no
   assert.equal(fitPlan(PLAN, 5).drop.length, PLAN.length);
 });
 
-test("the profile's budget in proportion to the plan asked for; never more than the whole", () => {
-  assert.equal(budgetForSelection(900_000, 150, 750), 180_000);
-  assert.equal(budgetForSelection(900_000, 750, 750), 900_000);
-  assert.equal(budgetForSelection(900_000, 800, 750), 900_000);
-  assert.equal(budgetForSelection(900_000, 10, 0), 900_000);
+test("the profile's budget in proportion to the plan asked for, never below the selection's own rounds, never more than the whole", () => {
+  assert.equal(budgetForSelection(900_000, 150, 750, 45_000), 232_500, 'the floor: 150 s x 1.25 + the 45 s reserve');
+  assert.equal(budgetForSelection(900_000, 300, 750, 45_000), 420_000, 'in proportion: 300 of 750 s');
+  assert.equal(budgetForSelection(900_000, 750, 750, 45_000), 900_000);
+  assert.equal(budgetForSelection(900_000, 700, 750, 45_000), 900_000, 'the floor is capped at the whole budget');
+  assert.equal(budgetForSelection(900_000, 10, 0, 45_000), 900_000);
 });
 
 test(

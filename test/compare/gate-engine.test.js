@@ -1,0 +1,102 @@
+// The upgrade gate on the real engine: one run interleaves two inner Engine lines (dind@20.10 and
+// dind@26.1), a real slowdown is injected into one of them (its outer DinD container throttled to a
+// fifth of a core with the engine's own `docker update --cpus`, once it is set up), and
+// `compare --baseline dind@20.10 --candidate dind@26.1 --fail-on regression` gives a verdict per metric
+// and stops the pipeline with exit 4.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { EXIT_REGRESSION } from '../../src/compare/command.js';
+import { OWNER_LABEL } from '../../src/engine/resources.js';
+import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { BIN, runCli } from '../helpers/run-cli.js';
+import { tmpDir } from '../history/helpers.js';
+
+test(
+  'a throttled inner engine line is a regression: the A/B gate gives a verdict per metric and exits 4',
+  { timeout: 900_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer, ['20.10', '26.1']);
+    const before = await snapshot(outer);
+    const dir = tmpDir('gate');
+    const out = path.join(dir, 'run');
+    /** @type {Promise<void> | null} */
+    let throttled = null;
+    const r = await runCli(
+      [
+        'run',
+        '--profile',
+        'quick',
+        '--bench',
+        'sysbench',
+        '--env',
+        'dind',
+        '--engine',
+        '20.10,26.1',
+        '--distro',
+        'debian',
+        '--iterations',
+        '5',
+        '--baseline',
+        'dind@20.10',
+        '--candidate',
+        'dind@26.1',
+        '--no-build',
+        '--out',
+        out,
+      ],
+      {
+        onLine: (line) => {
+          if (throttled || !/^ {2}dind@26\.1: engine /.test(line)) return;
+          throttled = (async () => {
+            const filters = {
+              label: [
+                `${OWNER_LABEL}=${process.env.DIND_BENCH_OWNER}`,
+                'dind-bench.role=dind',
+                'dind-bench.engine=26.1',
+              ],
+            };
+            const [dind] = await outer.listContainers({ filters });
+            assert.ok(dind, 'the dind@26.1 container');
+            await outer.getContainer(dind.Id).update({ NanoCpus: 200_000_000, CpuPeriod: 0, CpuQuota: 0 });
+          })();
+        },
+      },
+    );
+    await throttled;
+    assert.ok(throttled, 'the candidate line was throttled once set up');
+    assert.equal(r.code, 0, r.lines.join('\n'));
+
+    const json = path.join(dir, 'ab.json');
+    const gate = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'compare',
+        path.join(out, 'results.json'),
+        '--baseline',
+        'dind@20.10',
+        '--candidate',
+        'dind@26.1',
+        '--fail-on',
+        'regression',
+        '--json',
+        json,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(gate.status, EXIT_REGRESSION, `${gate.stdout}\n${gate.stderr}`);
+    assert.match(gate.stdout.split('\n')[0], /^dind@26\.1 against dind@20\.10: worse in \d+ of \d+ metrics/);
+    const rows = JSON.parse(readFileSync(json, 'utf8')).rows;
+    const cpu = rows.find((/** @type {any} */ x) => x.metric === 'cpu.events_per_s' || x.metric === 'cpu.events_total');
+    assert.ok(cpu, `a CPU metric among ${rows.map((/** @type {any} */ x) => x.metric).join(', ')}`);
+    assert.equal(cpu.verdict, 'regression', JSON.stringify(cpu));
+    for (const row of rows)
+      assert.ok(['regression', 'improvement', 'no change', 'insufficient data'].includes(row.verdict));
+    assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  },
+);
