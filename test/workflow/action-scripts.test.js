@@ -69,23 +69,66 @@ test('untrusted results: a normal folder passes; links, special files and oversi
 test('the pull request comment is found by its author and its marker, never by the marker alone', () => {
   const action = parse(readFileSync(path.join(ROOT, 'actions/compare/action.yml'), 'utf8'));
   const step = action.runs.steps.find((/** @type {any} */ s) => s.name === 'Pull request comment');
-  const filter = /--jq '([^']+)'/.exec(step.run)?.[1];
-  assert.ok(filter, 'the comment step selects with a --jq filter');
+  assert.equal(step.env.AUTHOR, '${{ inputs.comment-author }}');
+  assert.match(step.run, /actions\/compare\/pr-comment\.sh/);
   const marker = '<!-- dind-bench comparison -->';
-  assert.ok(step.run.includes(`marker='${marker}'`));
   const comments = [
     { id: 1, user: { login: 'mallory' }, body: `${marker}\nforged: click here` },
     { id: 2, user: { login: 'github-actions[bot]' }, body: 'another bot comment without the marker' },
     { id: 3, user: { login: 'github-actions[bot]' }, body: `${marker}\nthe real one` },
   ];
-  const select = (/** @type {string} */ author) => {
-    const env = { ...process.env, AUTHOR: author, MARKER: marker };
-    return execFileSync('jq', [filter], { input: JSON.stringify(comments), env, encoding: 'utf8' }).trim();
+  // A stand-in `gh`: the listing is answered from `comments` through the script's own --jq filter (real
+  // jq), and every write is recorded.
+  const bin = mkdtempSync(path.join(tmp, 'gh-'));
+  const calls = path.join(bin, 'calls');
+  writeFileSync(path.join(bin, 'comments.json'), JSON.stringify(comments));
+  writeFileSync(
+    path.join(bin, 'gh'),
+    [
+      '#!/usr/bin/env bash',
+      'if [ "$2" = --paginate ]; then jq -r "$5" "$(dirname "$0")/comments.json"; exit; fi',
+      `printf '%s\\n' "$*" >> ${JSON.stringify(calls)}`,
+    ].join('\n'),
+  );
+  chmodSync(path.join(bin, 'gh'), 0o755);
+  const body = path.join(bin, 'pr-comment.md');
+  writeFileSync(body, 'dind@20.10 is 38% slower than docker on lifecycle container.create_ms');
+  const post = (/** @type {string} */ author, /** @type {string} */ pr = '12') => {
+    writeFileSync(calls, '');
+    const env = {
+      PATH: `${bin}:${process.env.PATH}`,
+      GH_TOKEN: 't',
+      PR_NUMBER: pr,
+      AUTHOR: author,
+      COMMENT: body,
+      GITHUB_REPOSITORY: 'o/r',
+    };
+    const r = spawnSync('bash', [path.join(ROOT, 'actions/compare/pr-comment.sh')], { env, encoding: 'utf8' });
+    return { status: r.status, out: `${r.stdout}${r.stderr}`, calls: readFileSync(calls, 'utf8') };
   };
-  assert.equal(step.env.AUTHOR, '${{ inputs.comment-author }}');
-  assert.equal(select(action.inputs['comment-author'].default), '3', 'the default author: the workflow token');
-  assert.equal(select('mallory'), '1', 'the author input decides whose comment is edited');
-  assert.equal(select('nobody'), '', 'no comment of that author: a new one is posted');
+  let r = post(action.inputs['comment-author'].default);
+  assert.equal(r.status, 0, r.out);
+  assert.match(
+    r.calls,
+    /^api -X PATCH repos\/o\/r\/issues\/comments\/3 -f body=<!-- dind-bench comparison -->\n/,
+    'the default author: the workflow token',
+  );
+  r = post('mallory');
+  assert.match(
+    r.calls,
+    /^api -X PATCH repos\/o\/r\/issues\/comments\/1 /,
+    'the author input decides whose comment is edited',
+  );
+  r = post('nobody');
+  assert.match(
+    r.calls,
+    /^api -X POST repos\/o\/r\/issues\/12\/comments /,
+    'no comment of that author: a new one is posted',
+  );
+  r = post('nobody', '12; rm -rf /');
+  assert.equal(r.status, 1);
+  assert.match(r.out, /pr-number must be a pull request number/);
+  assert.equal(r.calls, '');
 });
 
 /** A suite folder whose `dind-bench doctor --json` prints the given checks. @param {object[]} checks */

@@ -90,3 +90,20 @@ test('every action has a README whose input and output tables match its action.y
     }
   }
 });
+
+test('write tokens only where they write: report reads, comment runs only for a named pull request, publish only from the default branch and never cancelled', () => {
+  for (const file of ['.github/workflows/bench.yml', '.github/workflows/reusable-bench.yml']) {
+    const jobs = parse(read(file)).jobs;
+    assert.deepEqual(jobs.report.permissions, { contents: 'read' }, `${file}: report holds no write token`);
+    const writers = Object.entries(jobs)
+      .filter(([, j]) => /** @type {any} */ (j).permissions?.['pull-requests'] === 'write')
+      .map(([name]) => name);
+    assert.deepEqual(writers, ['comment'], `${file}: only the comment job may write to pull requests`);
+    assert.match(jobs.comment.if, /inputs\.pr != ''/, `${file}: comment runs only when a pull request is named`);
+    assert.equal(jobs.publish.concurrency, undefined, `${file}: a concurrency group would cancel pending publishes`);
+    assert.equal(jobs.publish.environment, 'dind-bench-history');
+    const guard = jobs.publish.steps[0];
+    assert.match(guard.run, /refs\/heads\/\$DEFAULT_BRANCH/, `${file}: publish refuses any ref but the default branch`);
+    assert.equal(guard.env.REF, '${{ github.ref }}');
+  }
+});
