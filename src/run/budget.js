@@ -8,12 +8,15 @@
 // detectable-change model that steers the adaptive rounds needs samples of both sides), so each counts
 // alike and the dearest goes first: the one whose remaining planned rounds cost the most (dind-vfs, whose
 // every container copies its image's layers, is the usual one). A benchmark whose last comparison goes
-// takes its baseline with it. What is kept keeps every planned round, so every comparison kept has at
+// takes its baseline with it. Only comparisons that have run here are left out: the cost of a benchmark
+// not started yet is the plan's estimate scaled by the run so far, which one benchmark's first steps can
+// skew; it is judged once its own first round has run (the check is made at each round's start). What is kept keeps every planned round, so every comparison kept has at
 // least the profile's samples a side (5 in quick). Pure decisions here; ./steps.js applies them.
 
 /**
- * @typedef {{ key: string, benchmark: string, distro: string, baseline: boolean, remainingS: number }} PendingCell
- *   a cell with planned rounds still to run; baseline: the Docker cell the benchmark's comparisons are made against
+ * @typedef {{ key: string, benchmark: string, distro: string, baseline: boolean, remainingS: number, measured: boolean }} PendingCell
+ *   a cell with planned rounds still to run; baseline: the Docker cell the benchmark's comparisons are made
+ *   against; measured: it has run on this machine, so its cost is known, not extrapolated
  * @typedef {{ keep: boolean, drop: PendingCell[], needS: number, leftS: number }} Fit
  *   needS: what the planned rounds still cost; leftS: what the budget leaves for them
  */
@@ -30,8 +33,11 @@ export function fitPlan(cells, leftS) {
   /** @type {PendingCell[]} */
   const drop = [];
   while (sum(kept) > leftS) {
-    const comparisons = kept.filter((c) => !c.baseline);
+    // Only what has run here is left out: a benchmark not started yet is costed from the plan's estimate,
+    // which can be far off on this machine; it is judged once its first round has run.
+    const comparisons = kept.filter((c) => !c.baseline && c.measured);
     if (!comparisons.length) {
+      if (kept.some((c) => !c.measured)) break;
       drop.push(...kept.splice(0)); // only baselines left: no comparison can be made within the budget
       break;
     }
@@ -47,7 +53,7 @@ export function fitPlan(cells, leftS) {
     );
     for (const o of orphaned) drop.push(...kept.splice(kept.indexOf(o), 1));
   }
-  return { keep: false, drop, needS, leftS };
+  return { keep: drop.length === 0, drop, needS, leftS };
 }
 
 /** @param {PendingCell[]} cells */

@@ -35,9 +35,12 @@ export class EngineWatch {
    * @param {{
    *   outer: import('dockerode'), envs: Map<string, import('./runner.js').Environment>,
    *   setUpAgain: (key: string) => Promise<void>, log: (msg: string) => void, waitMs?: number,
-   * }} o setUpAgain: tears the environment down and sets it up again as the run first did
+   *   closing?: () => boolean,
+   * }} o setUpAgain: tears the environment down and sets it up again as the run first did; closing: the
+   *   run is being interrupted (its cleanup takes the engines away): nothing is set up again then
    */
-  constructor({ outer, envs, setUpAgain, log, waitMs = engineWaitMs() }) {
+  constructor({ outer, envs, setUpAgain, log, waitMs = engineWaitMs(), closing = () => false }) {
+    this.closing = closing;
     this.outer = outer;
     this.envs = envs;
     this.setUpAgain = setUpAgain;
@@ -59,6 +62,7 @@ export class EngineWatch {
    */
   async check(key, step, ready) {
     if (this.lost) return 'lost';
+    if (this.closing()) return 'ok';
     if (!(await answers(this.outer))) return this.waitForRunnerEngine(step, ready);
     const env = this.envs.get(key);
     if (!env?.healthy || (await env.healthy())) return 'ok';
@@ -78,6 +82,7 @@ export class EngineWatch {
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+    if (this.closing()) return 'ok';
     this.log(`${step}: the runner's engine answers again; setting up ${ready.join(', ') || 'nothing'} again`);
     for (const key of ready) {
       try {
@@ -102,6 +107,7 @@ export class EngineWatch {
     // so first make sure the runner's engine stays.
     this.log(`${step}: ${key}'s own engine does not answer; checking that the runner's engine stays`);
     if (await this.stopsAnswering(SETTLE_MS)) return this.waitForRunnerEngine(step, ready);
+    if (this.closing()) return 'ok';
     this.recreated.add(key);
     this.log(`${step}: re-creating ${key} (once per run)`);
     try {

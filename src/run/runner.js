@@ -107,7 +107,13 @@ export async function executePlan({
 
   const cells = planCells(plan, benchmarks, unavailableImages);
   if (resume) resumeCells(cells, resume.cells);
-  const watch = new EngineWatch({ outer, envs, log, setUpAgain: (key) => setUpAgain(key, envs, cells, run) });
+  const watch = new EngineWatch({
+    outer,
+    envs,
+    log,
+    setUpAgain: (key) => setUpAgain(key, envs, cells, run),
+    closing: () => tracker.closing,
+  });
   watch.events.push(...(resume?.engineEvents ?? []));
   run.engines = watch;
   const save = async () => {

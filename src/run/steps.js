@@ -56,7 +56,10 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
  * @param {Map<string, CellResult>} cells @param {RunContext} run @param {NonNullable<RunContext['budget']>} budget
  */
 function keepWithinBudget(steps, from, cells, run, budget) {
-  if (!run.progress.measured) return;
+  // At the start of a round (each cell's previous round measured), never mid-round.
+  const prev = steps[from - 1];
+  const roundStart = !prev || prev.iteration !== steps[from].iteration || prev.warmup !== steps[from].warmup;
+  if (!run.progress.measured || !roundStart) return;
   /** @type {Map<string, import('./budget.js').PendingCell>} */
   const pending = new Map();
   for (let j = from; j < steps.length; j++) {
@@ -67,6 +70,7 @@ function keepWithinBudget(steps, from, cells, run, budget) {
       benchmark: cell.benchmark,
       distro: cell.distro,
       baseline: cell.environmentKey === (budget.pair?.baseline ?? 'docker'),
+      measured: (cell.stepsDone ?? 0) > 0,
       remainingS: 0,
     };
     p.remainingS += run.progress.secondsOf(j);
@@ -74,11 +78,13 @@ function keepWithinBudget(steps, from, cells, run, budget) {
   }
   const leftS = (budget.startedAt + budget.budgetMs - budget.reserveMs - performance.now()) / 1000;
   const fit = fitPlan([...pending.values()], leftS);
-  if (fit.keep) return;
-  const message = fitMessage(fit, budget.budgetMs / 1000);
-  if (budget.strict)
-    throw new Error(`${message.replace('leaving out', 'it would leave out')}; stopped (--budget-strict)`);
-  run.log(message);
+  if (fit.needS <= fit.leftS) return;
+  if (budget.strict) {
+    const over = `budget: the planned rounds need about ${Math.round(fit.needS)} s more, ${Math.max(0, Math.round(fit.leftS))} s are left of ${Math.round(budget.budgetMs / 1000)} s`;
+    throw new Error(`${over}; stopped (--budget-strict)`);
+  }
+  if (fit.keep) return; // over only by what has not run here yet: judged at its own first round
+  run.log(fitMessage(fit, budget.budgetMs / 1000));
   for (const d of fit.drop) {
     const cell = /** @type {CellResult} */ (cells.get(d.key));
     const why = `left out to keep the run within its budget of ${Math.round(budget.budgetMs / 1000)} s: its planned rounds did not fit on this machine`;
@@ -124,7 +130,8 @@ export async function runGuarded(step, cell, env, run, progress, eta) {
   for (let attempt = 0; attempt < 3; attempt++) {
     if ((await watch.check(cell.environmentKey, progress, ready())) === 'lost') return false;
     if (await runOneStep(step, cell, env, run, progress, eta)) return true;
-    if (cell.status !== 'failed') return false;
+    // Interrupted: the cleanup took the engines away, nothing to recover.
+    if (cell.status !== 'failed' || run.tracker.closing) return false;
     const after = await watch.check(cell.environmentKey, progress, ready());
     if (after === 'ok') return false; // every engine answers: the benchmark's own failure
     reopen(cell);

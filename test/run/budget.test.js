@@ -11,10 +11,10 @@ import { engineOrSkip, ensureImages } from '../helpers/engine.js';
 import { NOTHING, runCli, settled } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
-/** @param {string} key @param {number} remainingS */
-const cell = (key, remainingS) => {
+/** @param {string} key @param {number} remainingS @param {boolean} [measured] */
+const cell = (key, remainingS, measured = true) => {
   const [benchmark, env, distro] = key.split('/');
-  return { key, benchmark, distro, baseline: env === 'docker', remainingS };
+  return { key, benchmark, distro, baseline: env === 'docker', remainingS, measured };
 };
 const PLAN = [
   cell('lifecycle/docker/debian', 20),
@@ -64,6 +64,26 @@ test("a benchmark's baseline goes with its last comparison; nothing left when no
   assert.equal(fitPlan(PLAN, 5).drop.length, PLAN.length);
 });
 
+test('a benchmark not started yet is not left out on an extrapolated cost: only what has run here', () => {
+  const plan = [
+    cell('lifecycle/docker/debian', 20),
+    cell('lifecycle/dind-vfs@20.10/debian', 40),
+    cell('fio/docker/debian', 40, false),
+    cell('fio/dind-vfs@20.10/debian', 300, false),
+  ];
+  const fit = fitPlan(plan, 100);
+  assert.deepEqual(
+    fit.drop.map((c) => c.key),
+    ['lifecycle/dind-vfs@20.10/debian', 'lifecycle/docker/debian'],
+    'the measured comparison goes (with its baseline); fio waits for its own first round',
+  );
+  assert.equal(fit.keep, false);
+  assert.equal(
+    fitPlan([cell('fio/docker/debian', 40, false), cell('fio/dind@20.10/debian', 300, false)], 10).keep,
+    true,
+  );
+});
+
 test("the profile's budget in proportion to the plan asked for, never below the selection's own rounds, never more than the whole", () => {
   assert.equal(budgetForSelection(900_000, 150, 750, 45_000), 232_500, 'the floor: 150 s x 1.25 + the 45 s reserve');
   assert.equal(budgetForSelection(900_000, 300, 750, 45_000), 420_000, 'in proportion: 300 of 750 s');
@@ -106,7 +126,11 @@ test(
     const strict = await runCli([...args, '--budget', '100s', '--budget-strict', '--out', path.join(dir, 'strict')]);
     assert.equal(strict.code, 1, strict.lines.join('\n'));
     assert.ok(
-      strict.lines.some((l) => /it would leave out .*; stopped \(--budget-strict\)/.test(l)),
+      strict.lines.some((l) =>
+        /budget: the planned rounds need about \d+ s more, \d+ s are left of 100 s; stopped \(--budget-strict\)/.test(
+          l,
+        ),
+      ),
       strict.lines.join('\n'),
     );
     assert.deepEqual(await settled(outer), NOTHING);
