@@ -125,19 +125,55 @@ export function faultPoint(what) {
   if (writePoints === Number(process.env.DIND_BENCH_FAULT_AT)) process.kill(process.pid, 'SIGKILL');
 }
 
-/** Writes `data` as JSON to `file` through a temporary sibling and a rename. @param {string} file @param {unknown} data */
+/**
+ * Durability: what a publish writes reaches the disk before the step that relies on it, so a power cut
+ * after the commit point cannot leave a journal pointing at empty files. `onSync` lets a test see each
+ * flush (a file, or a folder whose entries changed), in order.
+ * @type {{ onSync: ((what: string) => void) | null }}
+ */
+export const durability = { onSync: null };
+
+/** Writes a new file (never replacing one) and flushes it to the disk. @param {string} file @param {string} text */
+export async function writeDurable(file, text) {
+  const fh = await fs.open(file, 'wx');
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+    durability.onSync?.(file);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Flushes a folder's entries (files created or renamed in it) to the disk. @param {string} dir */
+export async function syncDir(dir) {
+  const fh = await fs.open(dir, 'r');
+  try {
+    await fh.sync();
+    durability.onSync?.(`${dir}/`);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes `data` as JSON to `file` through a temporary sibling, flushed, and a rename, then flushes the
+ * folder so the rename itself is on the disk.
+ * @param {string} file @param {unknown} data
+ */
 export async function writeJsonAtomic(file, data, { pretty = false } = {}) {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     faultPoint(`write ${path.basename(tmp)}`);
-    await fs.writeFile(tmp, JSON.stringify(data, null, pretty ? 2 : undefined) + '\n', { flag: 'wx' });
+    await writeDurable(tmp, JSON.stringify(data, null, pretty ? 2 : undefined) + '\n');
     faultPoint(`rename to ${path.basename(file)}`);
     await fs.rename(tmp, file);
   } catch (e) {
     await fs.rm(tmp, { force: true });
     throw e;
   }
+  await syncDir(path.dirname(file));
 }
 
 /** Copies `from` to `to` unless `to` exists (provenance files are written once). @param {string} from @param {string} to */

@@ -18,6 +18,8 @@ import {
   mkdirIn,
   readJsonIn,
   refuseLinks,
+  syncDir,
+  writeDurable,
   writeJsonAtomic,
 } from './files.js';
 import { ARCHIVE_DIR } from './layout.js';
@@ -46,21 +48,26 @@ export class Transaction {
     const from = `${JOURNAL_DIR}/${this.id}/${this.ops.length}`;
     if (!this.ops.some((o) => o.op === 'put')) await mkdirIn(this.root, `${JOURNAL_DIR}/${this.id}`);
     faultPoint(`stage ${rel}`);
-    await fs.writeFile(inStore(this.root, from), JSON.stringify(data, null, pretty ? 2 : undefined) + '\n', {
-      flag: 'wx',
-    });
+    await writeDurable(inStore(this.root, from), JSON.stringify(data, null, pretty ? 2 : undefined) + '\n');
     this.ops.push({ op: 'put', from, to: rel });
   }
 
-  /** Moves `rel` (a shard or a month of runs) to the same path under archive/. @param {string} rel */
-  move(rel) {
+  /**
+   * Moves `rel` (a shard or a month of runs) to the same path under archive/, or beside it (REL.late-N, a
+   * late run's month archived before: ./retention.js).
+   * @param {string} rel @param {string} [to]
+   */
+  move(rel, to = `${ARCHIVE_DIR}/${rel}`) {
     checkTarget(this.root, rel);
-    this.ops.push({ op: 'move', from: rel, to: `${ARCHIVE_DIR}/${rel}` });
+    if (!isArchivePlace(rel, to)) throw new HistoryError(path.join(this.root, to), `not an archive place of ${rel}`);
+    this.ops.push({ op: 'move', from: rel, to });
   }
 
   /** Writes the journal (the commit point), then applies it. Nothing staged: nothing happens. */
   async commit() {
     if (!this.ops.length) return;
+    // The staged files and their folder's entries are on the disk before the journal names them.
+    if (this.ops.some((o) => o.op === 'put')) await syncDir(inStore(this.root, `${JOURNAL_DIR}/${this.id}`));
     await writeJsonAtomic(inStore(this.root, JOURNAL), { format: JOURNAL_FORMAT, id: this.id, ops: this.ops });
     await recoverHistory(this.root);
   }
@@ -97,6 +104,16 @@ export async function transact(root, stage) {
   }
 }
 
+/**
+ * A move's only targets: the same path under archive/, or beside it as a late copy (.late-1 to .late-99).
+ * @param {string} from @param {unknown} to
+ */
+function isArchivePlace(from, to) {
+  if (typeof to !== 'string') return false;
+  const own = `${ARCHIVE_DIR}/${from}`;
+  return to === own || (to.startsWith(`${own}.late-`) && /^[1-9]\d?$/.test(to.slice(own.length + '.late-'.length)));
+}
+
 /** Refuses a target outside the history's data (hidden files, the staging itself). @param {string} root @param {string} rel */
 function checkTarget(root, rel) {
   inStore(root, rel);
@@ -117,6 +134,8 @@ export async function recoverHistory(root) {
     throw new HistoryError(dir, st.isSymbolicLink() ? LINK_PROBLEM : 'is not a folder; move it aside');
   const journal = await readJournal(root);
   if (journal) for (const op of journal.ops) await apply(root, op);
+  // The renames are on the disk before the journal that would redo them goes.
+  for (const folder of foldersOf(root, journal?.ops ?? [])) await syncDir(folder);
   faultPoint('remove the journal');
   await fs.rm(path.join(root, JOURNAL), { force: true });
   faultPoint('remove the staging folder');
@@ -152,7 +171,7 @@ async function readJournal(root) {
         typeof op.from === 'string' &&
         !op.from.startsWith('.') &&
         !op.from.startsWith(`${ARCHIVE_DIR}/`) &&
-        op.to === `${ARCHIVE_DIR}/${op.from}`);
+        isArchivePlace(op.from, op.to));
     if (!ok)
       throw new HistoryError(
         file,
@@ -162,6 +181,16 @@ async function readJournal(root) {
     inStore(root, op.to);
   }
   return journal;
+}
+
+/** The folders a journal's renames changed (targets, and a move's source). @param {string} root @param {Op[]} ops */
+function foldersOf(root, ops) {
+  const dirs = new Set();
+  for (const op of ops) {
+    dirs.add(path.dirname(inStore(root, op.to)));
+    if (op.op === 'move') dirs.add(path.dirname(inStore(root, op.from)));
+  }
+  return [...dirs].filter((d) => d.startsWith(root));
 }
 
 /** Does one operation, or nothing if it was done before the process was killed. @param {string} root @param {Op} op */

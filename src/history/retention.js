@@ -53,8 +53,9 @@ export async function archiveOldShards(dir, { keepMonths, now = new Date() }) {
       for (const s of Object.values(index.series)) {
         const old = s.periods.filter((p) => p < cutoff);
         for (const period of old) {
-          if (await movable(dir, shardPath(seriesDir(s), period))) {
-            tx.move(shardPath(seriesDir(s), period));
+          const to = await archivePlace(dir, shardPath(seriesDir(s), period));
+          if (to) {
+            tx.move(shardPath(seriesDir(s), period), to);
             moved++;
           }
         }
@@ -64,7 +65,8 @@ export async function archiveOldShards(dir, { keepMonths, now = new Date() }) {
         }
       }
       for (const period of index.periods.filter((p) => p < cutoff)) {
-        if (await movable(dir, `runs/${period}`)) tx.move(`runs/${period}`);
+        const to = await archivePlace(dir, `runs/${period}`);
+        if (to) tx.move(`runs/${period}`, to);
       }
       if (moved) await tx.put(INDEX_FILE, { ...index, updatedAt: new Date().toISOString() });
     });
@@ -72,22 +74,32 @@ export async function archiveOldShards(dir, { keepMonths, now = new Date() }) {
   });
 }
 
-/** True when `rel` is there to move and its archive place is free. @param {string} dir @param {string} rel */
-async function movable(dir, rel) {
+/**
+ * Where `rel` goes in archive/, or null when it is not there to move. Its own place, or, when a month was
+ * archived before and a late run (its start in that month) was published since, a free place beside it:
+ * ARCHIVE/REL.late-N. Nothing is overwritten and nothing merged, and retention goes on (it used to refuse
+ * here, and then every later retention refused again). The late file is kept for whoever restores the
+ * month, as every archived file is.
+ * @param {string} dir @param {string} rel @returns {Promise<string | null>}
+ */
+async function archivePlace(dir, rel) {
   await refuseLinks(dir, rel);
-  await refuseLinks(dir, `${ARCHIVE_DIR}/${rel}`);
-  const from = path.join(dir, rel);
-  const to = path.join(dir, ARCHIVE_DIR, rel);
   const there = (/** @type {string} */ p) =>
-    fs.lstat(p).then(
+    fs.lstat(path.join(dir, p)).then(
       () => true,
       () => false,
     );
-  if (!(await there(from))) return false;
-  if (await there(to))
-    throw new HistoryError(
-      to,
-      `already archived, and ${from} exists too; move one aside by hand (nothing was overwritten)`,
-    );
-  return true;
+  if (!(await there(rel))) return null;
+  for (let n = 0; n <= MAX_LATE; n++) {
+    const to = n === 0 ? `${ARCHIVE_DIR}/${rel}` : `${ARCHIVE_DIR}/${rel}.late-${n}`;
+    await refuseLinks(dir, to);
+    if (!(await there(to))) return to;
+  }
+  throw new HistoryError(
+    path.join(dir, ARCHIVE_DIR, rel),
+    `already archived ${MAX_LATE + 1} times (late runs of that month); move the .late-N copies aside by hand`,
+  );
 }
+
+/** How many late copies of one archived month are kept beside it before retention asks for a hand. */
+const MAX_LATE = 99;

@@ -33,11 +33,8 @@ export function fitPlan(cells, leftS) {
   /** @type {PendingCell[]} */
   const drop = [];
   while (sum(kept) > leftS) {
-    // Only what has run here is left out: a benchmark not started yet is costed from the plan's estimate,
-    // which can be far off on this machine; it is judged once its first round has run.
-    const comparisons = kept.filter((c) => !c.baseline && c.measured);
+    const comparisons = kept.filter((c) => !c.baseline);
     if (!comparisons.length) {
-      if (kept.some((c) => !c.measured)) break;
       drop.push(...kept.splice(0)); // only baselines left: no comparison can be made within the budget
       break;
     }
@@ -53,7 +50,11 @@ export function fitPlan(cells, leftS) {
     );
     for (const o of orphaned) drop.push(...kept.splice(kept.indexOf(o), 1));
   }
-  return { keep: drop.length === 0, drop, needS, leftS };
+  // Only what has run here is left out now: a benchmark not started yet is costed from the plan's estimate
+  // scaled by the run so far, which one benchmark's first steps can skew. Chosen, it is judged again at its
+  // own first round; until then it still counts, so nothing cheaper is left out in its place.
+  const now = drop.filter((c) => c.measured);
+  return { keep: now.length === 0, drop: now, needS, leftS };
 }
 
 /** @param {PendingCell[]} cells */

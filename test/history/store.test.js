@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promises as fs, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, promises as fs, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
+import { durability } from '../../src/history/files.js';
 import { runPath } from '../../src/history/layout.js';
 import { archiveOldShards } from '../../src/history/retention.js';
 import { HistoryError, openHistory, seriesKey } from '../../src/history/store.js';
@@ -255,4 +256,68 @@ test('retention moves old shards to archive/ and deletes nothing', async () => {
   );
   assert.deepEqual(h.index.series[key].archived, ['2026-01']);
   await fs.access(path.join(dir, 'archive', h.index.series[key].dir, '2026-01.json'));
+});
+
+test('a late run into an archived month no longer wedges retention: its month is archived beside the first, nothing overwritten', async () => {
+  const dir = tmpDir('hist');
+  const runs = tmpDir('runs');
+  const now = new Date('2026-11-21T00:00:00Z');
+  await publishRun(dir, variant(runs, { id: 'old', startedAt: '2026-01-10T02:00:00.000Z' }));
+  await publishRun(dir, variant(runs, { id: 'new', startedAt: '2026-11-10T02:00:00.000Z' }));
+  assert.ok((await archiveOldShards(dir, { keepMonths: 3, now })) > 0);
+  const h0 = await openHistory(dir);
+  const key = h0.listSeries()[0].key;
+  const archived = path.join(dir, 'archive', h0.index.series[key].dir, '2026-01.json');
+  const first = readFileSync(archived, 'utf8');
+  // A run that started in the archived month, published after it was archived (a late upload).
+  await publishRun(dir, variant(runs, { id: 'late', startedAt: '2026-01-20T02:00:00.000Z' }));
+  assert.ok((await archiveOldShards(dir, { keepMonths: 3, now })) > 0, 'retention goes on');
+  assert.equal(readFileSync(archived, 'utf8'), first, 'the archived month is not overwritten');
+  assert.match(readFileSync(`${archived}.late-1`, 'utf8'), /"late"/);
+  // ... and keeps going: another late run, another retention, another publish.
+  await publishRun(dir, variant(runs, { id: 'later', startedAt: '2026-01-25T02:00:00.000Z' }));
+  await archiveOldShards(dir, { keepMonths: 3, now });
+  assert.match(readFileSync(`${archived}.late-2`, 'utf8'), /"later"/);
+  await publishRun(dir, variant(runs, { id: 'newer', startedAt: '2026-11-12T02:00:00.000Z' }));
+  const h = await openHistory(dir);
+  assert.deepEqual(
+    (await h.readSeries(key)).map((p) => p.runId),
+    ['new', 'newer'],
+  );
+});
+
+test('a publish flushes what it staged before its commit point, and what it renamed before the journal goes', async () => {
+  const dir = tmpDir('hist');
+  const runs = tmpDir('runs');
+  await publishRun(dir, variant(runs, { id: 'first', startedAt: '2026-11-10T02:00:00.000Z' }));
+  const journal = path.join(dir, '.publish', 'journal.json');
+  /** @type {{what: string, journal: boolean}[]} */
+  const seen = [];
+  durability.onSync = (what) =>
+    seen.push({ what: path.relative(dir, what) + (what.endsWith('/') ? '/' : ''), journal: existsSync(journal) });
+  try {
+    await publishRun(dir, variant(runs, { id: 'second', startedAt: '2026-11-11T02:00:00.000Z' }));
+  } finally {
+    durability.onSync = null;
+  }
+  const staged = seen.filter((s) => /^\.publish\/[0-9a-f]{12}\/\d+$/.test(s.what));
+  assert.ok(staged.length > 5, `every staged file is flushed: ${staged.length}`);
+  assert.ok(
+    staged.every((s) => !s.journal),
+    'staged files are flushed before the journal exists',
+  );
+  const stagingDir = seen.findIndex((s) => /^\.publish\/[0-9a-f]{12}\/$/.test(s.what));
+  const journalTmp = seen.findIndex((s) => /^\.publish\/journal\.json\.\d+\.[0-9a-f]+\.tmp$/.test(s.what));
+  const journalDir = seen.findIndex((s, i) => i > journalTmp && s.what === '.publish/');
+  assert.ok(
+    stagingDir >= 0 && journalTmp > stagingDir && journalDir > journalTmp,
+    JSON.stringify(seen.map((s) => s.what)),
+  );
+  const targets = seen.slice(journalDir + 1).filter((s) => s.what.endsWith('/'));
+  assert.ok(targets.length > 0, 'the folders the renames changed are flushed');
+  assert.ok(
+    targets.every((s) => s.journal),
+    'before the journal is removed',
+  );
+  assert.ok(!existsSync(journal));
 });
