@@ -8,9 +8,10 @@
 // detectable-change model that steers the adaptive rounds needs samples of both sides), so each counts
 // alike and the dearest goes first: the one whose remaining planned rounds cost the most (dind-vfs, whose
 // every container copies its image's layers, is the usual one). A benchmark whose last comparison goes
-// takes its baseline with it. Only comparisons that have run here are left out: the cost of a benchmark
-// not started yet is the plan's estimate scaled by the run so far, which one benchmark's first steps can
-// skew; it is judged once its own first round has run (the check is made at each round's start). What is kept keeps every planned round, so every comparison kept has at
+// takes its baseline with it. Only comparisons that have run here are left out: a benchmark not started
+// yet counts at its plan estimate (scaling it by the run so far let one benchmark's slow first steps
+// inflate every other and leave whole benchmarks out), and is judged once its own first round has run
+// (the check is made at each round's start). What is kept keeps every planned round, so every comparison kept has at
 // least the profile's samples a side (5 in quick). Pure decisions here; ./steps.js applies them.
 
 /**

@@ -52,12 +52,17 @@ export class Progress {
     return left;
   }
 
-  /** What a step still costs by the refined estimate: 0 once done or skipped. @param {number} index */
-  secondsOf(index) {
+  /**
+   * What a step still costs by the refined estimate: 0 once done or skipped. A benchmark not started yet
+   * takes the run's ratio so far, unless `extrapolate` is false: then its plan estimate as it is (the
+   * budget's choice, ../run/budget.js, which one benchmark's first steps must not skew).
+   * @param {number} index @param {{extrapolate?: boolean}} [opts]
+   */
+  secondsOf(index, { extrapolate = true } = {}) {
     if (this.done.has(index) || this.skipped.has(index)) return 0;
     const s = this.steps[index];
     const b = this.byKey.get(`${s.benchmark}|${s.environment}`) ?? this.byKey.get(s.benchmark);
-    return s.seconds * (b ? ratio(b) : ratio(this.total));
+    return s.seconds * (b ? ratio(b) : extrapolate ? ratio(this.total) : 1);
   }
 
   /** Whether any step has finished in this attempt: estimates are corrected from then on. */

@@ -73,7 +73,7 @@ function keepWithinBudget(steps, from, cells, run, budget) {
       measured: (cell.stepsDone ?? 0) > 0,
       remainingS: 0,
     };
-    p.remainingS += run.progress.secondsOf(j);
+    p.remainingS += run.progress.secondsOf(j, { extrapolate: false });
     pending.set(steps[j].cell, p);
   }
   const leftS = (budget.startedAt + budget.budgetMs - budget.reserveMs - performance.now()) / 1000;

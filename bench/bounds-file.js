@@ -1,0 +1,39 @@
+// A results file at the bounds `publish` accepts: 99 series of 10,000 samples (990,000 samples, under the
+// 1,000,000 a run may hold), every name at its longest, from the quick fixture. For bench/bounds.js (timed)
+// and test/hostile/bounds.test.js (behaviour only).
+import { readFileSync } from 'node:fs';
+import { MAX_RUN_SAMPLES, MAX_SAMPLES } from '../src/history/append.js';
+import { validateResults } from '../src/results/schema.js';
+import { normalDeviate, seededRandom } from '../src/stats/index.js';
+
+const FIXTURE = new URL('../test/fixtures/results/quick-debian.json', import.meta.url).pathname;
+/** 99: every series at its own bound, the run under its own. */
+export const SERIES = Math.floor(MAX_RUN_SAMPLES / MAX_SAMPLES) - 1;
+
+/**
+ * Two cells (docker, dind) of one benchmark, SERIES metrics between them, each at MAX_SAMPLES samples.
+ * @param {number} [samples] per series (fewer for a quick check)
+ */
+export function atTheBounds(samples = MAX_SAMPLES) {
+  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+  const random = seededRandom(7);
+  const cells = doc.cells.filter((/** @type {any} */ c) => c.benchmark === 'sysbench' && c.environmentKey !== 'native');
+  cells.forEach((/** @type {any} */ cell, /** @type {number} */ side) => {
+    const count = side === 0 ? Math.ceil(SERIES / 2) : Math.floor(SERIES / 2);
+    cell.metrics = Array.from({ length: count }, (_, i) => ({
+      // the longest metric name a history accepts (200 characters)
+      metric: `bounds.m${String(i).padStart(2, '0')}_ms`.padEnd(200, 'x'),
+      unit: 'ms',
+      better: 'lower',
+      samples: Array.from(
+        { length: samples },
+        () => Math.round(100 * (1 + side * 0.05) * Math.exp(0.1 * normalDeviate(random)) * 1000) / 1000,
+      ),
+      warmup: [],
+    }));
+    delete cell.timeseries;
+  });
+  doc.cells = cells;
+  doc.run.id = `bounds-${process.pid}`;
+  return validateResults(doc, 'the bounds file');
+}
