@@ -51,9 +51,9 @@ export function fitPlan(cells, leftS) {
     );
     for (const o of orphaned) drop.push(...kept.splice(kept.indexOf(o), 1));
   }
-  // Only what has run here is left out now: a benchmark not started yet is costed from the plan's estimate
-  // scaled by the run so far, which one benchmark's first steps can skew. Chosen, it is judged again at its
-  // own first round; until then it still counts, so nothing cheaper is left out in its place.
+  // Only what has run here is left out now: a benchmark not started yet is costed from the plan's estimate,
+  // not this machine's. Chosen, it is judged again at its own first round; until then it still counts, so
+  // nothing cheaper is left out in its place.
   const now = drop.filter((c) => c.measured);
   return { keep: now.length === 0, drop: now, needS, leftS };
 }
