@@ -1,5 +1,6 @@
 // The comparison as text: a terminal table, a Markdown report (the GitHub job summary), a pull-request
 // comment, and a JSON document of verdicts.
+import { answers } from '../results/report.js';
 import { TOO_FEW_NOTE, anyTooFew, versusTitle } from '../results/within-run.js';
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
 import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } from './rows.js';
@@ -41,10 +42,63 @@ export function terminalReport(o) {
   return out.map((l) => l.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ' ')).join('\n') + '\n';
 }
 
+/**
+ * The answer first, as one line: what is worse and by how much. With regressions against history, how many
+ * and the worst with its change (and the Engine change it follows); without, the sentence report.md opens
+ * with (the environment against Docker, with the largest differences). The first line of the job summary
+ * and of the pull request comment.
+ * @param {CompareOutcome} o
+ */
+export function headline(o) {
+  const regressed = (o.verdicts ?? []).filter((v) => v.status === 'regression' && v.change !== null);
+  if (o.verdicts && regressed.length) {
+    const w = regressed.reduce((a, v) => (/** @type {number} */ (v.change) > /** @type {number} */ (a.change) ? v : a));
+    const since = w.engineChange ? `, ${w.engineChange}` : '';
+    const where = `${w.benchmark} ${w.metric} on ${w.environmentKey}/${w.distro}`;
+    return mdText(
+      `${regressed.length} of ${o.verdicts.length} series regressed against their history; the worst: ${where} ${signed(/** @type {number} */ (w.change))} worse${since}.`,
+    );
+  }
+  const first = answers(
+    o.results,
+    o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
+  )[0];
+  const history = o.verdicts ? 'No series regressed against its history. ' : '';
+  return mdText(`${history}${first ?? 'No environment was compared with Docker in this run.'}`);
+}
+
+/** +12.3% @param {number} x a relative change */
+const signed = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+/**
+ * Where the full report and the site are, as a Markdown line, from the Actions environment: the run's page
+ * (its artifacts) and DIND_BENCH_SITE_URL. Each checked (https, the forms GitHub uses) before it is printed.
+ * @param {NodeJS.ProcessEnv} [env] @returns {string | null}
+ */
+export function linksLine(env = process.env) {
+  const links = [];
+  const server = env.GITHUB_SERVER_URL ?? '';
+  const repo = env.GITHUB_REPOSITORY ?? '';
+  const run = env.GITHUB_RUN_ID ?? '';
+  if (/^https:\/\/[\w.-]+$/.test(server) && /^[\w.-]+\/[\w.-]+$/.test(repo) && /^\d{1,20}$/.test(run))
+    links.push(`[full report (this run's artifacts)](${server}/${repo}/actions/runs/${run})`);
+  const site = env.DIND_BENCH_SITE_URL ?? '';
+  if (/^https:\/\/[\w.-]+(\/[\w./-]*)?$/.test(site)) links.push(`[history site](${site})`);
+  return links.length ? links.join(' · ') : null;
+}
+
+/** The answer, then the links: the top of the job summary and of the comment. @param {CompareOutcome} o */
+function answerFirst(o) {
+  const links = linksLine();
+  return [headline(o), ...(links ? ['', links] : [])];
+}
+
 /** @param {CompareOutcome} o */
 export function markdownReport(o) {
   const r = o.results;
   const out = [
+    ...answerFirst(o),
+    '',
     `## dind-bench: run ${mdText(r.run.id)}`,
     '',
     `Profile **${mdText(r.run.profile)}**, ${r.run.iterations} iterations, runner ${mdText(r.runner.name)}.`,
@@ -68,7 +122,7 @@ export function markdownReport(o) {
  * @param {CompareOutcome} o
  */
 export function prComment(o) {
-  const out = ['### dind-bench'];
+  const out = [...answerFirst(o), '', '### dind-bench'];
   if (o.verdicts) {
     out.push('', `**Against history:** ${countsLine(o.verdicts)}`);
     const notable = o.verdicts.filter((v) => v.status === 'regression' || v.status === 'improvement');

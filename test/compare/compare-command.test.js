@@ -154,10 +154,53 @@ test('in GitHub Actions: the report goes to the job summary and each regression 
     if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
     else process.env.GITHUB_STEP_SUMMARY = saved;
   }
-  assert.match(readFileSync(summary, 'utf8'), /## dind-bench: run ci-slow/);
+  const text = readFileSync(summary, 'utf8');
+  assert.match(text, /## dind-bench: run ci-slow/);
+  // The answer first: what regressed and by how much, before any heading or legend.
+  assert.match(
+    text.split('\n')[0],
+    /^\d+ of \d+ series regressed against their history; the worst: \S+ \S+ on \S+ \+\d+\.\d% worse/,
+  );
   assert.match(
     stdout,
     /::warning title=dind-bench regression%3A lifecycle container.create_ms on dind@20.10\/debian::median .* worse/,
+  );
+});
+
+test('the pull request comment opens with the answer and its magnitude, then the links', async () => {
+  const { dir, hist } = await history(6);
+  const slow = variant(dir, { id: 'pr-slow', startedAt: '2026-11-02T00:00:00Z', scale: 2.5 });
+  const comment = path.join(dir, 'pr.md');
+  const env = {
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: 'o/r',
+    GITHUB_RUN_ID: '42',
+    DIND_BENCH_SITE_URL: 'https://o.github.io/r/',
+  };
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    await compareCommand({ results: slow, history: hist, prComment: comment, print: () => {} });
+  } finally {
+    for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+  }
+  const lines = readFileSync(comment, 'utf8').split('\n');
+  assert.match(lines[0], /^\d+ of \d+ series regressed against their history; the worst: .* \+\d+\.\d% worse/);
+  assert.equal(
+    lines[2],
+    "[full report (this run's artifacts)](https://github.com/o/r/actions/runs/42) · [history site](https://o.github.io/r/)",
+  );
+  // Without a regression the first line is still an answer with a magnitude: the run's own sentence.
+  const same = path.join(dir, 'pr-same.md');
+  await compareCommand({
+    results: variant(dir, { id: 'pr-same', startedAt: '2026-11-03T00:00:00Z' }),
+    history: hist,
+    prComment: same,
+    print: () => {},
+  });
+  assert.match(
+    readFileSync(same, 'utf8').split('\n')[0],
+    /^No series regressed against its history\. .* [+-]\d+(\.\d+)?%/,
   );
 });
 
