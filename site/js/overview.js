@@ -72,6 +72,13 @@ function renderAnswer(
       .map((r) => ({ r, c: r.vsDocker[k] }));
     const worse = cmp.filter((x) => x.c.verdict === 'worse');
     const better = cmp.filter((x) => x.c.verdict === 'better');
+    const tooFew = cmp.filter((x) => x.c.verdict === 'too few');
+    // Never "worse in 0" where too few samples hide the differences: say so, what is needed, and the
+    // largest estimates for what they are.
+    if (tooFew.length && !worse.length && !better.length) {
+      parts.push(tooFewSentence(k, cmp, tooFew));
+      continue;
+    }
     const top = [...worse]
       .sort((a, b) => costChange(b.c.ratio, b.r.better) - costChange(a.c.ratio, a.r.better))
       .slice(0, 3);
@@ -95,6 +102,24 @@ function renderAnswer(
   $('answer').innerHTML = parts.length
     ? parts.join(' ')
     : 'No DinD environment in this run or these filters: nothing to compare with Docker.';
+}
+
+/**
+ * The callout of an environment whose comparisons with Docker had too few samples to be tested.
+ * @typedef {{r: import('#model/overview.js').OverviewRow, c: import('#model/overview.js').VsDocker}} Pair
+ * @param {string} k the environment @param {Pair[]} cmp @param {Pair[]} tooFew
+ */
+function tooFewSentence(k, cmp, tooFew) {
+  const n = Math.min(...tooFew.map((x) => x.r.envs[k]?.n ?? 0));
+  const nDocker = Math.min(...tooFew.map((x) => x.r.envs.docker?.n ?? 0));
+  const top = [...tooFew]
+    .sort((a, b) => Math.abs(costChange(b.c.ratio, b.r.better)) - Math.abs(costChange(a.c.ratio, a.r.better)))
+    .slice(0, 3);
+  return (
+    `<b>${esc(k)}</b>: too few samples to judge against plain Docker in <b>${tooFew.length}</b> of ${cmp.length} metrics ` +
+    `(${n} vs ${nDocker} a side; at least 5 a side are needed: run 5 iterations or more, as the quick profile does)` +
+    `; largest estimates, untested: ${top.map((x) => `${esc(x.r.metric)} ${shortPct(costChange(x.c.ratio, x.r.better))}`).join(', ')}.`
+  );
 }
 
 /** Regressions and improvements since the previous runs of each series: the verdicts `compare --history` gives. */

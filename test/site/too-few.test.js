@@ -1,0 +1,52 @@
+// The site's answer never reads "clearly worse in 0" where too few samples hide the differences: a run of
+// 3 samples a side, in real headless Chromium, says the samples are too few, what is needed, and gives the
+// largest estimates as untested.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { publishRun } from '../../src/history/append.js';
+import { buildSite } from '../../src/site/build.js';
+import { serveSite } from '../../src/site/serve.js';
+import { FIXTURE, tmpDir } from '../history/helpers.js';
+import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
+
+const skip = browserOrSkip();
+/** @type {{url: string, close: () => Promise<void>}} */ let server;
+/** @type {Awaited<ReturnType<typeof launch>>} */ let browser;
+
+before(async () => {
+  if (skip) return;
+  const r = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+  r.run.iterations = 3;
+  for (const c of r.cells) for (const m of c.metrics) m.samples = m.samples.slice(0, 3);
+  const file = path.join(tmpDir('too-few-runs'), 'results.json');
+  writeFileSync(file, JSON.stringify(r));
+  const history = tmpDir('too-few-history');
+  await publishRun(history, file);
+  const out = path.join(tmpDir('too-few-site'), 'site');
+  await buildSite({ history, out });
+  server = await serveSite(out);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test(
+  '3 samples a side: the answer says the samples are too few and what is needed, never "worse in 0"',
+  { skip },
+  async () => {
+    const { page, errors } = await openPage(browser.context, server.url);
+    const answer = await page.locator('#answer').innerText();
+    assert.match(
+      answer,
+      /dind@20\.10: too few samples to judge against plain Docker in \d+ of \d+ metrics \(3 vs 3 a side; at least 5 a side are needed/,
+    );
+    assert.match(answer, /largest estimates, untested: \S+ [+-]\d/);
+    assert.doesNotMatch(answer, /clearly worse than plain Docker in 0/);
+    assert.deepEqual(errors, []);
+  },
+);
