@@ -2,7 +2,7 @@
 # Adds every results.json under $RESULTS to the history in $HISTORY with `dind-bench publish`. With
 # $BRANCH set, the history lives on that git branch: when the push races another publisher, the history
 # is fetched afresh and the results published again onto it (never a force push, so nothing recorded
-# by the other publisher is lost), up to $ATTEMPTS times.
+# by the other publisher is lost), up to $ATTEMPTS times. $REDACT: what to leave out (publish --redact).
 set -euo pipefail
 : "${SUITE:?}" "${RESULTS:?}" "${HISTORY:?}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,10 +13,12 @@ if [ "${#files[@]}" -eq 0 ]; then
   exit 1
 fi
 
+extra=()
+if [ -n "${REDACT:-}" ]; then extra=(--redact "$REDACT"); fi
 publish_all() {
   for file in "${files[@]}"; do
     echo "publish $file"
-    node "$SUITE/bin/dind-bench.js" publish "$file" --history "$HISTORY"
+    node "$SUITE/bin/dind-bench.js" publish "$file" --history "$HISTORY" "${extra[@]}"
   done
 }
 

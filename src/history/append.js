@@ -10,6 +10,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { RESULTS_ADVICE, readJsonFile } from '../results/read-json.js';
+import { redact } from './redact.js';
 import { validateResults } from '../results/schema.js';
 import { HistoryError, readJsonIn, refuseLinks, withLock } from './files.js';
 import { recoverHistory, transact } from './journal.js';
@@ -40,11 +41,14 @@ export const CATALOG_FORMAT = 'dind-bench-runs';
 /**
  * Reads, validates and appends DIR/results.json to the history in `dir` (created when missing or empty).
  * @param {string} dir @param {string} resultsFile
+ * @param {{ redact?: import('./redact.js').Redactable[] }} [opts] what a public site should not show (./redact.js)
  * @returns {Promise<{ runId: string, duplicate: boolean, points: number, series: number }>}
  */
-export async function publishRun(dir, resultsFile) {
-  const doc = await readJsonFile(resultsFile, { what: 'results file', advice: RESULTS_ADVICE });
-  const results = validateResults(doc, resultsFile);
+export async function publishRun(dir, resultsFile, { redact: leaveOut = [] } = {}) {
+  const read = await readJsonFile(resultsFile, { what: 'results file', advice: RESULTS_ADVICE });
+  const valid = validateResults(read, resultsFile);
+  const doc = leaveOut.length ? redact(valid, leaveOut) : read;
+  const results = leaveOut.length ? validateResults(doc, resultsFile) : valid;
   checkRunSize(resultsFile, results);
   // A partial run published now would make its finished version a duplicate (same run id), never added.
   const state = results.run.state ?? 'finished';

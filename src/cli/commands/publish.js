@@ -17,15 +17,21 @@ export function register(cli) {
       'after publishing, move shards older than this many months (1 to 1200) to archive/ (never deleted)',
       positiveInt,
     )
+    .option(
+      '--redact <list>',
+      'leave out of the history what a public site should not show: hostnames, emails, labels (comma-separated), or all',
+    )
     .action(async (results, opts) => {
-      const [{ publishRun }, { archiveOldShards, checkKeepMonths }] = await Promise.all([
+      const [{ publishRun }, { archiveOldShards, checkKeepMonths }, { parseRedact }] = await Promise.all([
         import('../../history/append.js'),
         import('../../history/retention.js'),
+        import('../../history/redact.js'),
       ]);
+      const redact = opts.redact === undefined ? [] : parseRedact(opts.redact);
       // Checked before publishing: a retention that cannot run must not leave a half-done command.
       if (opts.retainMonths !== undefined) checkKeepMonths(opts.retainMonths, '--retain-months');
       const started = performance.now();
-      const r = await publishRun(opts.history, results);
+      const r = await publishRun(opts.history, results, { redact });
       const ms = Math.round(performance.now() - started);
       // The run id comes from the results file: escaped, so it cannot break the line (logText).
       const [id, dir] = [logText(r.runId), logText(opts.history)];

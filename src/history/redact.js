@@ -1,0 +1,62 @@
+// What a public history site should not show, left out at publish (`publish --redact`): the runner's host
+// name (host.hostname, runner.name, each shard's hostname), e-mail addresses (the caller's commit author
+// and committer, and any address in a string), the runner's labels. Each is replaced by a placeholder the
+// schema accepts, so the published file still validates; the series keys (hardware fingerprint,
+// benchmark, metric, environment) do not use any of them, so verdicts are unchanged.
+
+export const REDACTABLE = /** @type {const} */ (['hostnames', 'emails', 'labels']);
+/** @typedef {typeof REDACTABLE[number]} Redactable */
+
+export const PLACEHOLDER = 'redacted';
+const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)+/g;
+
+/**
+ * A copy of `results` without what `what` names.
+ * @param {import('#model/results.js').Results} results a valid results document
+ * @param {Redactable[]} what
+ * @returns {import('#model/results.js').Results}
+ */
+export function redact(results, what) {
+  /** @type {any} */
+  const r = structuredClone(results);
+  if (what.includes('hostnames')) {
+    if (r.host.hostname !== undefined) r.host.hostname = PLACEHOLDER;
+    r.runner.name = PLACEHOLDER;
+    for (const s of r.run.shards ?? []) {
+      if (s.hostname !== undefined) s.hostname = PLACEHOLDER;
+      s.runner = PLACEHOLDER;
+    }
+  }
+  if (what.includes('labels')) r.runner.labels = [];
+  return what.includes('emails') ? withoutEmails(r) : r;
+}
+
+/** Every string with its e-mail addresses replaced; a person's `email` emptied. @param {any} v @returns {any} */
+function withoutEmails(v) {
+  if (typeof v === 'string') return v.replace(EMAIL, PLACEHOLDER);
+  if (Array.isArray(v)) return v.map(withoutEmails);
+  if (v && typeof v === 'object') {
+    /** @type {Record<string, any>} */
+    const out = {};
+    for (const [k, x] of Object.entries(v)) out[k] = k === 'email' && typeof x === 'string' ? null : withoutEmails(x);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * `--redact`'s value: a comma-separated list of REDACTABLE, or "all".
+ * @param {string} v @returns {Redactable[]}
+ */
+export function parseRedact(v) {
+  const items = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.includes('all')) return [...REDACTABLE];
+  const bad = items.filter((x) => !(/** @type {readonly string[]} */ (REDACTABLE).includes(x)));
+  if (bad.length || !items.length) {
+    throw new Error(`--redact ${JSON.stringify(v)}: one or more of ${REDACTABLE.join(', ')} (or all)`);
+  }
+  return /** @type {Redactable[]} */ (items);
+}

@@ -1,0 +1,81 @@
+// `publish --redact`: what a public site should not show (the runner's host name, e-mail addresses, the
+// runner's labels) is in no file of the history, and what is published still validates; without it, it is.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { validateResults } from '../../src/results/schema.js';
+import { BIN, fixture, tmpDir } from './helpers.js';
+
+const SECRETS = ['secret-host-7', 'dev@example.com', 'ops.lead@corp.example', 'gce-secret-pool'];
+
+/** Every file's text under `dir`. @param {string} dir @returns {string[]} */
+function allText(dir) {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).isFile())
+    .map((f) => readFileSync(f, 'utf8'));
+}
+
+/** A run carrying each secret where a real one does. */
+function runWithSecrets() {
+  const r = fixture();
+  r.host.hostname = SECRETS[0];
+  r.runner.name = SECRETS[0];
+  r.runner.labels = ['self-hosted', SECRETS[3]];
+  r.caller = {
+    repository: 'o/r',
+    commit: 'a'.repeat(40),
+    author: { name: 'Dev', email: SECRETS[1], username: 'dev' },
+    committer: { name: 'Ops', email: SECRETS[2], username: 'ops' },
+  };
+  r.cells[0].reason = `mail ${SECRETS[2]} for access`;
+  const file = path.join(tmpDir('redact-runs'), 'results.json');
+  writeFileSync(file, JSON.stringify(r));
+  return file;
+}
+
+test('publish --redact all: no host name, e-mail or label in any file of the history; what is published validates', () => {
+  const file = runWithSecrets();
+  const plain = tmpDir('redact-plain');
+  let r = spawnSync(process.execPath, [BIN, 'publish', file, '--history', plain], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const everything = allText(plain).join('\n');
+  for (const s of SECRETS) assert.ok(everything.includes(s), `without --redact, ${s} is published (the control)`);
+
+  const redacted = tmpDir('redact-history');
+  r = spawnSync(process.execPath, [BIN, 'publish', file, '--history', redacted, '--redact', 'all'], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const text = allText(redacted);
+  for (const s of SECRETS) assert.ok(!text.some((t) => t.includes(s)), `${s} left out`);
+  const runs = readdirSync(path.join(redacted, 'runs'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.json'),
+  );
+  assert.ok(runs.length > 0);
+  for (const f of runs) {
+    const doc = JSON.parse(readFileSync(path.join(redacted, 'runs', f), 'utf8'));
+    if (doc.schemaVersion) validateResults(doc, f);
+  }
+});
+
+test('publish --redact takes hostnames, emails, labels or all, and refuses anything else before writing', () => {
+  const file = runWithSecrets();
+  const dir = tmpDir('redact-bad');
+  const r = spawnSync(process.execPath, [BIN, 'publish', file, '--history', dir, '--redact', 'hostnames,passwords'], {
+    encoding: 'utf8',
+  });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /--redact "hostnames,passwords": one or more of hostnames, emails, labels \(or all\)/);
+  assert.deepEqual(readdirSync(dir), []);
+  const some = tmpDir('redact-some');
+  const ok = spawnSync(process.execPath, [BIN, 'publish', file, '--history', some, '--redact', 'labels'], {
+    encoding: 'utf8',
+  });
+  assert.equal(ok.status, 0, ok.stderr);
+  const text = allText(some).join('\n');
+  assert.ok(!text.includes(SECRETS[3]), 'labels left out');
+  assert.ok(text.includes(SECRETS[0]), 'host names kept when not asked');
+});
