@@ -66,11 +66,13 @@ const sum = (cells) => cells.reduce((s, c) => s + c.remainingS, 0);
  * @param {Fit} fit @param {number} budgetS
  */
 export function fitMessage(fit, budgetS) {
-  const names = fit.drop.map((c) => c.key).join(', ');
-  return (
-    `budget: the planned rounds need about ${Math.round(fit.needS)} s more, ${Math.max(0, Math.round(fit.leftS))} s ` +
-    `are left of ${Math.round(budgetS)} s; leaving out ${names}`
-  );
+  return `${overMessage(fit, budgetS)}; leaving out ${fit.drop.map((c) => c.key).join(', ')}`;
+}
+
+/** "budget: the planned rounds need about N s more, M s are left of B s" @param {Fit} fit @param {number} budgetS */
+export function overMessage(fit, budgetS) {
+  const left = Math.max(0, Math.round(fit.leftS));
+  return `budget: the planned rounds need about ${Math.round(fit.needS)} s more, ${left} s are left of ${Math.round(budgetS)} s`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { withTimeout } from '../engine/containers.js';
 import { UnavailableError } from '../benchmarks/benchmark.js';
 import { markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
-import { fitMessage, fitPlan } from './budget.js';
+import { fitMessage, fitPlan, overMessage } from './budget.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -49,9 +49,10 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
 }
 
 /**
- * Before step `from`: when the planned rounds left cannot fit in what is left of the budget, leave out
- * the comparisons ./budget.js chooses (marked unavailable, with why), or stop when the budget is strict.
- * Only once a step of this attempt has finished: before that the estimates are the plan's, not this machine's.
+ * Before step `from`, at the start of a round: when the planned rounds left cannot fit in what is left of
+ * the budget, leave out the comparisons ./budget.js chooses (marked unavailable, with why), or stop when the
+ * budget is strict. A cell that has run here is costed by what its steps took, one not started yet by the
+ * plan's estimate.
  * @param {import('./plan.js').PlannedStep[]} steps @param {number} from
  * @param {Map<string, CellResult>} cells @param {RunContext} run @param {NonNullable<RunContext['budget']>} budget
  */
@@ -79,10 +80,7 @@ function keepWithinBudget(steps, from, cells, run, budget) {
   const leftS = (budget.startedAt + budget.budgetMs - budget.reserveMs - performance.now()) / 1000;
   const fit = fitPlan([...pending.values()], leftS);
   if (fit.needS <= fit.leftS) return;
-  if (budget.strict) {
-    const over = `budget: the planned rounds need about ${Math.round(fit.needS)} s more, ${Math.max(0, Math.round(fit.leftS))} s are left of ${Math.round(budget.budgetMs / 1000)} s`;
-    throw new Error(`${over}; stopped (--budget-strict)`);
-  }
+  if (budget.strict) throw new Error(`${overMessage(fit, budget.budgetMs / 1000)}; stopped (--budget-strict)`);
   if (fit.keep) return; // over only by what has not run here yet: judged at its own first round
   run.log(fitMessage(fit, budget.budgetMs / 1000));
   for (const d of fit.drop) {
