@@ -107,3 +107,22 @@ test('write tokens only where they write: report reads, comment runs only for a 
     assert.equal(guard.env.REF, '${{ github.ref }}');
   }
 });
+
+test('no job of the benchmark workflows names ubuntu-latest directly: the hosted-runner input (default unchanged) chooses', () => {
+  for (const file of ['.github/workflows/bench.yml', '.github/workflows/reusable-bench.yml']) {
+    const doc = parse(read(file));
+    const on = doc.on ?? doc[/** @type {any} */ (true)];
+    const inputs = on.workflow_dispatch?.inputs ?? on.workflow_call?.inputs;
+    assert.equal(inputs['hosted-runner'].default, 'ubuntu-latest', `${file}: the default is unchanged`);
+    assert.equal(inputs['fail-on-regression'].default, false);
+    for (const [name, job] of Object.entries(doc.jobs)) {
+      const runsOn = /** @type {any} */ (job)['runs-on'];
+      assert.notEqual(runsOn, 'ubuntu-latest', `${file}: job ${name}`);
+      if (name !== 'bench') assert.match(runsOn, /inputs\.hosted-runner/, `${file}: job ${name}`);
+    }
+    assert.equal(
+      doc.jobs.report.steps.find((/** @type {any} */ s) => s.with?.['fail-on-regression'])?.with['fail-on-regression'],
+      "${{ inputs.fail-on-regression && 'true' || 'false' }}",
+    );
+  }
+});
