@@ -54,6 +54,9 @@ jq -e '[.cells[] | select(.benchmark == "workload.consumer-job" and .status == "
   "$(find "$tmp/out/results" -name results.json | head -n1)" >/dev/null \
   || fail "the caller's workload did not run in docker and dind through the reusable workflow"
 grep -q "On this runner your job (workload.consumer-job" "$tmp/act.log" || fail "no cost-per-job answer for the caller's workload"
+# A later job of the caller read the reusable workflow's outputs.
+grep -Eq "dind-bench verdict: (regression|improvement|no change|insufficient data) \([0-9]+ regressed" "$tmp/act.log" \
+  || fail "the caller's gate job did not read the reusable workflow's outputs"
 [ -f "$tmp/out/history/index.json" ] || fail "no history written"
 [ -f "$tmp/out/site/index.html" ] || fail "no site built"
 # The suite came from the reference, installed by the actions themselves (the copy had no node_modules).

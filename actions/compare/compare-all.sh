@@ -61,7 +61,28 @@ printf '%s\n' "${parts[@]}" > "$OUT/pr-comment-parts.txt"
 bash "$(dirname "$0")/comment-body.sh"
 # No copy into $GITHUB_STEP_SUMMARY here: in Actions `compare` already writes the job summary itself
 # (through @actions/core), once per results file.
+# The answer for a pipeline (the reusable workflow's outputs): one verdict over every file, how many series
+# regressed, and the worst of them with its change. Names come from the results: control characters go and
+# the value is bounded, so an output stays one line.
+# shellcheck disable=SC2016 # JavaScript template literals, not shell expansions
+summary=$(node -e '
+  const fs = require("fs");
+  const docs = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const verdicts = docs.flatMap((d) => d.verdicts ?? []);
+  const count = (s) => verdicts.filter((v) => v.status === s).length;
+  const verdict = count("regression") ? "regression" : count("improvement") ? "improvement"
+    : count("no change") ? "no change" : "insufficient data";
+  const worst = verdicts.filter((v) => v.status === "regression" && typeof v.change === "number")
+    .sort((a, b) => b.change - a.change)[0];
+  const clean = (s) => String(s).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 300);
+  const text = worst ? `${worst.benchmark} ${worst.metric} on ${worst.environmentKey}/${worst.distro} +${(worst.change * 100).toFixed(1)}%` : "";
+  process.stdout.write([verdict, count("regression"), clean(text)].join("\n"));
+' "$OUT"/comparison-*.json)
+{ read -r verdict; read -r regressions; read -r worst || true; } <<<"$summary"
 {
   echo "markdown=$(cd "$OUT" && pwd)/comparison.md"
   echo "regression=$regression"
+  echo "verdict=$verdict"
+  echo "regressions=$regressions"
+  echo "worst=$worst"
 } >> "${GITHUB_OUTPUT:-/dev/null}"

@@ -1,7 +1,8 @@
 // Writes .github/workflows/reusable-bench.yml, the benchmark workflow for other repositories, from
 // bench.yml, so the two cannot drift apart (a test checks the file is current; `npm run
 // workflows:reusable` rewrites it). What differs, and why:
-// - `on:` is `workflow_call` with bench.yml's dispatch inputs (a choice becomes a string naming its options).
+// - `on:` is `workflow_call` with bench.yml's dispatch inputs (a choice becomes a string naming its options)
+//   and the outputs a caller's later job reads (CALL_OUTPUTS).
 // - The caller's repository is not dind-bench: no checkout (but the bench job's, when a workload file of
 //   the caller's is given); every `./actions/NAME` becomes
 //   `SUITE_REPOSITORY/actions/NAME@MAJOR`, which brings the whole suite with it (see actions/setup/suite.sh).
@@ -24,6 +25,28 @@ const HEADER = `# GENERATED from bench.yml by \`npm run workflows:reusable\` (sr
 # caller grants the permissions its jobs need (docs/use-in-your-repository.md). Self-hosted runners must
 # be reached only from events a fork cannot edit: never call it from a pull_request workflow (SECURITY.md).
 `;
+
+/** What a caller's later job reads (`needs.<job>.outputs.verdict`): the report job's answer and the site. */
+export const CALL_OUTPUTS = {
+  verdict: {
+    description:
+      'regression, improvement, no change or insufficient data, over every series judged against its history',
+    value: '${{ jobs.report.outputs.verdict }}',
+  },
+  regressions: { description: 'how many series regressed', value: '${{ jobs.report.outputs.regressions }}' },
+  worst: {
+    description: 'the worst regression with its change (empty without one)',
+    value: '${{ jobs.report.outputs.worst }}',
+  },
+  'report-url': {
+    description: "the comparison report artifact's address",
+    value: '${{ jobs.report.outputs.report-url }}',
+  },
+  'site-url': {
+    description: 'the deployed history site (empty when not published)',
+    value: '${{ jobs.pages.outputs.site-url }}',
+  },
+};
 
 /**
  * bench.yml's dispatch inputs as workflow_call inputs.
@@ -49,7 +72,7 @@ export function reusableWorkflow(source) {
   const doc = parseDocument(source);
   const dispatch = doc.toJS().on?.workflow_dispatch?.inputs;
   if (!dispatch) throw new Error('bench.yml has no workflow_dispatch inputs');
-  doc.set('on', doc.createNode({ workflow_call: { inputs: callInputs(dispatch) } }));
+  doc.set('on', doc.createNode({ workflow_call: { inputs: callInputs(dispatch), outputs: CALL_OUTPUTS } }));
   const jobs = doc.get('jobs');
   if (!isMap(jobs)) throw new Error('bench.yml has no jobs');
   for (const job of jobs.items) {

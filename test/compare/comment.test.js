@@ -109,6 +109,10 @@ test('compare-all.sh: warnings unless fail-on-regression; regression found eithe
   assert.match(warn.stdout, /::warning title=dind-bench regression/);
   assert.doesNotMatch(warn.stdout, /::error/);
   assert.match(warn.output, /^regression=true$/m);
+  // The reusable workflow's outputs: one verdict, how many regressed, the worst with its change.
+  assert.match(warn.output, /^verdict=regression$/m);
+  assert.match(warn.output, /^regressions=[1-9]\d*$/m);
+  assert.match(warn.output, /^worst=\S+ \S+ on \S+\/\S+ \+\d+\.\d%$/m);
   const comment = readFileSync(path.join(warn.out, 'pr-comment.md'), 'utf8');
   assert.ok(comment.length <= 5000, `${comment.length}`);
   assert.match(comment, /\(https:\/\/github\.com\/acme\/app\/actions\/runs\/42\)/);
