@@ -6,12 +6,18 @@
 #   FAIL_ON_REGRESSION  'true': regressions are error annotations (else warnings); the gate is the caller's
 #   COMMENT_MAX         cap on the merged pull-request comment (default 60000; GitHub refuses > 65536)
 #   REPORT_URL          link kept in the comment (default: this workflow run's page)
+#   BASELINE, CANDIDATE two environment keys of each run (e.g. dind@20.10, dind@26.1): the A/B of the pair
+#                       (`compare --baseline --candidate`) is the verdict instead of the history's
 set -euo pipefail
 : "${SUITE:?}" "${RESULTS:?}" "${OUT:?}"
 case "${FAIL_ON_REGRESSION:-false}" in
   true|false) ;;
   *) echo "::error title=dind-bench compare::fail-on-regression must be 'true' or 'false'"; exit 2 ;;
 esac
+if { [ -n "${BASELINE:-}" ] && [ -z "${CANDIDATE:-}" ]; } || { [ -z "${BASELINE:-}" ] && [ -n "${CANDIDATE:-}" ]; }; then
+  echo "::error title=dind-bench compare::baseline and candidate go together: name both environments (e.g. dind@20.10 and dind@26.1)"
+  exit 2
+fi
 mkdir -p "$OUT"
 if [ -f "$RESULTS" ]; then files=("$RESULTS")
 else mapfile -t files < <(find "$RESULTS" -name results.json -type f | sort); fi
@@ -34,11 +40,12 @@ parts=()
 n=0
 for file in "${files[@]}"; do
   n=$((n + 1))
-  args=(compare "$file" --markdown "$OUT/comparison-$n.md" --json "$OUT/comparison-$n.json"
-        --pr-comment "$OUT/pr-comment-$n.md")
+  args=(compare "$file" --markdown "$OUT/comparison-$n.md" --json "$OUT/comparison-$n.json")
+  if [ -n "${BASELINE:-}" ]; then args+=(--baseline "$BASELINE" --candidate "$CANDIDATE")
+  else args+=(--pr-comment "$OUT/pr-comment-$n.md"); fi
   # The annotation level follows the caller's input: error annotations only when regressions fail the job.
   if [ "${FAIL_ON_REGRESSION:-false}" = true ]; then args+=(--fail-on-regression); fi
-  if [ "$use_history" = true ]; then args+=(--history "$HISTORY"); fi
+  if [ "$use_history" = true ] && [ -z "${BASELINE:-}" ]; then args+=(--history "$HISTORY"); fi
   echo "compare $file"
   set +e
   node "$SUITE/bin/dind-bench.js" "${args[@]}"
@@ -49,10 +56,14 @@ for file in "${files[@]}"; do
     *) echo "::error title=dind-bench compare::compare failed on $file (exit $code)"; exit "$code" ;;
   esac
   # Found from the verdicts themselves: without --fail-on-regression compare exits 0 on a regression too.
+  # (an A/B document has rows, each with its verdict, and no counts).
   found=$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    process.stdout.write(String(d.counts?.regression ?? 0))' "$OUT/comparison-$n.json")
+    const rows = Array.isArray(d.rows) ? d.rows.filter((r) => r.verdict === "regression").length : null;
+    process.stdout.write(String(rows ?? d.counts?.regression ?? 0))' "$OUT/comparison-$n.json")
   if [ "$found" != 0 ]; then regression=true; echo "$found regression(s) in $file"; fi
   cat "$OUT/comparison-$n.md" >> "$OUT/comparison.md"
+  # The A/B's Markdown opens with its answer and is short: it is the comment's part as it is.
+  if [ -n "${BASELINE:-}" ]; then cp "$OUT/comparison-$n.md" "$OUT/pr-comment-$n.md"; fi
   parts+=("$OUT/pr-comment-$n.md")
 done
 # One comment for the pull request, capped below GitHub's limit, linking to the full report
@@ -68,7 +79,10 @@ bash "$(dirname "$0")/comment-body.sh"
 summary=$(node -e '
   const fs = require("fs");
   const docs = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
-  const verdicts = docs.flatMap((d) => d.verdicts ?? []);
+  // An A/B row reads as a verdict of the candidate environment.
+  const asVerdict = (r) => ({ status: r.verdict, benchmark: r.benchmark, metric: r.metric,
+    environmentKey: r.candidate?.env, distro: r.distro, change: r.change });
+  const verdicts = docs.flatMap((d) => (Array.isArray(d.rows) ? d.rows.map(asVerdict) : d.verdicts ?? []));
   const count = (s) => verdicts.filter((v) => v.status === s).length;
   const verdict = count("regression") ? "regression" : count("improvement") ? "improvement"
     : count("no change") ? "no change" : "insufficient data";

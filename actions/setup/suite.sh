@@ -6,6 +6,10 @@
 # called as OWNER/dind-bench/actions/NAME@v1 by a repository that has nothing of dind-bench checked out.
 # Offline (act, or DIND_BENCH_NPM_OFFLINE=true) npm answers from its cache only.
 set -euo pipefail
+# Run as `./.dind-bench-suite/actions/NAME` by the reusable workflow (src/workflow/reusable.js), an action
+# has no ref or repository of its own: the workflow's, which its fetch step put in the environment, are.
+SUITE_REF=${SUITE_REF:-${DIND_BENCH_WORKFLOW_REF:-}}
+SUITE_REPOSITORY=${SUITE_REPOSITORY:-${DIND_BENCH_WORKFLOW_REPOSITORY:-}}
 suite=$(cd "${SUITE:?SUITE must be the dind-bench repository root}" && pwd)
 cd "$suite"
 if [ ! -f package-lock.json ] || [ ! -x bin/dind-bench.js ]; then

@@ -3,9 +3,15 @@
 // workflows:reusable` rewrites it). What differs, and why:
 // - `on:` is `workflow_call` with bench.yml's dispatch inputs (a choice becomes a string naming its options)
 //   and the outputs a caller's later job reads (CALL_OUTPUTS).
-// - The caller's repository is not dind-bench: no checkout (but the bench job's, when a workload file of
-//   the caller's is given); every `./actions/NAME` becomes
-//   `SUITE_REPOSITORY/actions/NAME@MAJOR`, which brings the whole suite with it (see actions/setup/suite.sh).
+// - The caller's repository is not dind-bench: no checkout of it (but the bench job's, when a workload file
+//   of the caller's is given).
+// - Pinning all the way down: a first job, `suite`, finds the commit of this workflow file, whatever ref the
+//   caller wrote (a SHA, a tag, a branch), from the job's OIDC token (claims job_workflow_ref and
+//   job_workflow_sha: GitHub has no context for a called workflow's own ref). Every job that runs the
+//   suite fetches that commit into SUITE_DIR and runs `./SUITE_DIR/actions/NAME` from it, so
+//   `reusable-bench.yml@<sha>` runs the actions of that SHA, and results record it (actions/setup/suite.sh).
+//   Without a token (act, or a caller that did not grant id-token: write) the actions come from MAJOR, with
+//   a warning that says so.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, parseDocument } from 'yaml';
@@ -25,6 +31,86 @@ const HEADER = `# GENERATED from bench.yml by \`npm run workflows:reusable\` (sr
 # caller grants the permissions its jobs need (docs/use-in-your-repository.md). Self-hosted runners must
 # be reached only from events a fork cannot edit: never call it from a pull_request workflow (SECURITY.md).
 `;
+
+/** Where each job puts the suite at the workflow's own commit (relative: `uses: ./...` needs it so). */
+export const SUITE_DIR = '.dind-bench-suite';
+
+/**
+ * The `suite` job's script: this workflow's repository, ref and commit as step outputs. The OIDC token is
+ * the runner's own (ACTIONS_ID_TOKEN_REQUEST_URL/TOKEN, set by GitHub when the job has id-token: write);
+ * only its claims are read, it is never printed or stored. Claims are checked before use: a repository
+ * name and a 40-hex commit, or the job fails.
+ */
+const RESOLVE_SCRIPT = `set -euo pipefail
+ref= sha= repo=
+if [ -n "\${ACTIONS_ID_TOKEN_REQUEST_URL:-}" ] && [ -n "\${ACTIONS_ID_TOKEN_REQUEST_TOKEN:-}" ]; then
+  token=$(curl -sSf --max-time 30 -H "Authorization: bearer $ACTIONS_ID_TOKEN_REQUEST_TOKEN" \\
+    "$ACTIONS_ID_TOKEN_REQUEST_URL&audience=dind-bench" | jq -r '.value // empty')
+  claims=$(cut -d. -f2 <<<"$token" | tr '_-' '/+')
+  while [ $(( \${#claims} % 4 )) -ne 0 ]; do claims+='='; done
+  claims=$(base64 -d <<<"$claims" 2>/dev/null || true)
+  workflow=$(jq -r '.job_workflow_ref // empty' <<<"$claims" 2>/dev/null || true)
+  sha=$(jq -r '.job_workflow_sha // empty' <<<"$claims" 2>/dev/null || true)
+  repo=\${workflow%%/.github/workflows/*}
+  ref=\${workflow#*@}
+  echo "dind-bench: this workflow is $workflow (commit $sha), from the job's OIDC token"
+else
+  repo=$FALLBACK_REPOSITORY
+  ref=$FALLBACK_REF
+  url=$GITHUB_SERVER_URL/$repo
+  if [ -n "\${ACT:-}" ]; then url=\${DIND_BENCH_SUITE_GIT:?under act, DIND_BENCH_SUITE_GIT names a git repository of dind-bench}; fi
+  sha=$(git ls-remote "$url" "refs/tags/$ref^{}" "refs/tags/$ref" "refs/heads/$ref" | awk 'NR == 1 { print $1 }')
+  echo "::warning title=dind-bench suite::no OIDC token in this job (the calling job grants id-token: write): the actions run from $repo@$ref ($sha), which is the commit of the workflow only if you called it @$ref"
+fi
+if ! [[ "$repo" =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$ ]] || ! [[ "$sha" =~ ^[0-9a-f]{40}$ ]] \\
+  || ! [[ "$ref" =~ ^[A-Za-z0-9][A-Za-z0-9/_.-]*$ ]]; then
+  echo "::error title=dind-bench suite::cannot tell this workflow's own commit (repository '\${repo//[^A-Za-z0-9\/_.-]/?}', commit '\${sha//[^0-9a-f]/?}')"
+  exit 1
+fi
+{ echo "repository=$repo"; echo "ref=$ref"; echo "sha=$sha"; } >> "$GITHUB_OUTPUT"
+`;
+
+/** Each job's first step before the suite's actions: that commit, fetched into SUITE_DIR. */
+const FETCH_SCRIPT = `set -euo pipefail
+[[ "$SUITE_SHA" =~ ^[0-9a-f]{40}$ ]] || { echo "::error title=dind-bench suite::the suite job gave no commit"; exit 1; }
+url=$GITHUB_SERVER_URL/$SUITE_REPOSITORY
+if [ -n "\${ACT:-}" ]; then url=\${DIND_BENCH_SUITE_GIT:?under act, DIND_BENCH_SUITE_GIT names a git repository of dind-bench}; fi
+rm -rf ${SUITE_DIR}
+git init -q ${SUITE_DIR}
+git -C ${SUITE_DIR} fetch -q --depth 1 --no-tags "$url" "$SUITE_SHA"
+git -C ${SUITE_DIR} -c advice.detachedHead=false checkout -q FETCH_HEAD
+{ echo "DIND_BENCH_WORKFLOW_REPOSITORY=$SUITE_REPOSITORY"; echo "DIND_BENCH_WORKFLOW_REF=$SUITE_REF"; } >> "$GITHUB_ENV"
+echo "dind-bench: $SUITE_REPOSITORY@$SUITE_REF, commit $(git -C ${SUITE_DIR} rev-parse HEAD), in ${SUITE_DIR}"
+`;
+
+/** The first job: which dind-bench this is (RESOLVE_SCRIPT). The only job with id-token: write. */
+const suiteJob = () => ({
+  'runs-on': "${{ inputs.hosted-runner || vars.DIND_BENCH_HOSTED_RUNNER || 'ubuntu-latest' }}",
+  permissions: { 'id-token': 'write' },
+  outputs: {
+    repository: '${{ steps.suite.outputs.repository }}',
+    ref: '${{ steps.suite.outputs.ref }}',
+    sha: '${{ steps.suite.outputs.sha }}',
+  },
+  steps: [
+    {
+      name: "This workflow's own commit",
+      id: 'suite',
+      env: { FALLBACK_REPOSITORY: SUITE_REPOSITORY, FALLBACK_REF: MAJOR },
+      run: RESOLVE_SCRIPT,
+    },
+  ],
+});
+
+const fetchStep = () => ({
+  name: "dind-bench at this workflow's own commit",
+  env: {
+    SUITE_REPOSITORY: '${{ needs.suite.outputs.repository }}',
+    SUITE_REF: '${{ needs.suite.outputs.ref }}',
+    SUITE_SHA: '${{ needs.suite.outputs.sha }}',
+  },
+  run: FETCH_SCRIPT,
+});
 
 /** What a caller's later job reads (`needs.<job>.outputs.verdict`): the report job's answer and the site. */
 export const CALL_OUTPUTS = {
@@ -65,6 +151,25 @@ export function callInputs(dispatch) {
 }
 
 /**
+ * A job that runs the suite's actions needs the suite job, fetches its commit first (fetchStep), and runs
+ * `./SUITE_DIR/actions/NAME`.
+ * @param {import('yaml').Document} doc @param {any} job @param {any} steps
+ */
+function usesSuite(doc, job, steps) {
+  const local = (/** @type {any} */ step) => String(step.get('uses') ?? '').startsWith('./actions/');
+  const first = steps.items.findIndex(local);
+  if (first < 0) return;
+  for (const step of steps.items.filter(local)) step.set('uses', `./${SUITE_DIR}/${step.get('uses').slice(2)}`);
+  steps.items.splice(first, 0, doc.createNode(fetchStep()));
+  const needs = job.get('needs');
+  const list = needs === undefined ? [] : isSeq(needs) ? needs.toJSON() : [String(needs)];
+  job.set('needs', doc.createNode(['suite', ...list], { flow: true }));
+  // `needs` goes first, as in bench.yml's own jobs.
+  const pair = job.items.find((/** @type {any} */ p) => String(p.key) === 'needs');
+  job.items = [pair, ...job.items.filter((/** @type {any} */ p) => p !== pair)];
+}
+
+/**
  * The reusable workflow's text from bench.yml's.
  * @param {string} source
  */
@@ -78,6 +183,7 @@ export function reusableWorkflow(source) {
   for (const job of jobs.items) {
     const steps = /** @type {any} */ (job.value).get('steps');
     if (!isSeq(steps)) continue;
+    usesSuite(doc, /** @type {any} */ (job.value), steps);
     const isCheckout = (/** @type {any} */ step) => String(step.get('uses') ?? '').startsWith('actions/checkout@');
     // The bench job checks the caller's repository out only for its workload file (docs/workloads.md).
     if (String(job.key) === 'bench') {
@@ -91,11 +197,8 @@ export function reusableWorkflow(source) {
         ];
       }
     } else steps.items = steps.items.filter((step) => !isCheckout(step));
-    for (const step of /** @type {any[]} */ (steps.items)) {
-      const uses = String(step.get('uses') ?? '');
-      if (uses.startsWith('./actions/')) step.set('uses', `${SUITE_REPOSITORY}/${uses.slice(2)}@${MAJOR}`);
-    }
   }
+  jobs.items.unshift(/** @type {any} */ (doc.createPair('suite', suiteJob())));
   // bench.yml's own header speaks of bench.yml: the generated file has its own (HEADER).
   const first = isMap(doc.contents) ? /** @type {any} */ (doc.contents.items[0]?.key) : null;
   if (first) first.commentBefore = null;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { MAJOR, SOURCE, SUITE_REPOSITORY, TARGET, callInputs, reusableWorkflow } from '../../src/workflow/reusable.js';
+import { MAJOR, SOURCE, SUITE_DIR, SUITE_REPOSITORY, TARGET, callInputs, reusableWorkflow } from '../../src/workflow/reusable.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const read = (/** @type {string} */ rel) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -49,27 +49,40 @@ test('a choice input becomes a string input naming its options', () => {
   });
 });
 
-test('the reusable workflow checks out only the caller for its workload, and reaches the suite by reference at the major tag', () => {
+test("the reusable workflow checks out only the caller for its workload, and runs the suite's actions from its own commit", () => {
   const refs = uses('.github/workflows/reusable-bench.yml');
   assert.ok(refs.length >= 8, `found ${refs.length}`);
+  const wf = parse(read('.github/workflows/reusable-bench.yml'));
   for (const { job, uses: u } of refs) {
-    assert.ok(!u.startsWith('./'), `${job}: ${u} would resolve in the caller's repository`);
+    // `./` resolves in the job's workspace: only the suite the job fetched itself, never the caller's files.
+    if (u.startsWith('./')) assert.match(u, new RegExp(`^\\./${SUITE_DIR.replace('.', '\\.')}/actions/[\\w-]+$`), `${job}: ${u}`);
     // The caller's checkout is not dind-bench: only the bench job takes it, and only for a workload file.
     if (u.startsWith('actions/checkout@')) assert.equal(job, 'bench', `${job}: checks out the caller`);
+    assert.ok(!u.startsWith(`${SUITE_REPOSITORY}/`), `${job}: ${u} names a ref that is not the workflow's own`);
   }
-  const wf = parse(read('.github/workflows/reusable-bench.yml'));
   const checkout = wf.jobs.bench.steps.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/checkout@'));
   assert.match(checkout.if, /inputs\.workload \|\| vars\.DIND_BENCH_WORKLOAD\) != ''/);
   assert.equal(checkout.with['persist-credentials'], false);
-  const own = refs.filter((r) => r.uses.startsWith(`${SUITE_REPOSITORY}/`));
+  const own = refs.filter((r) => r.uses.startsWith(`./${SUITE_DIR}/`));
   const local = uses('.github/workflows/bench.yml').filter((r) => r.uses.startsWith('./actions/'));
   assert.equal(own.length, local.length);
-  for (const { uses: u } of own) {
-    const m = u.match(/^dind-bench\/dind-bench\/actions\/([\w-]+)@(\S+)$/);
-    assert.ok(m, u);
-    assert.ok(actionNames.includes(m[1]), `${u}: no such action`);
-    assert.equal(m[2], MAJOR, u);
+  for (const { uses: u } of own) assert.ok(actionNames.includes(u.split('/').at(-1) ?? ''), `${u}: no such action`);
+  // Each job that runs them needs the suite job and fetches its commit before the first of them.
+  for (const [name, job] of Object.entries(/** @type {Record<string, any>} */ (wf.jobs))) {
+    const first = job.steps.findIndex((/** @type {any} */ s) => String(s.uses ?? '').startsWith(`./${SUITE_DIR}/`));
+    if (first < 0) continue;
+    assert.equal(job.needs[0], 'suite', `${name} needs the suite job`);
+    const fetch = job.steps.findIndex((/** @type {any} */ s) => /git -C \.dind-bench-suite fetch/.test(s.run ?? ''));
+    assert.ok(fetch >= 0 && fetch < first, `${name} fetches the suite before its actions`);
+    assert.equal(job.steps[fetch].env.SUITE_SHA, '${{ needs.suite.outputs.sha }}');
   }
+  // Only the suite job may mint an OIDC token, and it runs nothing of the suite or the caller.
+  for (const [name, job] of Object.entries(/** @type {Record<string, any>} */ (wf.jobs))) {
+    if (name !== 'suite' && name !== 'pages') assert.notEqual(job.permissions?.['id-token'], 'write', name);
+  }
+  assert.deepEqual(wf.jobs.suite.permissions, { 'id-token': 'write' });
+  assert.ok(wf.jobs.suite.steps.every((/** @type {any} */ s) => !s.uses));
+  assert.equal(wf.jobs.suite.steps[0].env.FALLBACK_REF, MAJOR);
 });
 
 test('the example consumer uses dind-bench by reference only, at the major tag', () => {
