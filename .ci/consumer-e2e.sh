@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# End to end: another repository uses dind-bench by remote reference only. examples/consumer becomes a
-# git repository of its own in a temporary folder, and act runs its two workflows there, offline, in one
-# act run (the two run side by side, as on GitHub):
-#   bench.yml   calls dind-bench/dind-bench/.github/workflows/reusable-bench.yml@v1 (tiny profile)
-#   custom.yml  calls dind-bench/dind-bench/actions/{setup,build-images,run,compare}@v1 in one job
-# `--local-repository dind-bench/dind-bench@v1=DIR` serves that reference from DIR: a copy of this
-# checkout's files without node_modules or anything git ignores, as GitHub would download a tag, so the
-# actions must install the suite themselves. Checks results, comparison, history and site, that the
-# suite came from the reference (not from the consumer), and that nothing is left on the engine.
+# End to end: another repository uses dind-bench by remote reference only, pinned to a release tag and to
+# a commit SHA. examples/consumer becomes a git repository of its own in a temporary folder, and act runs
+# its workflows there, offline:
+#   bench.yml         calls dind-bench/dind-bench/.github/workflows/reusable-bench.yml@v1 (tiny profile)
+#   custom.yml        calls dind-bench/dind-bench/actions/{setup,build-images,run,compare}@v1 in one job
+#                     (these two in one act run, side by side, as on GitHub)
+#   upgrade-gate.yml  calls the reusable workflow pinned to a commit SHA (not v1's): an A/B of two inner
+#                     Engine lines with fail-on-regression, while this script throttles the candidate's
+#                     engine (a real slowdown); the gate must stop the caller's rollout job.
+# The suite is a git repository made from this checkout's files, released as docs/releasing.md says
+# (v1.0.0 and the moving v1, annotated) with one more commit on top, so v1 and the pinned SHA differ.
+# `--local-repository dind-bench/dind-bench@REF=DIR` serves each reference from a worktree at that ref, as
+# GitHub would download it (no node_modules: the actions install the suite themselves). The reusable
+# workflow finds its own commit in the job's OIDC token; GitHub's token service cannot run here, so a
+# loopback stand-in (oidc_stand_in below) issues the claims GitHub would: the workflow as the caller named
+# it and the commit that ref resolves to in the suite's repository. Checks that every action ran from that
+# commit (results' suite.commit, read from the fetched suite's own checkout), the workflow's outputs read
+# by a later job, results, comparison, history and site, and that nothing is left on the engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,32 +24,95 @@ cd "$(dirname "$0")/.."
 . .ci/e2e-lib.sh
 e2e_begin "consumer e2e" consumer
 
-# The suite at "v1": tracked and new files of this checkout, nothing ignored (no node_modules).
+# The suite as a repository, released by docs/releasing.md's step 3 (run here on a local clone), then
+# one commit more: the commit a caller pins by SHA in the gate run.
 copy_checkout "$tmp/suite"
 [ ! -e "$tmp/suite/node_modules" ] || fail "the suite copy must not carry node_modules"
+git_suite() { git -C "$tmp/suite" -c user.name=release -c user.email=release@localhost "$@"; }
+git_suite init -q -b main
+git_suite add -A
+git_suite commit -q -m "Release 1.0.0"
+git_suite tag -a v1.0.0 -m "dind-bench 1.0.0"
+git_suite tag -fa v1 -m "dind-bench 1.0.0" "v1.0.0^{}"
+echo "after the release" >> "$tmp/suite/CHANGELOG.md"
+git_suite commit -q -am "A change after 1.0.0"
+released=$(git -C "$tmp/suite" rev-parse "v1^{commit}")
+pinned=$(git -C "$tmp/suite" rev-parse HEAD)
+[ "$released" != "$pinned" ] && [ "$(git -C "$tmp/suite" rev-parse "v1.0.0^{commit}")" = "$released" ] \
+  || fail "the release rehearsal did not tag v1.0.0 and v1 on one commit apart from main"
+# What GitHub downloads for each reference: the files at that ref, without .git.
+for ref in v1 "$pinned"; do
+  mkdir -p "$tmp/at-$ref"
+  git -C "$tmp/suite" archive "$ref" | tar -C "$tmp/at-$ref" -xf -
+done
+echo "consumer e2e: suite released as v1.0.0 and v1 at $released; main at $pinned"
 
-# The consumer: only examples/consumer, as a repository of its own.
-cp -a examples/consumer "$tmp/consumer"
-git -C "$tmp/consumer" init -q -b main
-git -C "$tmp/consumer" -c user.name=consumer -c user.email=consumer@localhost add -A
-git -C "$tmp/consumer" -c user.name=consumer -c user.email=consumer@localhost commit -q -m consumer
-if [ -e "$tmp/consumer/actions" ] || [ -e "$tmp/consumer/bin" ]; then fail "the consumer must hold nothing of dind-bench"; fi
+# GitHub's OIDC token service, stood in on loopback: a token whose claims name the called workflow at REF
+# and the commit REF resolves to (unsigned: the workflow reads the claims of its own runner's token).
+oidc_stand_in() {
+  local ref=$1 sha=$2 claims
+  claims=$(jq -nc --arg w "dind-bench/dind-bench/.github/workflows/reusable-bench.yml@$ref" --arg s "$sha" \
+    '{job_workflow_ref: $w, job_workflow_sha: $s, aud: "dind-bench"}')
+  python3 - "$claims" "$tmp/oidc-port" <<'PY' &
+import base64, http.server, json, sys
+b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+token = ".".join([b64(b'{"alg":"none"}'), b64(sys.argv[1].encode()), ""])
+class Token(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        ok = self.headers.get("Authorization") == "bearer stand-in" and "audience=dind-bench" in self.path
+        body = json.dumps({"value": token} if ok else {"message": "refused"}).encode()
+        self.send_response(200 if ok else 403); self.end_headers(); self.wfile.write(body)
+    def log_message(self, *a): pass
+server = http.server.HTTPServer(("127.0.0.1", 0), Token)
+open(sys.argv[2], "w").write(str(server.server_port))
+server.serve_forever()
+PY
+  oidc_pid=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/oidc-port" ] && break; sleep 0.1; done
+  oidc_url="http://127.0.0.1:$(cat "$tmp/oidc-port")/token?api-version=2.0"
+}
+oidc_stop() { if [ -n "${oidc_pid:-}" ]; then kill "$oidc_pid" 2>/dev/null || true; wait "$oidc_pid" 2>/dev/null || true; oidc_pid=; rm -f "$tmp/oidc-port"; fi; }
+throttle_stop() { if [ -n "${throttle_pid:-}" ]; then kill "$throttle_pid" 2>/dev/null || true; wait "$throttle_pid" 2>/dev/null || true; throttle_pid=; fi; }
+trap 'oidc_stop; throttle_stop; e2e_cleanup' EXIT
 
-# act's offline settings: jobs on this host, and the suite's stand-in for every remote action it pins.
+# The consumers: only examples/consumer, as repositories of their own; the gate's workflow apart.
+consumer_repo() {
+  cp -a examples/consumer "$1"
+  git -C "$1" init -q -b main
+  git -C "$1" -c user.name=consumer -c user.email=consumer@localhost add -A
+  git -C "$1" -c user.name=consumer -c user.email=consumer@localhost commit -q -m consumer
+  if [ -e "$1/actions" ] || [ -e "$1/bin" ]; then fail "the consumer must hold nothing of dind-bench"; fi
+}
+consumer_repo "$tmp/consumer"
+git -C "$tmp/consumer" rm -q .github/workflows/upgrade-gate.yml
+git -C "$tmp/consumer" -c user.name=consumer -c user.email=consumer@localhost commit -q -m "bench and custom"
+consumer_repo "$tmp/gate"
+git -C "$tmp/gate" rm -q .github/workflows/bench.yml .github/workflows/custom.yml
+# The gate pins the workflow by SHA: the commit after the release, so v1's actions would be a wrong answer.
+sed -i "s|reusable-bench.yml@v1|reusable-bench.yml@$pinned|" "$tmp/gate/.github/workflows/upgrade-gate.yml"
+git -C "$tmp/gate" -c user.name=consumer -c user.email=consumer@localhost commit -q -am "pin dind-bench by SHA"
+
+# act's offline settings: jobs on this host, the suite's stand-in for every remote action it pins, the
+# suite's repository for the workflow's fetch of its own commit, and the OIDC stand-in.
 args=(--platform self-hosted=-self-hosted --platform ubuntu-latest=-self-hosted --no-cache-server
-  --action-cache-path "$tmp/act" --env "DIND_BENCH_ACT_OUT=$tmp/out"
-  --local-repository "dind-bench/dind-bench@v1=$tmp/suite")
+  --action-cache-path "$tmp/act" --env "DIND_BENCH_SUITE_GIT=file://$tmp/suite"
+  --env ACTIONS_ID_TOKEN_REQUEST_TOKEN=stand-in
+  --local-repository "dind-bench/dind-bench@v1=$tmp/at-v1"
+  --local-repository "dind-bench/dind-bench@$pinned=$tmp/at-$pinned")
 while read -r spec; do
-  args+=(--local-repository "${spec%%=*}=$tmp/suite/.github/act/offline-action")
+  args+=(--local-repository "${spec%%=*}=$tmp/at-v1/.github/act/offline-action")
 done < <(sed -n 's/^--local-repository \(.*=\.github\/act\/offline-action\)$/\1/p' .actrc)
 
 started=$SECONDS
-echo "consumer e2e: act workflow_dispatch -W .github/workflows/ (bench.yml and custom.yml)"
+oidc_stand_in refs/tags/v1 "$released"
+echo "consumer e2e: act workflow_dispatch -W .github/workflows/ (bench.yml and custom.yml, at v1)"
 set +e
 (cd "$tmp/consumer" && XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" \
-  act workflow_dispatch -W .github/workflows/ "${args[@]}" --input profile=tiny) > "$tmp/act.log" 2>&1
+  act workflow_dispatch -W .github/workflows/ "${args[@]}" --env "DIND_BENCH_ACT_OUT=$tmp/out" \
+  --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url" --input profile=tiny) > "$tmp/act.log" 2>&1
 status=$?
 set -e
+oidc_stop
 grep -E '⭐ Run Main|❌|🏁|act: skipping|::error|Error' "$tmp/act.log" | cut -c1-200 || true
 echo "consumer e2e: act exited $status after $((SECONDS - started)) s"
 [ "$status" -eq 0 ] || fail "act exited $status"
@@ -59,16 +131,60 @@ grep -Eq "dind-bench verdict: (regression|improvement|no change|insufficient dat
   || fail "the caller's gate job did not read the reusable workflow's outputs"
 [ -f "$tmp/out/history/index.json" ] || fail "no history written"
 [ -f "$tmp/out/site/index.html" ] || fail "no site built"
-# The suite came from the reference, installed by the actions themselves (the copy had no node_modules).
-grep -q "LocalRepositoryCache read cachedir dind-bench/dind-bench with ref v1" "$tmp/act.log" \
-  || fail "the actions were not served from the dind-bench/dind-bench@v1 reference"
+# The suite came from v1's commit, fetched by the workflow itself, installed by the actions (no node_modules).
+grep -q "dind-bench: this workflow is dind-bench/dind-bench/.github/workflows/reusable-bench.yml@refs/tags/v1 (commit $released)" \
+  "$tmp/act.log" || fail "the reusable workflow did not read its own ref and commit from the OIDC token"
+grep -q "dind-bench: dind-bench/dind-bench@refs/tags/v1, commit $released, in .dind-bench-suite" "$tmp/act.log" \
+  || fail "the reusable workflow's jobs did not fetch the suite at v1's commit"
+for f in $(find "$tmp/out/results" -name results.json); do
+  [ "$(jq -r .suite.commit "$f")" = "$released" ] || fail "$f: the suite that ran was not v1's commit ($(jq -r .suite.commit "$f"))"
+done
 grep -q "dind-bench suite: .*npm ci --omit=dev" "$tmp/act.log" || fail "no action installed the suite's npm dependencies"
 
-# custom.yml: the actions in a job of the consumer's own.
+# custom.yml: the actions in a job of the consumer's own, by reference.
 [ -f "$tmp/out/custom/results/results.json" ] || fail "custom.yml wrote no results.json"
 [ -s "$tmp/out/custom/compare/comparison.md" ] || fail "custom.yml wrote no comparison"
+grep -q "LocalRepositoryCache read cachedir dind-bench/dind-bench with ref v1" "$tmp/act.log" \
+  || fail "the actions were not served from the dind-bench/dind-bench@v1 reference"
 grep -q "from dind-bench/dind-bench@v1" "$tmp/act.log" || fail "custom.yml did not record the suite's repository and ref"
 
 leftover=$(owned)
 [ -z "$leftover" ] || fail "the act runs left engine objects behind: $leftover"
-echo "consumer e2e: ok: reusable workflow and actions by reference in $((SECONDS - started)) s"
+echo "consumer e2e: ok: reusable workflow at v1 and actions by reference in $((SECONDS - started)) s"
+
+# The upgrade gate, pinned by SHA: dind@26.1 against dind@20.10 in one run, the candidate's inner engine
+# throttled to a fifth of a core as soon as it starts (its containers carry the image's engine label).
+mv "$tmp/act.log" "$tmp/act-v1.log"
+started=$SECONDS
+oidc_stand_in "$pinned" "$pinned"
+( while :; do
+    for c in $(docker ps -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER" --filter label=dind-bench.engine=26.1); do
+      docker update --cpus 0.2 "$c" >/dev/null 2>&1 || true
+    done
+    sleep 0.5
+  done ) &
+throttle_pid=$!
+echo "consumer e2e: act workflow_dispatch -W .github/workflows/ (upgrade-gate.yml, pinned to $pinned)"
+set +e
+(cd "$tmp/gate" && XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" \
+  act workflow_dispatch -W .github/workflows/ "${args[@]}" --env "DIND_BENCH_ACT_OUT=$tmp/out-gate" \
+  --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url") > "$tmp/act.log" 2>&1
+status=$?
+set -e
+throttle_stop
+oidc_stop
+grep -E '⭐ Run Main|❌|🏁|::error|upgrade gate:' "$tmp/act.log" | cut -c1-200 || true
+echo "consumer e2e: the gate's act exited $status after $((SECONDS - started)) s"
+[ "$status" -ne 0 ] || fail "the gate let a throttled engine line through: act exited 0"
+grep -q "dind-bench: dind-bench/dind-bench@$pinned, commit $pinned, in .dind-bench-suite" "$tmp/act.log" \
+  || fail "the jobs did not fetch the suite at the pinned SHA"
+gate_results=$(find "$tmp/out-gate/results" -name results.json | head -n1)
+[ -n "$gate_results" ] || fail "the gate run wrote no results"
+[ "$(jq -r .suite.commit "$gate_results")" = "$pinned" ] \
+  || fail "the suite that ran in the gate was not the pinned commit ($(jq -r .suite.commit "$gate_results"))"
+grep -Eq "upgrade gate: regression \([1-9][0-9]* regressed; worst: sysbench [^ ]+ on dind@26\.1" "$tmp/act.log" \
+  || fail "the caller's later job did not read a regression of dind@26.1 from the workflow's outputs"
+grep -q "the candidate regressed: not rolling out" "$tmp/act.log" || fail "the caller's rollout job did not stop"
+leftover=$(owned)
+[ -z "$leftover" ] || fail "the gate run left engine objects behind: $leftover"
+echo "consumer e2e: ok: the gate pinned by SHA stopped a throttled engine line in $((SECONDS - started)) s"

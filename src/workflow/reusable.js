@@ -64,7 +64,7 @@ else
 fi
 if ! [[ "$repo" =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$ ]] || ! [[ "$sha" =~ ^[0-9a-f]{40}$ ]] \\
   || ! [[ "$ref" =~ ^[A-Za-z0-9][A-Za-z0-9/_.-]*$ ]]; then
-  echo "::error title=dind-bench suite::cannot tell this workflow's own commit (repository '\${repo//[^A-Za-z0-9\/_.-]/?}', commit '\${sha//[^0-9a-f]/?}')"
+  echo "::error title=dind-bench suite::cannot tell this workflow's own commit (repository '\${repo//[^A-Za-z0-9_.-]/?}', commit '\${sha//[^0-9a-f]/?}')"
   exit 1
 fi
 { echo "repository=$repo"; echo "ref=$ref"; echo "sha=$sha"; } >> "$GITHUB_OUTPUT"
