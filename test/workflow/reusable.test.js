@@ -7,7 +7,15 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { MAJOR, SOURCE, SUITE_DIR, SUITE_REPOSITORY, TARGET, callInputs, reusableWorkflow } from '../../src/workflow/reusable.js';
+import {
+  MAJOR,
+  SOURCE,
+  SUITE_DIR,
+  SUITE_REPOSITORY,
+  TARGET,
+  callInputs,
+  reusableWorkflow,
+} from '../../src/workflow/reusable.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const read = (/** @type {string} */ rel) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -55,7 +63,8 @@ test("the reusable workflow checks out only the caller for its workload, and run
   const wf = parse(read('.github/workflows/reusable-bench.yml'));
   for (const { job, uses: u } of refs) {
     // `./` resolves in the job's workspace: only the suite the job fetched itself, never the caller's files.
-    if (u.startsWith('./')) assert.match(u, new RegExp(`^\\./${SUITE_DIR.replace('.', '\\.')}/actions/[\\w-]+$`), `${job}: ${u}`);
+    if (u.startsWith('./'))
+      assert.match(u, new RegExp(`^\\./${SUITE_DIR.replace('.', '\\.')}/actions/[\\w-]+$`), `${job}: ${u}`);
     // The caller's checkout is not dind-bench: only the bench job takes it, and only for a workload file.
     if (u.startsWith('actions/checkout@')) assert.equal(job, 'bench', `${job}: checks out the caller`);
     assert.ok(!u.startsWith(`${SUITE_REPOSITORY}/`), `${job}: ${u} names a ref that is not the workflow's own`);
