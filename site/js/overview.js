@@ -180,7 +180,7 @@ function renderTable(
   /** @type {import('./state.js').State} */ state,
 ) {
   const head =
-    '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col" title="the smallest change against Docker this run could detect (p &lt; 0.05, power 0.8), and the iterations per side that would detect 5%">detectable, iterations for 5%</th><th scope="col">since previous runs</th></tr></thead>';
+    '<thead><tr><th scope="col">benchmark</th><th scope="col">metric</th><th scope="col">distro</th><th scope="col">environment</th><th scope="col">median [95% interval]</th><th scope="col">vs Docker [95% interval]</th><th scope="col">Cliff\'s δ</th><th scope="col" title="the smallest change against Docker this run could detect (p &lt; 0.05, power 0.8), and the iterations per side that would detect 5%">detectable, iterations for 5%</th><th scope="col" title="this run against the series\' earlier runs, and the smallest change a run like this one could be flagged for against that history: a series that sees only 15% can never show a 10% regression">since previous runs (sees)</th></tr></thead>';
   const body = [];
   for (const r of rows) {
     for (const [k, e] of Object.entries(r.envs).sort(([a], [b]) =>
@@ -197,7 +197,7 @@ function renderTable(
           `<td class="num vs ${withinCss(c?.verdict)}">${c ? `${shortPct(costChange(c.ratio, r.better))} [${shortPct(lo)}, ${shortPct(hi)}] ${withinBadge(c.verdict, esc)}` : k === 'docker' ? 'baseline' : '–'}</td>` +
           `<td class="num">${c ? `${c.delta.toFixed(2)} ${c.magnitude}` : ''}</td>` +
           `<td class="num">${c ? detectableText(c.detectable) : ''}</td>` +
-          `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? shortPct(t.change) : ''}</td></tr>`,
+          `<td class="trend ${verdictCss(t)}">${verdictBadge(t, esc)} ${t?.change != null ? shortPct(t.change) : ''}${seesText(t?.detectable)}</td></tr>`,
       );
     }
   }
@@ -220,6 +220,17 @@ function detectableText(d) {
       ? 'none'
       : `${d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en')}%`;
   return `${change}, ${d.iterationsFor5Pct === null ? '>10,000' : d.iterationsFor5Pct.toLocaleString('en')}`;
+}
+
+/**
+ * " · sees ≥ 12%": beside a verdict against history, the smallest change this series' history lets a run
+ * be flagged for (publish computes it with the verdict's own rule); nothing when the history is too short.
+ * @param {{ change: number | null } | undefined} d
+ */
+function seesText(d) {
+  if (!d || typeof d.change !== 'number' || !Number.isFinite(d.change)) return '';
+  const pct = d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en');
+  return ` <span class="note sees" title="smallest change against this history a run like this one could be flagged for">sees ≥ ${pct}%</span>`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // This run's metrics against their own past: one verdict per series (runner fingerprint x benchmark x metric
 // x environment x distribution). The history is read through the store's interface
 // (src/history/store.js: listSeries, readSeries); the statistics are the pure functions in ../stats/verdicts.js.
-import { detectableAgainstHistory, median } from '../stats/index.js';
+import { historyDetectable } from '../stats/index.js';
 import { ruleFor, defaultConfig } from './config.js';
 import { judge, pastWindow } from '../stats/verdicts.js';
 
@@ -59,7 +59,7 @@ export async function compareWithHistory(results, history, { seriesKey, config =
         unit: m.unit,
         better: m.better,
         ...verdict,
-        detectable: detectable(past, m.samples, rule),
+        detectable: historyDetectable(past, m.samples, rule),
       });
     }
   }
@@ -97,21 +97,4 @@ async function pastRuns(history, key, runId, rule) {
     );
     if (past.length >= rule.window || read.length < limit) return past;
   }
-}
-
-/**
- * What this history lets a run detect, from the same past runs the verdict uses.
- * @param {Array<{ samples: number[] }>} past @param {number[]} samples @param {import('../stats/verdicts.js').Rule} rule
- */
-function detectable(past, samples, rule) {
-  const usable = pastWindow(past, rule);
-  return detectableAgainstHistory(
-    usable.map((p) => median(p.samples)),
-    samples,
-    {
-      alpha: rule.alpha,
-      minChange: rule.minChange,
-      pastSamples: usable.length ? median(usable.map((p) => p.samples.length)) : samples.length,
-    },
-  );
 }

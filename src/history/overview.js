@@ -5,6 +5,7 @@
 // verdict `compare --history` gives (../stats/verdicts.js), over the same window of earlier runs.
 import { workloadCosts } from '../results/job-cost.js';
 import { compareSampleSets, withinRunWord } from '../results/within-run.js';
+import { historyDetectable } from '../stats/detectable.js';
 import { DEFAULT_RULE, judge, pastWindow } from '../stats/verdicts.js';
 import { summarizePoint } from './summary.js';
 
@@ -28,7 +29,8 @@ export function overviewOf(results, points, previousPoints) {
     format: 'dind-bench-overview',
     // 2: `trend` is the verdict of ../stats/verdicts.js (status, change, p, pastRuns, reason).
     // 3: `vsDocker[env].verdict` is compare's within-run word (worse, better, no diff, too few), with its p.
-    version: 3,
+    // 4: `trend.detectable`, the smallest change the series' history lets a run detect.
+    version: 4,
     run: runOf(results),
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },
     // A workload run's cost per job, as the reports compute it: the site opens with the same sentence.
@@ -172,6 +174,8 @@ function withoutSamples(row) {
  */
 export function trendOf(point, previous, better) {
   const v = judge(previous, { samples: point.samples, engines: point.engines }, better, DEFAULT_RULE);
+  // What this history lets a run like this one detect (compare --history prints the same beside its verdict).
+  const d = historyDetectable(previous, point.samples, DEFAULT_RULE);
   return {
     status: v.status,
     change: v.change,
@@ -180,5 +184,6 @@ export function trendOf(point, previous, better) {
     pastMedian: v.pastMedian,
     reason: v.reason,
     engineChange: v.engineChange,
+    detectable: { change: d.change, iterationsFor5Pct: d.iterationsFor5Pct },
   };
 }

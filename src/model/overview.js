@@ -9,7 +9,10 @@
  *   status: 'regression' | 'improvement' | 'insufficient data' | 'no change' | 'baseline',
  *   change: number | null, p: number | null, pastRuns: number, pastMedian: number | null,
  *   reason: string, engineChange: string | null,
+ *   detectable?: { change: number | null, iterationsFor5Pct: number | null },
  * }} Trend
+ * `detectable`: the smallest change a run like this one could be flagged for against this history
+ * (stats/detectable.js historyDetectable; absent in overviews before version 4).
  *
  * One environment's summary of one metric in this run.
  * @typedef {{
@@ -33,7 +36,7 @@
  *
  * @typedef {import('./results.js').Results} Results
  * @typedef {{
- *   format: 'dind-bench-overview', version: 3,
+ *   format: 'dind-bench-overview', version: 4,
  *   run: {
  *     id: string, time: string, endedAt: string, profile: string, iterations: number, complete: boolean,
  *     commit: string | null,

@@ -17,7 +17,8 @@
 // Power 0.8 is the usual convention for a minimum detectable effect.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import { probit } from 'simple-statistics';
-import { predictionScale } from './verdicts.js';
+import { median } from './median.js';
+import { pastWindow, predictionScale } from './verdicts.js';
 
 export const DEFAULT_POWER = 0.8;
 const ARE_MANN_WHITNEY = 3 / Math.PI;
@@ -162,4 +163,25 @@ export function detectableAgainstHistory(
       ? `runs differ by more than 5% allows (log sd of past medians ${between.toFixed(3)} over ${k} runs): more iterations cannot reach 5%; a quieter runner or more past runs can`
       : `from the spread of ${k} past run medians (log sd ${between.toFixed(3)})`;
   return { ...base, change, iterationsFor5Pct: needed, why };
+}
+
+/**
+ * What a series' history lets a run like this one detect, from the past runs the verdict itself reads
+ * (pastWindow): `compare --history` prints it beside each verdict and the site shows it, so a team sees
+ * which series can never show 10% on its runners (`change` null, with `why`, below two past runs).
+ * @param {Array<{ samples: number[] }>} past oldest first @param {number[]} samples this run's
+ * @param {import('./verdicts.js').Rule} rule
+ * @returns {Detectable}
+ */
+export function historyDetectable(past, samples, rule) {
+  const usable = pastWindow(past, rule);
+  return detectableAgainstHistory(
+    usable.map((p) => median(p.samples)),
+    samples,
+    {
+      alpha: rule.alpha,
+      minChange: rule.minChange,
+      pastSamples: usable.length ? median(usable.map((p) => p.samples.length)) : samples.length,
+    },
+  );
 }

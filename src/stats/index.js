@@ -17,4 +17,11 @@ export { seededRandom, normalDeviate } from './random.js';
 export function summarize(samples, { seed, resamples } = {}) {
   return { n: samples.length, median: median(samples), ...bootstrapMedianCI(samples, { seed, resamples }) };
 }
-export { DEFAULT_POWER, detectableAgainstHistory, detectableWithinRun, logSd, tQuantile } from './detectable.js';
+export {
+  DEFAULT_POWER,
+  detectableAgainstHistory,
+  detectableWithinRun,
+  historyDetectable,
+  logSd,
+  tQuantile,
+} from './detectable.js';

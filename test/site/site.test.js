@@ -92,6 +92,13 @@ test('the overview loads with no console errors, answers in words, and its scree
   });
   assert.ok(detectable.col > 0 && detectable.cells.length > 0, JSON.stringify(detectable));
   for (const c of detectable.cells) assert.match(c, /^(none|[\d.,]+%), ([\d,]+|>10,000)$/);
+  // Beside each verdict against history (six earlier runs), what that history lets a run detect, and the
+  // figure is the one publish computed for the series (the latest overview file).
+  const sees = await page.evaluate(() =>
+    [...document.querySelectorAll('#overview-table tbody td.trend')].map((td) => td.textContent ?? ''),
+  );
+  const withSees = sees.filter((t) => / sees ≥ [\d.,]+%$/.test(t));
+  assert.ok(withSees.length > 0 && withSees.length === sees.filter((t) => t.trim() !== '–').length, sees.join(' | '));
   assert.ok(axis.ticks.includes('same') && axis.ticks.includes('2× worse'), axis.ticks.join(', '));
   const bars = await page.evaluate(
     () => /** @type {any} */ (window).Chart.getChart(document.querySelector('#overhead-chart')).data.labels.length,
