@@ -10,6 +10,12 @@ cd "$(dirname "$0")/.."
 BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
 COMPOSE_VERSION=v2.40.3  # the newest compose v2 release the Go module proxy served when pinned (2026-11)
 
+# Where the install's time goes, printed at the end (the README's fresh-machine figures come from it).
+t_start=$SECONDS
+times=()
+took() { times+=("$1 $((SECONDS - t_mark)) s"); t_mark=$SECONDS; }
+t_mark=$SECONDS
+
 # git: the suite's commit in every result's provenance; python3: the storage benchmark's probe (native).
 apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq stress-ng fio python3 git)
 
@@ -50,6 +56,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
+took packages
 plugin="$HOME/.docker/cli-plugins/docker-buildx"
 if ! docker buildx version >/dev/null 2>&1; then
   echo "install: docker buildx $BUILDX_VERSION (go install)"
@@ -61,12 +68,15 @@ if ! docker buildx version >/dev/null 2>&1; then
   chmod +x "$plugin"
 fi
 
+took buildx
+
 # docker compose v2 (workloads bring up their compose stacks with it): Debian bookworm packages only the
 # retired Python 1.29, so the plugin is built from its Go module. `go install mod@version` refuses the
 # module (its go.mod has exclude directives): its source is fetched with `go mod download` and built there.
 # About 2 min on 2 cores, most of it downloading modules.
+# A first run needs neither: ./quickstart sets DIND_BENCH_INSTALL_COMPOSE=0 unless it runs a workload.
 compose_plugin="$HOME/.docker/cli-plugins/docker-compose"
-if ! docker compose version 2>/dev/null | grep -q "${COMPOSE_VERSION#v}"; then
+if [ "${DIND_BENCH_INSTALL_COMPOSE:-1}" != 0 ] && ! docker compose version 2>/dev/null | grep -q "${COMPOSE_VERSION#v}"; then
   echo "install: docker compose $COMPOSE_VERSION (go build)"
   work="$(mktemp -d)"
   src="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" \
@@ -80,8 +90,12 @@ if ! docker compose version 2>/dev/null | grep -q "${COMPOSE_VERSION#v}"; then
   rm -rf "$work"
 fi
 
+took compose
+
 # Only what the command needs; .ci/install-ci-tools.sh adds the dev dependencies (tsc, playwright-core).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "install: npm dependencies"
   npm ci --omit=dev --no-audit --no-fund --loglevel=error
 fi
+took npm
+echo "install: took $((SECONDS - t_start)) s ($(IFS=,; echo "${times[*]}" | sed 's/,/, /g'))"

@@ -301,6 +301,16 @@ async function copyImage(from, name, engine, s, cli) {
 }
 
 /**
+ * The compose plugin missing (./quickstart installs it only for a workload): say so, with the fix.
+ * @param {Error} e @returns {never}
+ */
+function noCompose(e) {
+  if (/'compose' is not a docker command|unknown command "?compose"?/i.test(e.message))
+    throw new Error(`${e.message} (the workload's compose stack needs the docker compose plugin; fix: bash .ci/install.sh)`);
+  throw e;
+}
+
+/**
  * The compose stack: up until healthy, the test, down; down also when up or the test failed.
  * @param {import('../workload/load.js').WorkloadCompose} c @param {Shared} s
  * @param {(step: string, args: string[]) => Promise<number>} cli
@@ -313,7 +323,7 @@ async function compose(c, s, cli) {
   const m = [];
   let down = false;
   try {
-    m.push(ms('compose.up_ms', await cli('compose-up', [...base, 'up', '--detach', '--wait'])));
+    m.push(ms('compose.up_ms', await cli('compose-up', [...base, 'up', '--detach', '--wait']).catch(noCompose)));
     if (c.test)
       m.push(
         ms(
