@@ -306,7 +306,9 @@ async function copyImage(from, name, engine, s, cli) {
  */
 function noCompose(e) {
   if (/'compose' is not a docker command|unknown command "?compose"?/i.test(e.message))
-    throw new Error(`${e.message} (the workload's compose stack needs the docker compose plugin; fix: bash .ci/install.sh)`);
+    throw new Error(
+      `${e.message} (the workload's compose stack needs the docker compose plugin; fix: bash .ci/install.sh)`,
+    );
   throw e;
 }
 
