@@ -38,8 +38,9 @@ echo "after the release" >> "$tmp/suite/CHANGELOG.md"
 git_suite commit -q -am "A change after 1.0.0"
 released=$(git -C "$tmp/suite" rev-parse "v1^{commit}")
 pinned=$(git -C "$tmp/suite" rev-parse HEAD)
-[ "$released" != "$pinned" ] && [ "$(git -C "$tmp/suite" rev-parse "v1.0.0^{commit}")" = "$released" ] \
-  || fail "the release rehearsal did not tag v1.0.0 and v1 on one commit apart from main"
+if [ "$released" = "$pinned" ] || [ "$(git -C "$tmp/suite" rev-parse "v1.0.0^{commit}")" != "$released" ]; then
+  fail "the release rehearsal did not tag v1.0.0 and v1 on one commit apart from main"
+fi
 # What GitHub downloads for each reference: the files at that ref, without .git.
 for ref in v1 "$pinned"; do
   mkdir -p "$tmp/at-$ref"
@@ -136,9 +137,9 @@ grep -q "dind-bench: this workflow is dind-bench/dind-bench/.github/workflows/re
   "$tmp/act.log" || fail "the reusable workflow did not read its own ref and commit from the OIDC token"
 grep -q "dind-bench: dind-bench/dind-bench@refs/tags/v1, commit $released, in .dind-bench-suite" "$tmp/act.log" \
   || fail "the reusable workflow's jobs did not fetch the suite at v1's commit"
-for f in $(find "$tmp/out/results" -name results.json); do
+while read -r f; do
   [ "$(jq -r .suite.commit "$f")" = "$released" ] || fail "$f: the suite that ran was not v1's commit ($(jq -r .suite.commit "$f"))"
-done
+done < <(find "$tmp/out/results" -name results.json)
 grep -q "dind-bench suite: .*npm ci --omit=dev" "$tmp/act.log" || fail "no action installed the suite's npm dependencies"
 
 # custom.yml: the actions in a job of the consumer's own, by reference.

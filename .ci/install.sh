@@ -98,4 +98,5 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --omit=dev --no-audit --no-fund --loglevel=error
 fi
 took npm
-echo "install: took $((SECONDS - t_start)) s ($(IFS=,; echo "${times[*]}" | sed 's/,/, /g'))"
+parts=$(IFS=,; echo "${times[*]}")
+echo "install: took $((SECONDS - t_start)) s (${parts//,/, })"

@@ -42,7 +42,7 @@ export const SUITE_DIR = '.dind-bench-suite';
  * name and a 40-hex commit, or the job fails.
  */
 const RESOLVE_SCRIPT = `set -euo pipefail
-ref= sha= repo=
+ref='' sha='' repo=''
 if [ -n "\${ACTIONS_ID_TOKEN_REQUEST_URL:-}" ] && [ -n "\${ACTIONS_ID_TOKEN_REQUEST_TOKEN:-}" ]; then
   token=$(curl -sSf --max-time 30 -H "Authorization: bearer $ACTIONS_ID_TOKEN_REQUEST_TOKEN" \\
     "$ACTIONS_ID_TOKEN_REQUEST_URL&audience=dind-bench" | jq -r '.value // empty')
