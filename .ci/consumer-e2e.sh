@@ -155,37 +155,54 @@ echo "consumer e2e: ok: reusable workflow at v1 and actions by reference in $((S
 
 # The upgrade gate, pinned by SHA: dind@26.1 against dind@20.10 in one run, the candidate's inner engine
 # throttled to a fifth of a core as soon as it starts (its containers carry the image's engine label).
+# Twice, as the example offers it: with dry-run=true the dind-bench job reports and the caller's rollout
+# job reads the verdict from the workflow's outputs and stops; with fail-on-regression (the default) the
+# dind-bench job itself fails. (act stops a run at a called workflow that failed, so there the later job is
+# not reached; on GitHub it runs, `if: !cancelled()`, and stops the same way.)
 mv "$tmp/act.log" "$tmp/act-v1.log"
-started=$SECONDS
-oidc_stand_in "$pinned" "$pinned"
-( while :; do
-    for c in $(docker ps -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER" --filter label=dind-bench.engine=26.1); do
-      docker update --cpus 0.2 "$c" >/dev/null 2>&1 || true
-    done
-    sleep 0.5
-  done ) &
-throttle_pid=$!
-echo "consumer e2e: act workflow_dispatch -W .github/workflows/ (upgrade-gate.yml, pinned to $pinned)"
-set +e
-(cd "$tmp/gate" && XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" \
-  act workflow_dispatch -W .github/workflows/ "${args[@]}" --env "DIND_BENCH_ACT_OUT=$tmp/out-gate" \
-  --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url") > "$tmp/act.log" 2>&1
-status=$?
-set -e
-throttle_stop
-oidc_stop
-grep -E '⭐ Run Main|❌|🏁|::error|upgrade gate:' "$tmp/act.log" | cut -c1-200 || true
-echo "consumer e2e: the gate's act exited $status after $((SECONDS - started)) s"
-[ "$status" -ne 0 ] || fail "the gate let a throttled engine line through: act exited 0"
-grep -q "dind-bench: dind-bench/dind-bench@$pinned, commit $pinned, in .dind-bench-suite" "$tmp/act.log" \
-  || fail "the jobs did not fetch the suite at the pinned SHA"
-gate_results=$(find "$tmp/out-gate/results" -name results.json | head -n1)
-[ -n "$gate_results" ] || fail "the gate run wrote no results"
-[ "$(jq -r .suite.commit "$gate_results")" = "$pinned" ] \
-  || fail "the suite that ran in the gate was not the pinned commit ($(jq -r .suite.commit "$gate_results"))"
+gate_run() { # NAME DRY_RUN
+  local name=$1 dry=$2 status
+  started=$SECONDS
+  oidc_stand_in "$pinned" "$pinned"
+  ( while :; do
+      for c in $(docker ps -q --filter "label=dind-bench.owner=$DIND_BENCH_OWNER" --filter label=dind-bench.engine=26.1); do
+        docker update --cpus 0.2 "$c" >/dev/null 2>&1 || true
+      done
+      sleep 0.5
+    done ) &
+  throttle_pid=$!
+  echo "consumer e2e: act workflow_dispatch -W .github/workflows/ (upgrade-gate.yml pinned to $pinned, dry-run=$dry)"
+  set +e
+  (cd "$tmp/gate" && XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" \
+    act workflow_dispatch -W .github/workflows/ "${args[@]}" --env "DIND_BENCH_ACT_OUT=$tmp/out-$name" \
+    --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url" --input "dry-run=$dry") > "$tmp/act.log" 2>&1
+  status=$?
+  set -e
+  throttle_stop
+  oidc_stop
+  grep -E '❌|🏁|::error|upgrade gate:' "$tmp/act.log" | cut -c1-200 || true
+  echo "consumer e2e: the gate's act ($name) exited $status after $((SECONDS - started)) s"
+  [ "$status" -ne 0 ] || fail "the gate let a throttled engine line through: act exited 0"
+  grep -q "dind-bench: dind-bench/dind-bench@$pinned, commit $pinned, in .dind-bench-suite" "$tmp/act.log" \
+    || fail "the jobs did not fetch the suite at the pinned SHA"
+  gate_results=$(find "$tmp/out-$name/results" -name results.json | head -n1)
+  [ -n "$gate_results" ] || fail "the gate run wrote no results"
+  [ "$(jq -r .suite.commit "$gate_results")" = "$pinned" ] \
+    || fail "the suite that ran in the gate was not the pinned commit ($(jq -r .suite.commit "$gate_results"))"
+  grep -Eq "::set-output:: worst=sysbench [^ ]+ on dind@26\.1/debian \+[0-9.]+%" "$tmp/act.log" \
+    || fail "the workflow's outputs do not name a regression of dind@26.1"
+  leftover=$(owned)
+  [ -z "$leftover" ] || fail "the gate run left engine objects behind: $leftover"
+}
+
+gate_run gate-read true
 grep -Eq "upgrade gate: regression \([1-9][0-9]* regressed; worst: sysbench [^ ]+ on dind@26\.1" "$tmp/act.log" \
   || fail "the caller's later job did not read a regression of dind@26.1 from the workflow's outputs"
-grep -q "the candidate regressed: not rolling out" "$tmp/act.log" || fail "the caller's rollout job did not stop"
-leftover=$(owned)
-[ -z "$leftover" ] || fail "the gate run left engine objects behind: $leftover"
-echo "consumer e2e: ok: the gate pinned by SHA stopped a throttled engine line in $((SECONDS - started)) s"
+grep -q "the candidate regressed, or there is no verdict: not rolling out" "$tmp/act.log" || fail "the caller's rollout job did not stop"
+grep -q "Job 'rollout' failed" "$tmp/act.log" || fail "the caller's rollout job did not fail"
+echo "consumer e2e: ok: pinned by SHA, the caller's later job read the regression and stopped the rollout"
+
+mv "$tmp/act.log" "$tmp/act-gate-read.log"
+gate_run gate-fail false
+grep -q "Job 'report' failed" "$tmp/act.log" || fail "fail-on-regression did not fail the caller's dind-bench job"
+echo "consumer e2e: ok: pinned by SHA, fail-on-regression failed the caller's job on a throttled engine line"
