@@ -3,7 +3,7 @@
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
 import { costChange, costFactor, worseInterval } from '#model/change.js';
 import { jobSentence } from '#model/job-cost.js';
-import { num, shortPct } from '#model/numbers.js';
+import { num, shortPct, unsignedPct } from '#model/numbers.js';
 import { date, esc, factorLabel, factorTicks, shortCommit } from './format.js';
 import { visible } from './state.js';
 import { verdictBadge, verdictCss, withinBadge, withinCss } from './verdicts.js';
@@ -208,17 +208,12 @@ function renderTable(
 /**
  * "12%, 40": the smallest change this run could detect against Docker, and the iterations per side for
  * 5% (src/stats/detectable.js, computed at publish time); "none" when the samples are too few for a test.
- * The same text as detectableText in src/results/report.js (src/text/numbers.js unsignedPct): kept as a
- * copy because the site build (src/site/build.js) copies only site/ into the page, so the browser cannot
- * import from src/; test/site/site.test.js checks its shape on the page.
+ * Worded by the model (unsignedPct), as the reports word it; test/site/site.test.js checks its shape.
  * @param {{ change: number | null, iterationsFor5Pct: number | null } | undefined} d
  */
 function detectableText(d) {
   if (!d) return '–';
-  const change =
-    d.change === null
-      ? 'none'
-      : `${d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en')}%`;
+  const change = d.change === null ? 'none' : unsignedPct(d.change);
   return `${change}, ${d.iterationsFor5Pct === null ? '>10,000' : d.iterationsFor5Pct.toLocaleString('en')}`;
 }
 
@@ -229,8 +224,7 @@ function detectableText(d) {
  */
 function seesText(d) {
   if (!d || typeof d.change !== 'number' || !Number.isFinite(d.change)) return '';
-  const pct = d.change < 0.1 ? (d.change * 100).toFixed(1) : Math.round(d.change * 100).toLocaleString('en');
-  return ` <span class="note sees" title="smallest change against this history a run like this one could be flagged for">sees ≥ ${pct}%</span>`;
+  return ` <span class="note sees" title="smallest change against this history a run like this one could be flagged for">sees ≥ ${unsignedPct(d.change)}</span>`;
 }
 
 /**
