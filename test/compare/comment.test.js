@@ -127,6 +127,28 @@ test('compare-all.sh: warnings unless fail-on-regression; regression found eithe
   assert.match(bad.stdout, /fail-on-regression must be 'true' or 'false'/);
 });
 
+test('compare-all.sh with baseline and candidate: the A/B is the verdict, the outputs and the comment', () => {
+  const results = path.join(ROOT, 'test/fixtures/results/quick-debian.json');
+  const ab = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON_REGRESSION: 'false' });
+  assert.equal(ab.status, 0, ab.stderr);
+  assert.match(ab.output, /^verdict=regression$/m);
+  assert.match(ab.output, /^regressions=[1-9]\d*$/m);
+  assert.match(ab.output, /^worst=lifecycle \S+ on dind@20\.10\/debian \+\d+\.\d%$/m);
+  const comment = readFileSync(path.join(ab.out, 'pr-comment.md'), 'utf8');
+  // (an @ in Markdown carries a word joiner, so a name never pings anyone)
+  assert.match(comment, /dind@\u2060?20\.10 against docker: worse in \d+ of \d+ metrics \(most: lifecycle \S+ \+\d+%/);
+  const half = compareAll({ RESULTS: results, BASELINE: 'docker', FAIL_ON_REGRESSION: 'false' });
+  assert.equal(half.status, 2);
+  assert.match(half.stdout, /baseline and candidate go together/);
+  const unknown = compareAll({
+    RESULTS: results,
+    BASELINE: 'docker',
+    CANDIDATE: 'dind@99',
+    FAIL_ON_REGRESSION: 'false',
+  });
+  assert.notEqual(unknown.status, 0);
+});
+
 test('dind-bench comment: merges files, says what it did; a missing part is named', () => {
   const dir = tmpDir('comment-cli');
   const a = path.join(dir, 'a.md');
