@@ -8,19 +8,20 @@
 // against the spread of the past levels, which already holds both the between-run noise and a level's
 // sampling error. The rule (issue 21; docs/method.md, measured in docs/evaluation.md):
 // - A run's level is the Hodges-Lehmann pseudo-median of its log samples (the median of all pairwise
-//   means: nearly as sharp as the mean on normal data, as robust as the median to a few outliers), with its
-//   standard error from the distribution-free interval of the Wilcoxon signed-rank test. dind-bench has
-//   every run's samples, so it can use a sharper level than a single median.
+//   means: nearly as sharp as the mean on normal data, as robust as the median to a few outliers), with the
+//   standard error of a 20%-trimmed mean. dind-bench has every run's samples, so it can use a sharper level
+//   than a single median.
 // - One-sided, in the bad direction: a "regression" verdict spends its whole alpha on getting worse (an
 //   "improvement" is the same test the other way).
 // - A change is looked for over the newest 1, 2, 3 and 4 runs (this one and up to 3 before it): the mean
-//   level of those runs against the runs before them (a Student-t prediction test on k - 1 degrees of
-//   freedom, k the baseline runs; scale: the baseline levels' spread for each run of the span, plus what a
-//   run's level error exceeds a typical baseline run's, never below the span's own level error, plus the
-//   baseline mean's error). Alpha is split over the spans (SPAN_WEIGHTS: half for this run alone). So a
+//   level of those runs against the runs before them, a Student-t prediction test whose spread pools the
+//   baseline levels' with the span's own around its mean (k + span - 2 degrees of freedom, k the baseline
+//   runs), plus what a run's level error exceeds a baseline run's because it has fewer samples, never below
+//   a run's own level error when that is clearly above the baseline's, plus the baseline mean's error.
+//   Alpha is split over the spans (SPAN_WEIGHTS: 0.4 for this run alone, 0.2 for each longer span). So a
 //   regressed run that was missed, published and now sits in the history does not hide the next ones: the
 //   span that starts at it is judged against the level before it, and two or three runs together show
-//   what one could not. A change stays flagged while it is within the newest 4 runs of a series.
+//   what one could not. A lasting change keeps being flagged until it has moved every span's baseline.
 // - A few far outlier runs (beyond 5 robust standard deviations, at most a tenth) are set aside from the
 //   baseline, and a verdict also needs a change of at least minChange (2%: below that, a significant
 //   change on a very quiet series is reported as "no change", and says so).
@@ -59,10 +60,11 @@ export const VERDICTS = Object.freeze(
 export const DEFAULT_RULE = Object.freeze({ alpha: 0.002, minChange: 0.02, minRuns: 5, minSamples: 5, window: 30 });
 
 /**
- * How alpha is shared over the spans: a change in this run alone gets half of it, one that began 2, 3 or
- * 4 runs ago the rest (docs/evaluation.md measures the split).
+ * How alpha is shared over the spans: this run alone gets 0.4 of it, the newest 2, 3 and 4 runs 0.2 each
+ * (docs/evaluation.md measures the split: the single run's share is what the between-run shifts model
+ * allows; the longer spans, whose pooled spread is not fooled by one run that jumped, cost less).
  */
-export const SPAN_WEIGHTS = Object.freeze([0.5, 0.2, 0.15, 0.15]);
+export const SPAN_WEIGHTS = Object.freeze([0.4, 0.2, 0.2, 0.2]);
 
 /** @type {Readonly<Steps>} */
 export const DEFAULT_STEPS = Object.freeze({
@@ -171,9 +173,9 @@ const pctOf = (x) => `${Number((x * 100).toFixed(1))}%`;
  */
 export function shiftTest({ levels, positive }, sign, rule, steps, spans = spanStats(levels, rule, steps)) {
   const mean0 = levels.slice(0, -1).reduce((a, x) => a + x.level, 0) / (levels.length - 1);
-  const tested = spans.map(({ span, weight, k, diff: up, scale }) => {
+  const tested = spans.map(({ span, weight, df, k, diff: up, scale }) => {
     const diff = sign * up;
-    const oneSided = scale > 0 && k > 1 ? 1 - tCdf(diff / scale, k - 1) : diff > 0 ? 0 : diff < 0 || k < 2 ? 1 : 0.5;
+    const oneSided = scale > 0 && df > 0 ? 1 - tCdf(diff / scale, df) : diff > 0 ? 0 : diff < 0 || df < 1 ? 1 : 0.5;
     // "two" is the rule before issue 21 (the ablation): both directions share alpha.
     const p = Math.min(1, (steps.sided === 'two' ? 2 * Math.min(oneSided, 1 - oneSided) : oneSided) / weight);
     const change = positive ? Math.expm1(diff) : diff / Math.abs(mean0 || 1);
@@ -200,22 +202,29 @@ export function spanStats(levels, rule, steps) {
     const baseline = withoutFarOutliers(levels.slice(0, nBase), (x) => x.level);
     const k = baseline.length;
     const mean = baseline.reduce((a, x) => a + x.level, 0) / k;
-    const sd = k > 1 ? Math.sqrt(baseline.reduce((a, x) => a + (x.level - mean) ** 2, 0) / (k - 1)) : 0;
+    const recent = levels.slice(nBase);
+    const recentMean = recent.reduce((a, x) => a + x.level, 0) / span;
+    // The spread of a run's level: the baseline's, pooled with the span's own around its mean (a change
+    // that lasts moves the span as a whole; one run that jumped spreads it): k + span - 2 degrees of freedom.
+    const squares =
+      baseline.reduce((a, x) => a + (x.level - mean) ** 2, 0) +
+      recent.reduce((a, x) => a + (x.level - recentMean) ** 2, 0);
+    const df = k + span - 2;
+    const sd = df > 0 ? Math.sqrt(squares / df) : 0;
     const sePast = median(baseline.map((x) => x.se));
     const nPast = median(baseline.map((x) => x.n));
-    const recent = levels.slice(nBase);
-    // Each run of the span: the baseline's spread, plus what its level error exceeds a baseline run's
-    // because it has fewer samples (a quick run of 5 against runs of 20: the error variance grows as 1/n),
-    // and never sharper than its own level error when that is clearly above the baseline's typical one (a
-    // run much noisier than its history); the span's mean, plus the baseline mean's own error.
+    // Each run of the span: that spread, plus what its level error exceeds a baseline run's because it has
+    // fewer samples (a quick run of 5 against runs of 20: the error variance grows as 1/n), and never
+    // sharper than its own level error when that is clearly above the baseline's typical one (a run much
+    // noisier than its history); the span's mean, plus the baseline mean's own error.
     let variance = 0;
     for (const r of recent) {
       const own = steps.floor === 'always' || r.se > 1.5 * sePast ? r.se ** 2 : 0;
       variance += Math.max(sd ** 2 + sePast ** 2 * Math.max(0, nPast / r.n - 1), own);
     }
     const scale = Math.sqrt(variance / span ** 2 + sd ** 2 / k);
-    const diff = recent.reduce((a, x) => a + x.level, 0) / span - mean;
-    out.push({ span, weight, k, diff, scale });
+    const diff = recentMean - mean;
+    out.push({ span, weight, df, k, diff, scale });
   }
   return out;
 }
