@@ -62,7 +62,7 @@ function meanSd(xs) {
  */
 export function bencherTTest(boundary = 0.99) {
   // percentiles 0.5 .. 1 - 1e-7, denser near 1
-  const params = [...logGrid(1e-7, 0.5, 240).map((q) => 1 - q)];
+  const params = [...logGrid(1e-7, 0.5, 160).map((q) => 1 - q)];
   return scoreRule(`Bencher t_test, boundary ${boundary}`, boundary, params, (medians, value, better) => {
     const { mean, sd } = meanSd(medians);
     // Bencher computes no limit from a constant history (its standard deviation must be non-zero)
@@ -81,7 +81,7 @@ export function bencherPercentage(boundary = 0.1) {
   return scoreRule(
     `Bencher percentage, boundary ${boundary}`,
     boundary,
-    logGrid(0.001, 2, 240),
+    logGrid(0.001, 2, 160),
     (medians, value, better) => {
       const mean = medians.reduce((a, b) => a + b, 0) / medians.length;
       return better === 'lower' ? value / mean - 1 : 1 - value / mean;
@@ -97,7 +97,7 @@ export function githubActionBenchmark(threshold = 1.1) {
   return scoreRule(
     `github-action-benchmark, alert-threshold ${Math.round(threshold * 100)}%`,
     threshold,
-    logGrid(1.001, 4, 240),
+    logGrid(1.001, 4, 160),
     (medians, value, better) => {
       const prev = medians[medians.length - 1];
       return better === 'lower' ? value / prev : prev / value;

@@ -79,36 +79,59 @@ export function makeSequence(model, random) {
 export const mediansOf = (runs) => runs.map((r) => median(r));
 
 /**
- * Per rule: alarms[param][trial][j] for the clean and the worse runs of every sequence.
+ * Per rule, per parameter: one byte per trial, bit j set when judged run j was flagged, for the clean and
+ * the worse runs of every sequence (compact: a rule's sweep has up to a few hundred parameters).
  * @param {Sequence[]} sequences @param {SequenceRule} rule
+ * @returns {{ clean: Uint8Array[], worse: Uint8Array[] }}
  */
 export function evaluateRule(sequences, rule) {
-  /** @type {boolean[][][]} */ const clean = rule.params.map(() => []);
-  /** @type {boolean[][][]} */ const worse = rule.params.map(() => []);
-  for (const s of sequences) {
+  const clean = rule.params.map(() => new Uint8Array(sequences.length));
+  const worse = rule.params.map(() => new Uint8Array(sequences.length));
+  for (const [t, s] of sequences.entries()) {
     const c = rule.alarms(s.past, s.clean, s.better, rule.params);
     const w = rule.alarms(s.past, s.worse, s.better, rule.params);
     for (const pi of rule.params.keys()) {
-      clean[pi].push(c[pi]);
-      worse[pi].push(w[pi]);
+      clean[pi][t] = bits(c[pi]);
+      worse[pi][t] = bits(w[pi]);
     }
   }
   return { clean, worse };
 }
 
+/** @param {boolean[]} alarms per judged run @returns {number} */
+export const bits = (alarms) => alarms.reduce((a, x, j) => (x ? a | (1 << j) : a), 0);
+
+/** @param {number} x */
+const popcount = (x) => {
+  let n = 0;
+  for (let v = x; v; v &= v - 1) n++;
+  return n;
+};
+
 /**
- * The four headline rates for one parameter's alarms.
- * @param {boolean[][]} clean per trial, per judged run @param {boolean[][]} worse
+ * The headline rates for one parameter's alarms (bit masks per trial, bit j for judged run j).
+ * @param {Uint8Array} clean @param {Uint8Array} worse
  */
 export function rates(clean, worse) {
   const n = clean.length;
-  const share = (/** @type {boolean[][]} */ a, /** @type {(x: boolean[]) => boolean} */ f) => a.filter(f).length / n;
+  let falseFirst = 0;
+  let falseWithin = 0;
+  let falseRuns = 0;
+  let hitFirst = 0;
+  let hitWithin = 0;
+  for (let t = 0; t < n; t++) {
+    falseFirst += clean[t] & 1;
+    falseWithin += clean[t] ? 1 : 0;
+    falseRuns += popcount(clean[t]);
+    hitFirst += worse[t] & 1;
+    hitWithin += worse[t] ? 1 : 0;
+  }
   return {
-    falseFirst: share(clean, (x) => x[0]),
-    falseWithin: share(clean, (x) => x.some(Boolean)),
-    falsePerRun: clean.reduce((a, x) => a + x.filter(Boolean).length, 0) / (n * (clean[0]?.length || 1)),
-    hitFirst: share(worse, (x) => x[0]),
-    hitWithin: share(worse, (x) => x.some(Boolean)),
+    falseFirst: falseFirst / n,
+    falseWithin: falseWithin / n,
+    falsePerRun: falseRuns / (n * SEQUENCE.judged),
+    hitFirst: hitFirst / n,
+    hitWithin: hitWithin / n,
   };
 }
 
@@ -116,7 +139,7 @@ export function rates(clean, worse) {
  * Calibration: the parameter that fires most often while its false alarms per judged run stay <= target
  * (on these clean runs: an oracle that knows the model), and the detection it then gets. Null when no
  * parameter of the rule's grid stays under the target.
- * @param {SequenceRule} rule @param {{ clean: boolean[][][], worse: boolean[][][] }} result @param {number} target
+ * @param {SequenceRule} rule @param {{ clean: Uint8Array[], worse: Uint8Array[] }} result @param {number} target
  */
 export function calibrated(rule, result, target) {
   let best = null;
