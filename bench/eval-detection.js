@@ -242,7 +242,7 @@ for (const { model, ablation } of rows) {
   lines.push(...sequenceTables(evaluated, { trials: sequenceTrials, seed: Number(values.seed) }));
   lines.push(
     '',
-    `The sequences took ${evaluated.jsSeconds.toFixed(1)} s for the JavaScript rules; with Apache Otava running alongside in Python from the start, they were done ${((performance.now() - sequenceStarted) / 1000).toFixed(1)} s after the evaluation began.`,
+    `The sequences took ${evaluated.jsSeconds.toFixed(1)} s for the JavaScript rules${evaluated.otavaResults.some(Boolean) ? `; with Apache Otava running alongside in Python from the start, they were done ${((performance.now() - sequenceStarted) / 1000).toFixed(1)} s after the evaluation began` : ''}.`,
   );
 }
 

@@ -237,8 +237,10 @@ export function spanStats(levels, rule, steps) {
 export function runLevels(runs, steps) {
   const positive = runs.every((r) => r.every((x) => x > 0));
   const tr = positive ? Math.log : (/** @type {number} */ x) => x;
-  const key = `${positive ? 'log' : 'linear'} ${steps.level}`;
-  const level = (/** @type {number[]} */ r) => cached(steps, r, key, () => levelOf(r.map(tr), steps.level));
+  // one kind of level for the whole series: the median when any run is too long for pairwise means
+  const kind = steps.level === 'median' || runs.some((r) => r.length > MAX_PAIRWISE) ? 'median' : steps.level;
+  const key = `${positive ? 'log' : 'linear'} ${kind}`;
+  const level = (/** @type {number[]} */ r) => cached(steps, r, key, () => levelOf(r.map(tr), kind));
   return { levels: runs.map((r) => ({ ...level(r), n: r.length })), positive };
 }
 
@@ -261,13 +263,13 @@ function cached(steps, samples, key, compute) {
  * of the n(n+1)/2 pairwise means), with the standard error of a 20%-trimmed mean (Tukey and McLaughlin:
  * the 20%-winsorized standard deviation / (0.6 sqrt(n))), which matches the pseudo-median's on symmetric
  * data and, like it, is not blown up by a few outlying samples; or the median with its order-statistic
- * error (the rule before issue 21, and runs of more than 300 samples, where the pairwise means would be
- * many). 0 error below 5 samples.
+ * error (the rule before issue 21, and series with a run of more than 100 samples, where the pairwise
+ * means would be many). 0 error below 5 samples.
  * @param {number[]} xs @param {'pseudo-median' | 'median'} [kind]
  */
 export function levelOf(xs, kind = 'pseudo-median') {
   const n = xs.length;
-  if (kind === 'median' || n > 300) return { level: median(xs), se: medianStandardError(xs) };
+  if (kind === 'median' || n > MAX_PAIRWISE) return { level: median(xs), se: medianStandardError(xs) };
   const N = (n * (n + 1)) / 2;
   if (scratch.length < N) scratch = new Float64Array(Math.max(N, 2 * scratch.length));
   let w = 0;
@@ -279,6 +281,9 @@ export function levelOf(xs, kind = 'pseudo-median') {
   const level = N % 2 ? hi : (lo + hi) / 2;
   return { level, se: n < 5 ? 0 : trimmedMeanError(xs) };
 }
+
+/** Runs longer than this get the median as their level (n(n+1)/2 pairwise means grow fast). */
+const MAX_PAIRWISE = 100;
 
 /** Reused for the pairwise means (levelOf runs for every run of every verdict). */
 let scratch = new Float64Array(1024);

@@ -102,6 +102,14 @@ test('a regression after a missed one is still flagged: the run before joins thi
   assert.equal(alone.status, 'no change', alone.reason);
 });
 
+test('a series with a run of over 100 samples is judged on run medians throughout, and still sees 10%', () => {
+  const past = runs(12, { between: 0.01, within: 0.03, seed: 41 });
+  const long = { samples: Array.from({ length: 6 }, () => past[0].samples).flat(), engines }; // 120 samples
+  const v = judge(past, { samples: long.samples.map((x) => x * 1.1), engines }, 'lower');
+  assert.equal(v.status, 'regression', v.reason);
+  assert.equal(judge(past, long, 'lower').status, 'no change');
+});
+
 test('the pseudo-median level: the median of pairwise means, as the definition gives it', () => {
   const xs = [1, 2, 2, 3, 10, 4, 0.5];
   const walsh = [];
