@@ -164,7 +164,7 @@ const pctOf = (x) => `${Number((x * 100).toFixed(1))}%`;
 
 /**
  * The one-sided test for a shift in direction `sign` (+1: the log level went up) over the newest 1..4
- * runs of `runs` (the last one is the new run), each span's p-value divided by its weight (at most 1):
+ * runs (the last level is the new run's), each span's p-value divided by its weight (at most 1):
  * `strongest`, the span with the smallest such p-value among those whose change reaches minChange (null
  * when none does), and `alone`, the new run by itself. `change` is relative, positive in the direction
  * tested. Needs at least rule.minRuns runs before the new one.
@@ -334,6 +334,7 @@ function trimmedMeanError(xs) {
 }
 
 /**
+ * The single-run test of the rule before issue 21, kept for callers of it (judge() no longer uses it).
  * Two-sided p-value of `value` as a new draw from the distribution of `pastMedians`, and the ratio of
  * `value` to their geometric mean. Log scale when every value is positive (the usual case), else linear.
  * @param {number[]} pastMedians at least 2
