@@ -1,13 +1,15 @@
 // `npm run eval:detection`: how often does each detector cry wolf on unchanged histories (A/A), and how
 // often does it catch an injected regression of 5%, 10% and 20%? Same generated data for every detector.
 //
-//   node bench/eval-detection.js [--trials N] [--replications R] [--seed S] [--readme] [--help]
+//   node bench/eval-detection.js [--trials N] [--replications R] [--sequence-trials N] [--otava-trials N]
+//                                [--no-otava] [--seed S] [--readme] [--help]
 //
 // Each trial: 30 past runs and one new run of 20 samples (the standard profile's iterations) from a noise
 // model; the new run is judged as is (A/A) and with its samples made 5/10/20% worse. Then issue 15's
 // scenario (bench/eval/quick-scenario.js: histories resampled from a real quick run), an ablation of the
-// verdict's steps (bench/eval/ablation.js) and adaptive stopping (bench/eval/adaptive.js). --readme
-// rewrites the block between the eval markers in docs/evaluation.md.
+// verdict's steps (bench/eval/ablation.js), issue 21's multi-run sequences with the peers side by side
+// (bench/eval/sequences.js, peers.js, otava.js, sequence-report.js) and adaptive stopping
+// (bench/eval/adaptive.js). --readme rewrites the block between the eval markers in docs/evaluation.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PROFILES } from '../src/run/profiles.js';
@@ -18,25 +20,35 @@ import { ABLATIONS } from './eval/ablation.js';
 import { DETECTORS, PAST_RUNS, dindBench, limitP, medianTLimit, singleValueRatio } from './eval/methods.js';
 import { recordedModels, syntheticModels } from './eval/noise-models.js';
 import { SCENARIO, replicate, seriesOf } from './eval/quick-scenario.js';
+import { sequenceTables, startSequences } from './eval/sequence-report.js';
+import { issueModel } from './eval/sequences.js';
 
 const HELP = `Usage: node bench/eval-detection.js [options]   (npm run eval:detection)
 
 How often each regression detector raises false alarms on unchanged histories and how often it detects
 5/10/20% regressions, on synthetic and recorded noise models, on histories resampled from a real quick run,
-with an ablation of the verdict's steps and adaptive stopping. Prints the tables and writes
-bench/results/eval-detection.md.
+with an ablation of the verdict's steps, issue 21's multi-run sequences with the peers (Bencher,
+github-action-benchmark, Apache Otava) side by side, and adaptive stopping. Prints the tables and writes
+bench/results/eval-detection.md. Apache Otava is installed from PyPI into a throwaway virtual env under the
+OS temp folder on first use; without Python or PyPI it is left out, and the output says why.
 
 Options:
-  --trials N        trials per noise model (default 4000: near 1% a rate then carries +-0.16 points)
-  --replications R  replications of the quick-run scenario, each over every series (default 20)
-  --seed S          seed of the generated data (default 42)
+  --trials N           trials per noise model (default 2000: near 1% a rate then carries +-0.22 points)
+  --replications R     replications of the quick-run scenario, each over every series (default 20)
+  --sequence-trials N  multi-run sequences per noise model (default 2000)
+  --otava-trials N     of those, how many Apache Otava analyses (default 250: it runs in Python)
+  --no-otava           leave Apache Otava out
+  --seed S             seed of the generated data (default 42)
   --readme          also rewrite the block between the eval markers in docs/evaluation.md
   -h, --help        show this help`;
 
 const { values } = parseArgs({
   options: {
-    trials: { type: 'string', default: '4000' },
+    trials: { type: 'string', default: '2000' },
     replications: { type: 'string', default: '20' },
+    'sequence-trials': { type: 'string', default: '2000' },
+    'otava-trials': { type: 'string', default: '250' },
+    'no-otava': { type: 'boolean', default: false },
     seed: { type: 'string', default: '42' },
     readme: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -48,10 +60,14 @@ if (values.help) {
 }
 const trials = Number(values.trials);
 const replications = Number(values.replications);
+const sequenceTrials = Number(values['sequence-trials']);
+const otavaTrials = Number(values['otava-trials']);
 /** @type {Array<[string, number]>} */
 const argChecks = [
   ['--trials', trials],
   ['--replications', replications],
+  ['--sequence-trials', sequenceTrials],
+  ['--otava-trials', otavaTrials],
 ];
 for (const [name, v] of argChecks) {
   if (!Number.isInteger(v) || v < 1 || v > 1e6) throw new Error(`${name} must be an integer from 1 to 1000000`);
@@ -60,6 +76,19 @@ const SAMPLES = PROFILES.standard.iterations;
 const SHIFTS = [0.05, 0.1, 0.2];
 const recorded = JSON.parse(readFileSync(new URL('./eval/recorded-samples.json', import.meta.url), 'utf8'));
 const models = [...syntheticModels(), ...recordedModels(recorded)];
+
+// Issue 21's sequences: generated first, so that Apache Otava (a Python process) runs while the rest is computed.
+const quickDebian = JSON.parse(
+  readFileSync(new URL('../test/fixtures/results/quick-debian.json', import.meta.url), 'utf8'),
+);
+const sequenceModels = [issueModel(seriesOf(quickDebian)), ...models];
+const sequenceStarted = performance.now();
+const sequences = startSequences(sequenceModels, {
+  trials: sequenceTrials,
+  otavaTrials,
+  seed: Number(values.seed),
+  otava: !values['no-otava'],
+});
 
 const started = performance.now();
 const ALPHA = DEFAULT_RULE.alpha;
@@ -207,6 +236,16 @@ for (const { model, ablation } of rows) {
   );
 }
 
+// Issue 21: several runs in a row, dind-bench and its peers side by side (bench/eval/sequence-report.js).
+{
+  const evaluated = await sequences.finish();
+  lines.push(...sequenceTables(evaluated, { trials: sequenceTrials, seed: Number(values.seed) }));
+  lines.push(
+    '',
+    `The sequences took ${evaluated.jsSeconds.toFixed(1)} s for the JavaScript rules${evaluated.otavaResults.some(Boolean) ? `; with Apache Otava running alongside in Python from the start, they were done ${((performance.now() - sequenceStarted) / 1000).toFixed(1)} s after the evaluation began` : ''}.`,
+  );
+}
+
 // Adaptive stopping under A/A (bench/eval/adaptive.js): the synthetic models, the quick profile's cap
 // and a stress cap (30).
 lines.push(
@@ -230,6 +269,7 @@ for (const [mi, model] of syntheticModels().entries()) {
     );
   }
 }
+lines.push('', `The whole evaluation took ${((performance.now() - sequenceStarted) / 1000).toFixed(0)} s.`);
 const table = lines.join('\n');
 process.stdout.write(table + '\n');
 writeFileSync(new URL('./results/eval-detection.md', import.meta.url), table + '\n');

@@ -12,6 +12,7 @@ import { needOf } from '../../src/run/adaptive.js';
 import { smallestMannWhitneyP } from '../../src/results/within-run.js';
 import { mannWhitneyU, ratioOfMedians } from '../../src/stats/index.js';
 import { DEFAULT_RULE, judge } from '../../src/stats/verdicts.js';
+import { EVAL_STEPS } from './methods.js';
 
 const MIN_CHANGE = 0.05;
 
@@ -66,9 +67,10 @@ export function adaptiveAA(model, random, trials, { start, cap, pastRuns, pastSa
     if (withinRunAlarm(docker.slice(0, n), dind.slice(0, n))) counts.withinAdaptive++;
     if (withinRunAlarm(docker, dind)) counts.withinFixed++;
     const past = Array.from({ length: pastRuns }, () => ({ samples: model.run(random, pastSamples) }));
-    if (judge(past, { samples: docker.slice(0, n) }, model.better, DEFAULT_RULE).status === 'regression')
+    if (judge(past, { samples: docker.slice(0, n) }, model.better, DEFAULT_RULE, EVAL_STEPS).status === 'regression')
       counts.historyAdaptive++;
-    if (judge(past, { samples: docker }, model.better, DEFAULT_RULE).status === 'regression') counts.historyFixed++;
+    if (judge(past, { samples: docker }, model.better, DEFAULT_RULE, EVAL_STEPS).status === 'regression')
+      counts.historyFixed++;
   }
   return counts;
 }

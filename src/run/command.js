@@ -31,7 +31,7 @@ import { OUT_LOCK, lockOut } from './out-lock.js';
  */
 export const EXIT = { OK: 0, CELLS_FAILED: 3, ENGINE_LOST: 5 };
 
-/** The change adaptive sampling aims to make detectable DinD vs Docker: the verdicts' default minChange. */
+/** The change adaptive sampling aims to make detectable DinD vs Docker (5%; the verdicts against history need 2% since issue 21). */
 export const ADAPTIVE_MIN_CHANGE = 0.05;
 
 /** What a budget keeps for the end of the run: teardown, describing the images, the reports. */

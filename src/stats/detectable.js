@@ -9,21 +9,25 @@
 //   degrees of freedom, and ARE = 3/pi, Mann-Whitney's efficiency relative to the t-test on normal data.
 //   Below the sample counts at which the exact test can reach alpha at all (3 vs 3 for 0.05) nothing is
 //   detectable, whatever the spread.
-// - Against history (one new run median against k past run medians, the verdict's prediction test): MDC =
-//   (t[1-alpha/2] + t[power]) * s * sqrt(1 + 1/k) on k - 1 degrees of freedom, s the spread of the past
-//   log medians (never below the new run's own median error), and never below the rule's minChange.
+// - Against history (one new run against k past runs, the verdict's test of this run alone: one-sided, at
+//   the share of alpha the verdict gives a single run, SPAN_WEIGHTS[0]): MDC = (t[1 - alpha * w1] +
+//   t[power]) * s * sqrt(1 + 1/k) on k - 1 degrees of freedom, s the spread of the past log medians (never
+//   below the new run's own level error), and never below the rule's minChange. A change that lasts is
+//   also caught later by the verdict's spans of 2-4 runs; this is what one run can show.
 //   More iterations shrink only the part of s that is the medians' sampling error; what runs differ by
 //   beyond that stays, so past some point only a quieter runner helps (then: null iterations).
 // Power 0.8 is the usual convention for a minimum detectable effect.
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import { probit } from 'simple-statistics';
 import { median } from './median.js';
-import { pastWindow, predictionScale } from './verdicts.js';
+import { SPAN_WEIGHTS, pastWindow, predictionScale } from './verdicts.js';
 
 export const DEFAULT_POWER = 0.8;
 const ARE_MANN_WHITNEY = 3 / Math.PI;
 /** Asymptotic standard error of a median is this times sd / sqrt(n) for normal data (sqrt(pi/2)). */
 const MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
+/** The same for the Hodges-Lehmann pseudo-median, the verdict's run level (sqrt(pi/3)). */
+const LEVEL_SE_FACTOR = Math.sqrt(Math.PI / 3);
 /** Iteration counts above this are reported as not reachable. */
 export const MAX_ITERATIONS = 10_000;
 
@@ -142,11 +146,11 @@ export function detectableAgainstHistory(
       why: `needs at least 2 past runs with positive medians (has ${k})`,
     };
   }
-  const factor = (tQuantile(1 - alpha / 2, k - 1) + tQuantile(power, k - 1)) * Math.sqrt(1 + 1 / k);
-  // As the verdict's scale: the past spread, plus what the new run's median error exceeds a past run's
+  const factor = (tQuantile(1 - alpha * SPAN_WEIGHTS[0], k - 1) + tQuantile(power, k - 1)) * Math.sqrt(1 + 1 / k);
+  // As the verdict's scale: the past spread, plus what the new run's level error exceeds a past run's
   // (fewer samples than the history's runs had), never below its own error.
-  const ownError = Number.isFinite(within) ? (MEDIAN_SE_FACTOR * within) / Math.sqrt(samples.length) : 0;
-  const pastError = Number.isFinite(within) ? (MEDIAN_SE_FACTOR * within) / Math.sqrt(pastSamples) : 0;
+  const ownError = Number.isFinite(within) ? (LEVEL_SE_FACTOR * within) / Math.sqrt(samples.length) : 0;
+  const pastError = Number.isFinite(within) ? (LEVEL_SE_FACTOR * within) / Math.sqrt(pastSamples) : 0;
   const scale = predictionScale(between, ownError, pastError);
   const change = Math.max(minChange, Math.expm1(factor * scale));
   // Split the past spread into sampling error of a median (shrinks with iterations) and the rest.

@@ -4,7 +4,8 @@ import { medianSorted, quantileSorted } from 'simple-statistics';
 /** Median of the samples; NaN for none (a cell without samples has no median, never 0). @param {number[]} xs */
 export function median(xs) {
   if (xs.length === 0) return NaN;
-  return medianSorted([...xs].sort((a, b) => a - b));
+  // a typed array sorts numerically without a comparator, several times faster (verdicts take many medians)
+  return medianSorted(/** @type {any} */ (new Float64Array(xs).sort()));
 }
 
 /** @param {number[]} sorted ascending */

@@ -4,17 +4,27 @@
 //
 // Why not pool past samples and run Mann-Whitney against the new run: runs on different days differ by
 // more than samples within one run (machine, neighbours, thermal state), so a pooled test flags that
-// ordinary between-run drift as a change. Instead each past run contributes one number, its median, and
-// the new run's median is judged against the spread of those medians, which already contains both the
-// between-run noise and the sampling error of a median. Concretely: a Student-t prediction test on log
-// medians (the new value vs the mean of k past values, scale s * sqrt(1 + 1/k), k - 1 degrees of freedom),
-// after setting aside a few past runs that are far outliers (beyond 5 robust standard deviations, from the
-// median absolute deviation; at most a tenth of them), with the scale widened by what the new run's median
-// adds in sampling error beyond a past run's (a quick run of 5 samples against a history of 20: variances
-// add) and never below the new run's own sampling error of its median (both from the samples' order
-// statistics: a run much noisier than its history cannot be judged sharper than its own samples allow), and a practical threshold: a verdict needs both p < alpha and a change of at least
-// minChange in the metric's bad (or good) direction. Logs make the test about ratios, which is how
-// regressions are read ("8% slower"), and tame right-skewed timings.
+// ordinary between-run drift as a change. Instead each run contributes one level, and the new run is judged
+// against the spread of the past levels, which already holds both the between-run noise and a level's
+// sampling error. The rule (issue 21; docs/method.md, measured in docs/evaluation.md):
+// - A run's level is the Hodges-Lehmann pseudo-median of its log samples (the median of all pairwise
+//   means: nearly as sharp as the mean on normal data, as robust as the median to a few outliers), with the
+//   standard error of a 20%-trimmed mean. dind-bench has every run's samples, so it can use a sharper level
+//   than a single median.
+// - One-sided, in the bad direction: a "regression" verdict spends its whole alpha on getting worse (an
+//   "improvement" is the same test the other way).
+// - A change is looked for over the newest 1, 2, 3 and 4 runs (this one and up to 3 before it): the mean
+//   level of those runs against the runs before them, a Student-t prediction test whose spread pools the
+//   baseline levels' with the span's own around its mean (k + span - 2 degrees of freedom, k the baseline
+//   runs), plus what a run's level error exceeds a baseline run's because it has fewer samples, never below
+//   a run's own level error when that is clearly above the baseline's, plus the baseline mean's error.
+//   Alpha is split over the spans (SPAN_WEIGHTS: 0.4 for this run alone, 0.2 for each longer span). So a
+//   regressed run that was missed, published and now sits in the history does not hide the next ones: the
+//   span that starts at it is judged against the level before it, and two or three runs together show
+//   what one could not. A lasting change keeps being flagged until it has moved every span's baseline.
+// - A few far outlier runs (beyond 5 robust standard deviations, at most a tenth) are set aside from the
+//   baseline, and a verdict also needs a change of at least minChange (2%: below that, a significant
+//   change on a very quiet series is reported as "no change", and says so).
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import { num as fmt, pExact as formatP, pct1, signedPct } from '../model/numbers.js';
 import { median } from './median.js';
@@ -26,8 +36,20 @@ import { median } from './median.js';
  *   status: typeof VERDICTS[number],
  *   reason: string, change: number | null, p: number | null, pastRuns: number,
  *   median: number, pastMedian: number | null, engineChange: string | null,
+ *   span?: number,
  * }} Verdict
- * `change` is relative, signed towards worse: +0.1 means 10% worse for the metric's direction.
+ * `change` is relative, signed towards worse: +0.1 means 10% worse for the metric's direction; over the
+ * newest `span` runs (1: this run alone; 2: this run and the one before it, ...) against the runs before
+ * them. `p` is the test's p-value adjusted for the spans looked at (compared with alpha as it is).
+ * @typedef {{
+ *   spans: readonly number[], level: 'pseudo-median' | 'median', sided: 'one' | 'two', floor: 'noisier' | 'always',
+ *   cache?: WeakMap<number[], Map<string, any>>,
+ * }} Steps
+ * The rule's steps, for the evaluation's ablation (bench/eval/ablation.js); judge() uses DEFAULT_STEPS.
+ * cache: the evaluation judges the same past runs many times; given a cache, a run's level is computed
+ * once per samples array (which must not change afterwards). Verdicts are the same with or without it.
+ * floor: a run's own level error bounds the scale from below only when it is clearly above the baseline's
+ * typical one ('noisier', over 1.5 times), or always (the rule before issue 21).
  */
 
 /** Every verdict, worst news first: the words every report and the site show. */
@@ -35,7 +57,22 @@ export const VERDICTS = Object.freeze(
   /** @type {const} */ (['regression', 'improvement', 'insufficient data', 'no change', 'baseline']),
 );
 
-export const DEFAULT_RULE = Object.freeze({ alpha: 0.005, minChange: 0.05, minRuns: 5, minSamples: 5, window: 30 });
+export const DEFAULT_RULE = Object.freeze({ alpha: 0.002, minChange: 0.02, minRuns: 5, minSamples: 5, window: 30 });
+
+/**
+ * How alpha is shared over the spans: this run alone gets 0.4 of it, the newest 2, 3 and 4 runs 0.2 each
+ * (docs/evaluation.md measures the split: the single run's share is what the between-run shifts model
+ * allows; the longer spans, whose pooled spread is not fooled by one run that jumped, cost less).
+ */
+export const SPAN_WEIGHTS = Object.freeze([0.4, 0.2, 0.2, 0.2]);
+
+/** @type {Readonly<Steps>} */
+export const DEFAULT_STEPS = Object.freeze({
+  spans: SPAN_WEIGHTS,
+  level: 'pseudo-median',
+  sided: 'one',
+  floor: 'noisier',
+});
 
 /**
  * The earlier runs a verdict reads: those with enough samples for the rule, the newest `window` of them.
@@ -52,9 +89,10 @@ export const pastWindow = (past, rule = DEFAULT_RULE) =>
  * @param {Point} candidate this run
  * @param {'higher' | 'lower'} better
  * @param {Rule} [rule]
+ * @param {Steps} [steps] the evaluation's ablation only
  * @returns {Verdict}
  */
-export function judge(past, candidate, better, rule = DEFAULT_RULE) {
+export function judge(past, candidate, better, rule = DEFAULT_RULE, steps = DEFAULT_STEPS) {
   const usable = pastWindow(past, rule);
   const m = median(candidate.samples);
   const base = {
@@ -75,7 +113,7 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
   if (usable.length === 0) {
     return { ...base, status: 'baseline', reason: 'first run of this series: accepted as the baseline' };
   }
-  const medians = usable.map((p) => median(p.samples));
+  const medians = usable.map((p) => cached(steps, p.samples, 'median', () => median(p.samples)));
   const pastMedian = median(medians);
   if (usable.length < rule.minRuns) {
     return {
@@ -85,39 +123,218 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
       reason: `${usable.length} earlier run(s) with at least ${rule.minSamples} samples; a verdict needs ${rule.minRuns}`,
     };
   }
-  const { p, ratio } = predictionTest(
-    medians,
-    m,
-    candidate.samples,
-    usable.map((x) => x.samples),
-  );
-  const change = better === 'lower' ? ratio - 1 : 1 - ratio;
+  const levels = runLevels([...usable.map((p) => p.samples), candidate.samples], steps);
+  const spans = spanStats(levels.levels, rule, steps);
+  const worse = shiftTest(levels, better === 'lower' ? 1 : -1, rule, steps, spans);
+  const good = shiftTest(levels, better === 'lower' ? -1 : 1, rule, steps, spans);
+  const regression = worse.strongest !== null && worse.strongest.p < rule.alpha;
+  const improvement = !regression && good.strongest !== null && good.strongest.p < rule.alpha;
+  const status = regression ? 'regression' : improvement ? 'improvement' : 'no change';
+  // The numbers shown: the span that decided; otherwise this run alone, in the direction it moved.
+  const alone = worse.alone.change >= 0 ? worse.alone : { ...good.alone, change: -good.alone.change };
+  const decided = regression ? worse.strongest : improvement ? good.strongest : null;
+  const shown = decided ? { ...decided, change: regression ? decided.change : -decided.change } : alone;
+  const { change, p } = shown;
   const significant = p < rule.alpha;
-  const status =
-    significant && change >= rule.minChange
-      ? 'regression'
-      : significant && change <= -rule.minChange
-        ? 'improvement'
-        : 'no change';
   const pct = `${signedPct(change)} ${change >= 0 ? 'worse' : 'better'}`;
+  const over =
+    shown.span === 1
+      ? `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length} runs (${pct})`
+      : `this run and the ${shown.span - 1} before it vs the ${shown.baseline} runs before them (${pct}; median ${fmt(m)} vs ${fmt(pastMedian)})`;
   const why =
     status !== 'no change'
-      ? `p = ${formatP(p)} < ${rule.alpha} and ${pct1(change)} >= ${(rule.minChange * 100).toFixed(0)}%`
+      ? `p = ${formatP(p)} < ${rule.alpha} and ${pct1(change)} >= ${pctOf(rule.minChange)}`
       : significant
-        ? `significant (p = ${formatP(p)}) but under the ${(rule.minChange * 100).toFixed(0)}% threshold`
+        ? `significant (p = ${formatP(p)}) but under the ${pctOf(rule.minChange)} threshold`
         : `p = ${formatP(p)}, within the past runs' spread`;
-  const reason = `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length} runs (${pct}): ${why}`;
+  const reason = `${over}: ${why}`;
   return {
     ...base,
     pastMedian,
     change,
     p,
+    span: shown.span,
     status,
     reason: base.engineChange ? `${reason}; ${base.engineChange}` : reason,
   };
 }
 
+/** "5%", "2%", "2.5%". @param {number} x */
+const pctOf = (x) => `${Number((x * 100).toFixed(1))}%`;
+
 /**
+ * The one-sided test for a shift in direction `sign` (+1: the log level went up) over the newest 1..4
+ * runs (the last level is the new run's), each span's p-value divided by its weight (at most 1):
+ * `strongest`, the span with the smallest such p-value among those whose change reaches minChange (null
+ * when none does), and `alone`, the new run by itself. `change` is relative, positive in the direction
+ * tested. Needs at least rule.minRuns runs before the new one.
+ * @param {ReturnType<typeof runLevels>} levels past runs then the new run, oldest first
+ * @param {1 | -1} sign @param {Rule} rule @param {Steps} steps
+ */
+export function shiftTest({ levels, positive }, sign, rule, steps, spans = spanStats(levels, rule, steps)) {
+  const mean0 = levels.slice(0, -1).reduce((a, x) => a + x.level, 0) / (levels.length - 1);
+  const tested = spans.map(({ span, weight, df, k, diff: up, scale }) => {
+    const diff = sign * up;
+    const oneSided = scale > 0 && df > 0 ? 1 - tCdf(diff / scale, df) : diff > 0 ? 0 : diff < 0 || df < 1 ? 1 : 0.5;
+    // "two" is the rule before issue 21 (the ablation): both directions share alpha.
+    const p = Math.min(1, (steps.sided === 'two' ? 2 * Math.min(oneSided, 1 - oneSided) : oneSided) / weight);
+    const change = positive ? Math.expm1(diff) : diff / Math.abs(mean0 || 1);
+    return { p, change, span, baseline: k };
+  });
+  // The span that shows the change best: the smallest p among those whose change reaches minChange.
+  const counted = tested.filter((x) => x.change >= rule.minChange);
+  const strongest = counted.length ? counted.reduce((a, x) => (x.p < a.p ? x : a)) : null;
+  return { strongest, alone: tested[0] };
+}
+
+/**
+ * Per span of the newest 1..4 runs (while at least rule.minRuns runs stay before it): the difference of
+ * its mean level from the baseline's mean (the runs before it, far outliers set aside), the scale of that
+ * difference, and the baseline's size k.
+ * @param {ReturnType<typeof runLevels>['levels']} levels @param {Rule} rule @param {Steps} steps
+ */
+export function spanStats(levels, rule, steps) {
+  const out = [];
+  for (const [i, weight] of steps.spans.entries()) {
+    const span = i + 1;
+    const nBase = levels.length - span;
+    if (nBase < rule.minRuns) break;
+    const baseline = withoutFarOutliers(levels.slice(0, nBase), (x) => x.level);
+    const k = baseline.length;
+    const mean = baseline.reduce((a, x) => a + x.level, 0) / k;
+    const recent = levels.slice(nBase);
+    const recentMean = recent.reduce((a, x) => a + x.level, 0) / span;
+    // The spread of a run's level: the baseline's, pooled with the span's own around its mean (a change
+    // that lasts moves the span as a whole; one run that jumped spreads it): k + span - 2 degrees of freedom.
+    const squares =
+      baseline.reduce((a, x) => a + (x.level - mean) ** 2, 0) +
+      recent.reduce((a, x) => a + (x.level - recentMean) ** 2, 0);
+    const df = k + span - 2;
+    const sd = df > 0 ? Math.sqrt(squares / df) : 0;
+    const sePast = median(baseline.map((x) => x.se));
+    const nPast = median(baseline.map((x) => x.n));
+    // Each run of the span: that spread, plus what its level error exceeds a baseline run's because it has
+    // fewer samples (a quick run of 5 against runs of 20: the error variance grows as 1/n), and never
+    // sharper than its own level error when that is clearly above the baseline's typical one (a run much
+    // noisier than its history); the span's mean, plus the baseline mean's own error.
+    let variance = 0;
+    for (const r of recent) {
+      const own = steps.floor === 'always' || r.se > 1.5 * sePast ? r.se ** 2 : 0;
+      variance += Math.max(sd ** 2 + sePast ** 2 * Math.max(0, nPast / r.n - 1), own);
+    }
+    const scale = Math.sqrt(variance / span ** 2 + sd ** 2 / k);
+    const diff = recentMean - mean;
+    out.push({ span, weight, df, k, diff, scale });
+  }
+  return out;
+}
+
+/**
+ * Every run's level, its error and sample count, on the log scale when every sample is positive (changes
+ * are ratios, as regressions are read, and right-skewed timings are tamed), else as is.
+ * @param {number[][]} runs @param {Steps} steps
+ */
+export function runLevels(runs, steps) {
+  const positive = runs.every((r) => r.every((x) => x > 0));
+  const tr = positive ? Math.log : (/** @type {number} */ x) => x;
+  // one kind of level for the whole series: the median when any run is too long for pairwise means
+  const kind = steps.level === 'median' || runs.some((r) => r.length > MAX_PAIRWISE) ? 'median' : steps.level;
+  const key = `${positive ? 'log' : 'linear'} ${kind}`;
+  const level = (/** @type {number[]} */ r) => cached(steps, r, key, () => levelOf(r.map(tr), kind));
+  return { levels: runs.map((r) => ({ ...level(r), n: r.length })), positive };
+}
+
+/**
+ * compute(), or what it gave before for this samples array and key when steps has a cache.
+ * @template T
+ * @param {Steps} steps @param {number[]} samples @param {string} key @param {() => T} compute
+ * @returns {T}
+ */
+function cached(steps, samples, key, compute) {
+  if (!steps.cache) return compute();
+  let byKey = steps.cache.get(samples);
+  if (!byKey) steps.cache.set(samples, (byKey = new Map()));
+  if (!byKey.has(key)) byKey.set(key, compute());
+  return byKey.get(key);
+}
+
+/**
+ * A run's level and its standard error, on the test's scale: the Hodges-Lehmann pseudo-median (the median
+ * of the n(n+1)/2 pairwise means), with the standard error of a 20%-trimmed mean (Tukey and McLaughlin:
+ * the 20%-winsorized standard deviation / (0.6 sqrt(n))), which matches the pseudo-median's on symmetric
+ * data and, like it, is not blown up by a few outlying samples; or the median with its order-statistic
+ * error (the rule before issue 21, and series with a run of more than 100 samples, where the pairwise
+ * means would be many). 0 error below 5 samples.
+ * @param {number[]} xs @param {'pseudo-median' | 'median'} [kind]
+ */
+export function levelOf(xs, kind = 'pseudo-median') {
+  const n = xs.length;
+  if (kind === 'median' || n > MAX_PAIRWISE) return { level: median(xs), se: medianStandardError(xs) };
+  const N = (n * (n + 1)) / 2;
+  if (scratch.length < N) scratch = new Float64Array(Math.max(N, 2 * scratch.length));
+  let w = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) scratch[w++] = (xs[i] + xs[j]) / 2;
+  const hi = select(scratch, N, Math.floor(N / 2));
+  // the lower middle, for an even count, is the largest of the values left below the upper one
+  let lo = -Infinity;
+  if (N % 2 === 0) for (let i = 0; i < N / 2; i++) lo = Math.max(lo, scratch[i]);
+  const level = N % 2 ? hi : (lo + hi) / 2;
+  return { level, se: n < 5 ? 0 : trimmedMeanError(xs) };
+}
+
+/** Runs longer than this get the median as their level (n(n+1)/2 pairwise means grow fast). */
+const MAX_PAIRWISE = 100;
+
+/** Reused for the pairwise means (levelOf runs for every run of every verdict). */
+let scratch = new Float64Array(1024);
+
+/**
+ * The k-th smallest (0-based) of a[0 .. n-1], reordering them so that those before k are not larger
+ * (Hoare's selection, middle pivot).
+ * @param {Float64Array} a @param {number} n @param {number} k
+ */
+function select(a, n, k) {
+  let left = 0;
+  let right = n - 1;
+  while (left < right) {
+    const pivot = a[(left + right) >> 1];
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return a[k];
+}
+
+/**
+ * Standard error of the 20%-trimmed mean: the winsorized standard deviation / ((1 - 2 * 0.2) * sqrt(n)),
+ * g = floor(0.2 n) values winsorized at each end.
+ * @param {number[]} xs at least 2
+ */
+function trimmedMeanError(xs) {
+  const n = xs.length;
+  const s = new Float64Array(xs).sort();
+  const g = Math.floor(0.2 * n);
+  const w = Array.from(s, (x, i) => (i < g ? s[g] : i >= n - g ? s[n - g - 1] : x));
+  const mean = w.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(w.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  return sd / ((1 - (2 * g) / n) * Math.sqrt(n));
+}
+
+/**
+ * The single-run test of the rule before issue 21, kept for callers of it (judge() no longer uses it).
  * Two-sided p-value of `value` as a new draw from the distribution of `pastMedians`, and the ratio of
  * `value` to their geometric mean. Log scale when every value is positive (the usual case), else linear.
  * @param {number[]} pastMedians at least 2
@@ -128,7 +345,7 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE) {
 export function predictionTest(pastMedians, value, samples = [], pastSamples = []) {
   const useLog = value > 0 && pastMedians.every((x) => x > 0) && samples.every((x) => x > 0);
   const tr = useLog ? Math.log : (/** @type {number} */ x) => x;
-  const xs = withoutFarOutliers(pastMedians.map(tr));
+  const xs = withoutFarOutliers(pastMedians.map(tr), (x) => x);
   const k = xs.length;
   const mean = xs.reduce((s, x) => s + x, 0) / k;
   const sdPast = k > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (k - 1)) : 0;
@@ -165,16 +382,19 @@ export function typicalMedianError(runs, tr) {
  * Drops values more than 5 robust standard deviations (1.4826 x MAD) from the median, but never more than a
  * tenth of them: one past run on a machine that was busy must not widen the yardstick for every later run,
  * while a series that really has two levels (a minority cluster) keeps both. Keeps all when MAD is 0.
- * @param {number[]} xs
+ * @template T
+ * @param {T[]} items @param {(x: T) => number} value
+ * @returns {T[]}
  */
-function withoutFarOutliers(xs) {
+function withoutFarOutliers(items, value) {
+  const xs = items.map(value);
   const center = median(xs);
   const mad = 1.4826 * median(xs.map((x) => Math.abs(x - center)));
-  if (!(mad > 0)) return xs;
+  if (!(mad > 0)) return items;
   const far = xs.filter((x) => Math.abs(x - center) > 5 * mad);
   return far.length > 0 && far.length <= Math.floor(xs.length / 10)
-    ? xs.filter((x) => Math.abs(x - center) <= 5 * mad)
-    : xs;
+    ? items.filter((_, i) => Math.abs(xs[i] - center) <= 5 * mad)
+    : items;
 }
 
 /**

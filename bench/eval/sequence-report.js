@@ -1,0 +1,235 @@
+// The multi-run evaluation of issue 21 (bench/eval/sequences.js) with the peers side by side: dind-bench's
+// verdict (and the rule before issue 21), Bencher's t_test and percentage thresholds, github-action-
+// benchmark's alert-threshold, and Apache Otava (the real package; bench/eval/otava.js). Computes the
+// rates and writes the Markdown tables eval-detection prints.
+import { DEFAULT_RULE, judge } from '../../src/stats/verdicts.js';
+import { seededRandom } from '../../src/stats/index.js';
+import { median } from '../../src/stats/index.js';
+import { OTAVA_DEFAULT_P, OTAVA_PVALUES, OTAVA_VERSION, otavaPython, runOtava } from './otava.js';
+import { EVAL_STEPS } from './methods.js';
+import { bencherPercentage, bencherTTest, githubActionBenchmark } from './peers.js';
+import * as previous from './previous-verdict.js';
+import { SEQUENCE, TARGETS, bits, calibrated, evaluateRule, makeSequence, rates } from './sequences.js';
+
+/** @typedef {import('./sequences.js').SequenceRule} SequenceRule */
+
+const ALPHAS = Array.from({ length: 41 }, (_, i) => 1e-5 * (0.3 / 1e-5) ** (i / 40));
+
+/**
+ * A rule backed by a judge() (dind-bench's, or the one before issue 21): alarms at each alpha from one
+ * verdict per judged run, as a verdict is a regression at alpha exactly when it is one at a looser alpha
+ * and its p-value is under alpha (the other conditions do not depend on alpha).
+ * @param {string} name @param {typeof judge} judgeFn @param {import('../../src/stats/verdicts.js').Rule} rule
+ *   judgeFn gets the evaluation's steps (with its cache of run levels) as a fifth argument; the rule
+ *   before issue 21 ignores it.
+ * @returns {SequenceRule}
+ */
+function verdictRule(name, judgeFn, rule) {
+  const params = [...new Set([...ALPHAS, rule.alpha])].sort((a, b) => a - b);
+  return {
+    name,
+    params,
+    defaultParam: rule.alpha,
+    looser: 'higher',
+    alarms(past, judged, better, ps) {
+      const points = past.map((samples) => ({ samples }));
+      const loosest = { ...rule, alpha: Math.max(...ps) };
+      const verdicts = judged.map((samples) => {
+        const v = judgeFn(points, { samples }, better, loosest, EVAL_STEPS);
+        points.push({ samples });
+        return v;
+      });
+      return ps.map((a) => verdicts.map((v) => v.status === 'regression' && v.p !== null && v.p < a));
+    },
+  };
+}
+
+export const OURS = verdictRule(`dind-bench (alpha ${DEFAULT_RULE.alpha})`, judge, DEFAULT_RULE);
+const PREVIOUS = verdictRule('dind-bench before issue 21', previous.judge, previous.DEFAULT_RULE);
+const JS_RULES = [
+  OURS,
+  PREVIOUS,
+  bencherTTest(0.99),
+  bencherTTest(0.9975),
+  bencherPercentage(0.1),
+  githubActionBenchmark(1.1),
+];
+const OTAVA_NAME = `Apache Otava ${OTAVA_VERSION} (--p-value ${OTAVA_DEFAULT_P}, CLI defaults)`;
+
+/**
+ * Generates every model's sequences and starts Otava on the first `otavaTrials` of each (in its own
+ * process); `finish()` evaluates the other rules, then waits for Otava. The caller can do other work
+ * between the two.
+ * @param {import('./noise-models.js').NoiseModel[]} models
+ * @param {{ trials: number, otavaTrials: number, seed: number, otava: boolean }} o
+ */
+export function startSequences(models, { trials, otavaTrials, seed, otava }) {
+  const sequences = models.map((model, mi) => {
+    const random = seededRandom(seed * 7727 + mi);
+    return Array.from({ length: trials }, (_, t) =>
+      makeSequence(/** @type {any} */ (model).forTrial?.(t) ?? model, random),
+    );
+  });
+  /** @type {Promise<{ alarms: boolean[][][] } | { error: string }> | null} */
+  let otavaJob = null;
+  let otavaNote = '';
+  const nOtava = Math.min(otavaTrials, trials);
+  if (!otava) otavaNote = 'Apache Otava left out (--no-otava).';
+  else {
+    const env = otavaPython();
+    if ('error' in env) otavaNote = `Apache Otava could not be installed or run, so it is left out: ${env.error}`;
+    else {
+      const jobs = [];
+      for (const seqs of sequences) {
+        for (const s of seqs.slice(0, nOtava)) {
+          const sign = /** @type {1 | -1} */ (s.better === 'lower' ? 1 : -1);
+          const values = (/** @type {number[][]} */ judged) => [...s.past, ...judged].map((r) => median(r));
+          jobs.push({ values: values(s.clean), first: s.past.length, sign });
+          jobs.push({ values: values(s.worse), first: s.past.length, sign });
+        }
+      }
+      otavaJob = runOtava(env.python, jobs, OTAVA_PVALUES);
+    }
+  }
+  return { finish };
+
+  async function finish() {
+    const started = performance.now();
+    const results = sequences.map((seqs) => JS_RULES.map((rule) => evaluateRule(seqs, rule)));
+    const jsSeconds = (performance.now() - started) / 1000;
+    /** @type {Array<{ clean: Uint8Array[], worse: Uint8Array[] } | null>} */
+    let otavaResults = models.map(() => null);
+    if (otavaJob) {
+      const out = await otavaJob;
+      if ('error' in out) otavaNote = `Apache Otava ran but failed, so it is left out: ${out.error}`;
+      else {
+        otavaResults = models.map((_, mi) => {
+          const clean = OTAVA_PVALUES.map(() => new Uint8Array(nOtava));
+          const worse = OTAVA_PVALUES.map(() => new Uint8Array(nOtava));
+          for (let t = 0; t < nOtava; t++) {
+            const at = 2 * (mi * nOtava + t);
+            for (const pi of OTAVA_PVALUES.keys()) {
+              clean[pi][t] = bits(out.alarms[at][pi]);
+              worse[pi][t] = bits(out.alarms[at + 1][pi]);
+            }
+          }
+          return { clean, worse };
+        });
+      }
+    }
+    /** @type {SequenceRule} */
+    const otavaRule = {
+      name: OTAVA_NAME,
+      params: OTAVA_PVALUES,
+      defaultParam: OTAVA_DEFAULT_P,
+      looser: 'higher',
+      alarms: () => [],
+    };
+    return { models, results, otavaResults, otavaRule, otavaNote, nOtava, jsSeconds };
+  }
+}
+
+const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * The Markdown: a summary over models, the check against every peer, and the side-by-side table.
+ * @param {Awaited<ReturnType<ReturnType<typeof startSequences>['finish']>>} ev @param {{ trials: number, seed: number }} o
+ */
+export function sequenceTables(ev, { trials, seed }) {
+  const { models, results, otavaResults, otavaRule, otavaNote, nOtava } = ev;
+  const hasOtava = otavaResults.some(Boolean);
+  const rules = hasOtava ? [...JS_RULES, otavaRule] : JS_RULES;
+  /** Per model, per rule: default rates and calibrated figures. */
+  const table = models.map((model, mi) =>
+    rules.map((rule, ri) => {
+      const res = ri < JS_RULES.length ? results[mi][ri] : /** @type {any} */ (otavaResults[mi]);
+      const di = rule.params.indexOf(rule.defaultParam);
+      return {
+        model,
+        rule,
+        n: res.clean[di].length,
+        res,
+        at: rates(res.clean[di], res.worse[di]),
+        cal: TARGETS.map((t) => calibrated(rule, res, t)),
+      };
+    }),
+  );
+  const { pastRuns, judged, samples, shift } = SEQUENCE;
+  const lines = [
+    '',
+    `### Several runs in a row (issue 21): dind-bench and its peers on the same runs`,
+    '',
+    `\`bench/eval/sequences.js\`: per trial, ${pastRuns} past runs of ${samples} samples, then ${judged} more runs twice: as they came (clean) and with every sample ${shift * 100}% worse in the metric's bad direction (the same draws). Each of the ${judged} is judged as the newest run in turn against everything before it, the judged runs appended to the history as a published run would be, flagged or not. ${trials} trials per noise model (seed ${seed})${hasOtava ? `; Apache Otava on the first ${nOtava} of each (it runs in Python, about 0.5 ms an analysis)` : ''}. The noise models: issue 21's quick-run series (${/** @type {any} */ (models[0]).description ?? ''}), the synthetic ones and the recorded ones of the table above. dind-bench sees each run's samples; every peer sees each run's median.`,
+    '',
+    `Columns: false alarms on the first clean run, within the ${judged} clean runs, and per judged run; detection of ${shift * 100}% on the first regressed run and within the ${judged}; then detection (first / within ${judged}) when the rule's threshold is calibrated on this model's clean runs to at most 0.1%, 0.5% and 1% false alarms per judged run (the loosest setting of the rule's sweep that stays under; "–" when none does). Calibration knows the model, which no real rule does: it shows what each rule's statistic can do at a given false-alarm rate, the defaults show what a user gets.`,
+    '',
+  ];
+  // Summary over models.
+  lines.push(
+    `| rule (defaults) | false alarms per judged run: mean over models | worst model | caught first: mean over models | caught within ${judged}: mean | at <= 1% calibrated: first, mean | within ${judged}, mean |`,
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const [ri, rule] of rules.entries()) {
+    const rows = table.map((r) => r[ri]);
+    const mean = (/** @type {(x: any) => number} */ f) => rows.reduce((a, x) => a + f(x), 0) / rows.length;
+    const worst = rows.reduce((a, x) => (x.at.falsePerRun > a.at.falsePerRun ? x : a));
+    const name = ri === 0 ? `**${rule.name}**` : rule.name;
+    lines.push(
+      `| ${name} | ${pct(mean((x) => x.at.falsePerRun))} | ${pct(worst.at.falsePerRun)} (${worst.model.name}) | ${pct(mean((x) => x.at.hitFirst))} | ${pct(mean((x) => x.at.hitWithin))} | ${pct(mean((x) => x.cal[2]?.hitFirst ?? 0))} | ${pct(mean((x) => x.cal[2]?.hitWithin ?? 0))} |`,
+    );
+  }
+  // The checks: dind-bench's defaults against every peer at the same false-alarm rate (the peer's defaults
+  // where they raise no more false alarms per judged run than dind-bench's on that model, else its
+  // setting calibrated to dind-bench's rate), and against every peer held to <= 1% (likewise with 1%).
+  const oursOver = table
+    .filter((r) => r[0].at.falsePerRun > 0.01)
+    .map((r) => `${r[0].model.name} ${pct(r[0].at.falsePerRun)}`);
+  /** @param {(r: typeof table[number]) => number} targetOf */
+  const check = (targetOf) => {
+    const shortfalls = [];
+    let comparisons = 0;
+    for (const r of table) {
+      const ours = r[0].at;
+      const target = targetOf(r);
+      for (const peer of r.slice(2)) {
+        const held = peer.at.falsePerRun <= target + 1e-12 ? peer.at : calibrated(peer.rule, peer.res, target);
+        if (!held) continue;
+        comparisons++;
+        const miss = [];
+        if (ours.hitFirst < held.hitFirst) miss.push(`first ${pct(ours.hitFirst)} vs ${pct(held.hitFirst)}`);
+        if (ours.hitWithin < held.hitWithin)
+          miss.push(`within ${judged} ${pct(ours.hitWithin)} vs ${pct(held.hitWithin)}`);
+        if (miss.length) shortfalls.push(`${r[0].model.name} vs ${peer.rule.name}: ${miss.join(', ')}`);
+      }
+    }
+    return { comparisons, shortfalls };
+  };
+  const same = check((r) => r[0].at.falsePerRun);
+  const one = check(() => 0.01);
+  lines.push(
+    '',
+    `**At the same false-alarm rate** (each peer at its defaults where they raise no more false alarms per judged run than dind-bench's defaults on that model, else at its setting calibrated to dind-bench's rate there): dind-bench detects as much or more on both the first regressed run and within ${judged} in ${same.comparisons - same.shortfalls.length} of ${same.comparisons} comparisons.${same.shortfalls.length ? ` Where it detects less: ${same.shortfalls.join('; ')}.` : ''}`,
+    '',
+    `**Against every peer held to <= 1%** false alarms per judged run on each model (its defaults where they stay under, else its setting calibrated to 1% on that model, knowing the model): ${one.comparisons - one.shortfalls.length} of ${one.comparisons} comparisons won or tied on both. dind-bench's own false alarms per judged run over 1%: ${oursOver.length ? oursOver.join(', ') : 'none'}.${one.shortfalls.length ? ` Where it detects less: ${one.shortfalls.join('; ')}.` : ''}`,
+  );
+  if (otavaNote) lines.push('', otavaNote);
+  // The side-by-side table.
+  lines.push(
+    '',
+    `| noise model | rule | false alarms: first clean run | within ${judged} | per judged run | ${shift * 100}% caught: first regressed run | within ${judged} | at <= 0.1% | at <= 0.5% | at <= 1% |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of table) {
+    for (const [ri, x] of r.entries()) {
+      const name =
+        ri === 0 ? `**${x.model.name}**<br><small>${/** @type {any} */ (x.model).description ?? ''}</small>` : '';
+      const strong = (/** @type {string} */ s) => (ri === 0 ? `**${s}**` : s);
+      const cal = x.cal.map((c) => (c ? `${pct(c.hitFirst)} / ${pct(c.hitWithin)}` : '–'));
+      const n = x.n !== trials ? ` (${x.n} trials)` : '';
+      lines.push(
+        `| ${name} | ${x.rule.name}${n} | ${strong(pct(x.at.falseFirst))} | ${strong(pct(x.at.falseWithin))} | ${strong(pct(x.at.falsePerRun))} | ${strong(pct(x.at.hitFirst))} | ${strong(pct(x.at.hitWithin))} | ${cal.join(' | ')} |`,
+      );
+    }
+  }
+  return lines;
+}
