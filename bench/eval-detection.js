@@ -36,7 +36,7 @@ Options:
   --trials N           trials per noise model (default 2000: near 1% a rate then carries +-0.22 points)
   --replications R     replications of the quick-run scenario, each over every series (default 20)
   --sequence-trials N  multi-run sequences per noise model (default 2000)
-  --otava-trials N     of those, how many Apache Otava analyses (default 250: it runs in Python)
+  --otava-trials N     of those, how many Apache Otava analyses (default 500: it runs in Python)
   --no-otava           leave Apache Otava out
   --seed S             seed of the generated data (default 42)
   --readme          also rewrite the block between the eval markers in docs/evaluation.md
@@ -47,7 +47,7 @@ const { values } = parseArgs({
     trials: { type: 'string', default: '2000' },
     replications: { type: 'string', default: '20' },
     'sequence-trials': { type: 'string', default: '2000' },
-    'otava-trials': { type: 'string', default: '250' },
+    'otava-trials': { type: 'string', default: '500' },
     'no-otava': { type: 'boolean', default: false },
     seed: { type: 'string', default: '42' },
     readme: { type: 'boolean', default: false },

@@ -14,8 +14,14 @@ import { fileURLToPath } from 'node:url';
 
 export const OTAVA_VERSION = '0.8.0';
 export const OTAVA_DEFAULT_P = 0.001;
-/** The --p-value sweep: the CLI default and looser values (first-pass p-values are 10x these, capped). */
-export const OTAVA_PVALUES = [1e-5, 1e-4, 0.001, 0.003, 0.01, 0.03, 0.1, 0.2];
+/**
+ * The --p-value sweep: the CLI default, stricter and looser values, dense near the default so that the
+ * one setting for every model (sequence-report.js) does not jump past it (first-pass p-values are 10x these,
+ * capped).
+ */
+export const OTAVA_PVALUES = [
+  1e-5, 3e-5, 1e-4, 2e-4, 3e-4, 5e-4, 7e-4, 0.001, 0.002, 0.003, 0.005, 0.01, 0.03, 0.1, 0.2,
+];
 
 const WORKER = fileURLToPath(new URL('./otava_worker.py', import.meta.url));
 const VENV = join(tmpdir(), `dind-bench-eval-otava-${OTAVA_VERSION}`);
