@@ -342,6 +342,10 @@ function oneSettingTables(table, rules, judged) {
       details.push(
         `At <= ${pct(s.target)}, where dind-bench at its one setting detects less: ${own.shortfalls.join('; ')}.`,
       );
+    if (s.target === 0.01 && defaults.shortfalls.length)
+      details.push(
+        `At <= ${pct(s.target)}, where dind-bench at its defaults (alpha ${rules[0].defaultParam}) detects less than a peer at its one setting: ${defaults.shortfalls.join('; ')}.`,
+      );
   }
   lines.push('', ...details.flatMap((d) => [d, '']));
   // The table at 1%: per model, each rule's false alarms and detections at its one setting.
