@@ -2,6 +2,9 @@
 // These run the real CLI and need no engine.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
@@ -62,7 +65,8 @@ test('doctor without an engine says how to start one', () => {
 });
 
 test("run without an engine fails with the doctor's advice", () => {
-  const r = spawnSync(process.execPath, [BIN, 'run', '--out', '/tmp/dind-bench-no-engine-run'], {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'dind-bench-no-engine-')), 'out');
+  const r = spawnSync(process.execPath, [BIN, 'run', '--out', out], {
     encoding: 'utf8',
     env: { ...process.env, DOCKER_HOST: 'unix:///tmp/dind-bench-no-such.sock' },
   });
