@@ -20,8 +20,9 @@ command -v dockerd >/dev/null || { echo "engine: dockerd is not installed; run .
 
 mkdir -p "$DATA_ROOT" "$(dirname "$LOG")"
 echo "engine: starting dockerd (data-root $DATA_ROOT, log $LOG)"
-# Only the unix socket: dind-bench never exposes an engine on TCP.
-setsid dockerd --data-root "$DATA_ROOT" --host "unix://$SOCK" --pidfile "$ENGINE_PIDFILE.dockerd" \
+# Only the unix socket: dind-bench never exposes an engine on TCP. Without the caller's TMPDIR: the engine
+# (and runc under it) outlives whoever starts it, e.g. a test run whose own temp folder goes when it ends.
+setsid env -u TMPDIR dockerd --data-root "$DATA_ROOT" --host "unix://$SOCK" --pidfile "$ENGINE_PIDFILE.dockerd" \
   >"$LOG" 2>&1 < /dev/null &
 pid=$!
 echo "$pid" > "$ENGINE_PIDFILE"
