@@ -137,17 +137,30 @@ export function rates(clean, worse) {
 
 /**
  * Calibration: the parameter that fires most often while its false alarms per judged run stay <= target
- * (on these clean runs: an oracle that knows the model), and the detection it then gets. Null when no
- * parameter of the rule's grid stays under the target.
+ * (on these clean runs: an oracle that knows the model), and the detection it then gets: oneSetting over
+ * this one model. Null when no parameter of the rule's grid stays under the target.
  * @param {SequenceRule} rule @param {{ clean: Uint8Array[], worse: Uint8Array[] }} result @param {number} target
  */
 export function calibrated(rule, result, target) {
-  let best = null;
+  const setting = oneSetting(rule, [result], target);
+  return setting && { param: setting.param, ...rates(result.clean[setting.index], result.worse[setting.index]) };
+}
+
+/**
+ * A rule's one setting for every model: the loosest of its sweep whose false alarms per judged run stay
+ * <= target on each model's clean runs. A real rule is configured once, before it sees a series, so this
+ * is what "at <= 1% false alarms on every noise model" means for a rule (calibrating per model would let
+ * it know each model's noise, which no rule does). Null when no setting of its sweep stays under.
+ * @param {SequenceRule} rule @param {Array<{ clean: Uint8Array[], worse: Uint8Array[] }>} perModel
+ * @param {number} target
+ */
+export function oneSetting(rule, perModel, target) {
+  let best = -1;
   for (const [pi, param] of rule.params.entries()) {
-    const r = rates(result.clean[pi], result.worse[pi]);
-    if (r.falsePerRun > target + 1e-12) continue;
-    const looser = best === null || (rule.looser === 'higher' ? param > best.param : param < best.param);
-    if (looser) best = { param, ...r };
+    const under = perModel.every((res) => rates(res.clean[pi], res.worse[pi]).falsePerRun <= target + 1e-12);
+    if (!under) continue;
+    const looser = best < 0 || (rule.looser === 'higher' ? param > rule.params[best] : param < rule.params[best]);
+    if (looser) best = pi;
   }
-  return best;
+  return best < 0 ? null : { param: rule.params[best], index: best };
 }

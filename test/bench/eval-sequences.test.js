@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bencherPercentage, bencherTTest, githubActionBenchmark } from '../../bench/eval/peers.js';
-import { oneSetting } from '../../bench/eval/sequence-report.js';
-import { bits, rates } from '../../bench/eval/sequences.js';
+import { bits, oneSetting, rates } from '../../bench/eval/sequences.js';
 
 /** Runs of 3 identical samples at these values (a run's median is its value). @param {number[]} xs */
 const runs = (xs) => xs.map((x) => [x, x, x]);
