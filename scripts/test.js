@@ -9,20 +9,20 @@
 //   npm test -- test/stats/       those under test/stats/
 //   npm test -- --test-name-pattern=verdict
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+// In the order given, so a flag and its value stay together (`--test-reporter spec`); test/ when no
+// argument is a file or folder that exists.
 const args = process.argv.slice(2);
-const paths = args.filter((a) => !a.startsWith('-'));
-const flags = args.filter((a) => a.startsWith('-'));
+const named = args.some((a) => !a.startsWith('-') && existsSync(a));
 const tmp = mkdtempSync(path.join(tmpdir(), 'dind-bench-tests-'));
 
-const child = spawn(
-  process.execPath,
-  ['--test', '--test-concurrency=1', ...flags, ...(paths.length ? paths : ['test/'])],
-  { stdio: 'inherit', env: { ...process.env, TMPDIR: tmp } },
-);
+const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...args, ...(named ? [] : ['test/'])], {
+  stdio: 'inherit',
+  env: { ...process.env, TMPDIR: tmp },
+});
 // Ctrl-C reaches the runner through the terminal's process group; the folder goes when it has ended.
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
 child.on('close', (code, signal) => {
