@@ -1,16 +1,22 @@
 // Every container, volume and network a run creates carries the run's label and is recorded here, so
 // teardown can remove exactly those, on success, on error and on SIGINT/SIGTERM, and nothing else.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 
 export const RUN_LABEL = 'dind-bench.run';
 // Set DIND_BENCH_OWNER to tag everything a process tree creates: tests use it to tell their own
 // leftovers from those of other runs sharing the engine.
 export const OWNER_LABEL = 'dind-bench.owner';
+// A host folder a container uses while it runs (a DinD container's /var/run: the inner engine's socket
+// lives there, under a short path). Removed once the container is gone: by the run's cleanup, and by the
+// sweep of a later attempt (--resume) when the run that made it was killed outright and could not.
+export const HOST_DIR_LABEL = 'dind-bench.host-dir';
 
 export class ResourceTracker {
   /** @param {string} runId */
   constructor(runId) {
     this.runId = runId;
-    /** @type {{kind: 'container'|'volume'|'network'|'image', id: string, docker: import('dockerode')}[]} */
+    /** @type {{kind: 'container'|'volume'|'network'|'image', id: string, docker: import('dockerode'), hostDir?: string}[]} */
     this.items = [];
     /** @type {(() => Promise<void>)[]} extra cleanups (temporary folders, inner engines) run first, newest first */
     this.hooks = [];
@@ -49,10 +55,13 @@ export class ResourceTracker {
     return owner ? { [RUN_LABEL]: this.runId, [OWNER_LABEL]: owner } : { [RUN_LABEL]: this.runId };
   }
 
-  /** @param {'container'|'volume'|'network'|'image'} kind @param {string} id @param {import('dockerode')} docker */
-  add(kind, id, docker) {
-    if (this.closing) this.late.push(removeOne(docker, kind, id).catch(() => {}));
-    else this.items.push({ kind, id, docker });
+  /**
+   * @param {'container'|'volume'|'network'|'image'} kind @param {string} id @param {import('dockerode')} docker
+   * @param {string} [hostDir] a container's HOST_DIR_LABEL folder, removed after the container
+   */
+  add(kind, id, docker, hostDir) {
+    if (this.closing) this.late.push(removeOne(docker, kind, id, hostDir).catch(() => {}));
+    else this.items.push({ kind, id, docker, hostDir });
   }
 
   /** @param {string} id */
@@ -93,7 +102,7 @@ export class ResourceTracker {
     for (const item of items) {
       // A failure here can be a race (a volume still used by a container that a step in flight is
       // creating or removing): tried again below, once everything in flight has settled.
-      await removeOne(item.docker, item.kind, item.id).catch(() => retry.push(item));
+      await removeOne(item.docker, item.kind, item.id, item.hostDir).catch(() => retry.push(item));
     }
     // Creates still in flight finish first (bounded: an engine that hangs must not hang Ctrl-C), so the
     // sweep below sees what they made.
@@ -111,7 +120,7 @@ export class ResourceTracker {
     if (retry.length || sweepFailed) {
       for (const item of retry) {
         try {
-          await removeOne(item.docker, item.kind, item.id);
+          await removeOne(item.docker, item.kind, item.id, item.hostDir);
         } catch (e) {
           problems.push(`${item.kind} ${item.id.slice(0, 12)}: ${/** @type {Error} */ (e).message}`);
         }
@@ -135,12 +144,18 @@ export class ResourceTracker {
     const filters = { label: [`${RUN_LABEL}=${this.runId}`] };
     /** @type {unknown[]} */
     const errors = [];
-    const each = async (/** @type {'container'|'volume'|'network'|'image'} */ kind, /** @type {string[]} */ ids) => {
-      for (const id of ids) await removeOne(outer, kind, id).catch((e) => errors.push(e));
+    const each = async (
+      /** @type {'container'|'volume'|'network'|'image'} */ kind,
+      /** @type {Array<string | [string, string | undefined]>} */ ids,
+    ) => {
+      for (const x of ids) {
+        const [id, hostDir] = typeof x === 'string' ? [x, undefined] : x;
+        await removeOne(outer, kind, id, hostDir).catch((e) => errors.push(e));
+      }
     };
     await each(
       'container',
-      (await outer.listContainers({ all: true, filters })).map((c) => c.Id),
+      (await outer.listContainers({ all: true, filters })).map((c) => [c.Id, c.Labels?.[HOST_DIR_LABEL]]),
     );
     await each(
       'network',
@@ -158,8 +173,11 @@ export class ResourceTracker {
   }
 }
 
-/** @param {import('dockerode')} docker @param {'container'|'volume'|'network'|'image'} kind @param {string} id */
-async function removeOne(docker, kind, id) {
+/**
+ * @param {import('dockerode')} docker @param {'container'|'volume'|'network'|'image'} kind @param {string} id
+ * @param {string} [hostDir] a container's HOST_DIR_LABEL folder: removed once the container is gone
+ */
+async function removeOne(docker, kind, id, hostDir) {
   try {
     if (kind === 'container') await docker.getContainer(id).remove({ force: true, v: true });
     else if (kind === 'volume') await docker.getVolume(id).remove();
@@ -167,12 +185,28 @@ async function removeOne(docker, kind, id) {
     else await docker.getNetwork(id).remove();
   } catch (e) {
     const err = /** @type {{statusCode?: number}} */ (e);
-    if (err.statusCode === 404) return; // already gone: that is the goal
-    // An inner engine that is already gone takes its containers with it.
-    if (/ECONNREFUSED|ENOENT/.test(String(e))) return;
-    throw e;
+    // 404: already gone, that is the goal. ECONNREFUSED/ENOENT: an inner engine that is already gone
+    // takes its containers with it.
+    if (err.statusCode !== 404 && !/ECONNREFUSED|ENOENT/.test(String(e))) throw e;
   }
+  if (hostDir) await removeHostDir(hostDir);
 }
+
+/**
+ * Removes a container's host folder (HOST_DIR_LABEL). The label is read back from the engine, so only a
+ * folder of the shape the run makes is touched: an absolute, normalised path whose last part is
+ * "dind-bench-" and six letters or digits (mkdtemp's), and nothing else.
+ * @param {string} dir
+ */
+export async function removeHostDir(dir) {
+  if (!isHostDir(dir))
+    throw new Error(`not removing "${dir}": not a folder of the shape a run makes (dind-bench-XXXXXX)`);
+  await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** @param {string} dir */
+export const isHostDir = (dir) =>
+  path.isAbsolute(dir) && path.normalize(dir) === dir && /^dind-bench-[A-Za-z0-9]{6}$/.test(path.basename(dir));
 
 /**
  * Runs `cleanup` once on SIGINT/SIGTERM, then exits with the conventional code. Returns a function that

@@ -2,9 +2,10 @@
 //
 // The inner daemon's /var/run is a host folder, so its socket appears on the host and the same API
 // client drives it directly (no `docker exec`). Readiness is the first OK from its /_ping.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { backingFilesystem, engineAt, waitForPing } from '../engine/client.js';
+import { HOST_DIR_LABEL, removeHostDir } from '../engine/resources.js';
 import { cgroupAccess } from './dind-cgroup.js';
 import { parseDaemonLog, parseEntrypointMarks } from '../engine/startup.js';
 import { since } from '../engine/timing.js';
@@ -14,7 +15,7 @@ import { since } from '../engine/timing.js';
 // machine; a runner in a container (ARC dind mode, act in container mode) sets DIND_BENCH_SOCKET_DIR to
 // a folder mounted at the same path in the runner and on the engine's host. Short: a unix socket path
 // must stay under 108 bytes.
-const SOCKET_PARENT = process.env.DIND_BENCH_SOCKET_DIR || '/tmp';
+const SOCKET_PARENT = path.resolve(process.env.DIND_BENCH_SOCKET_DIR || '/tmp');
 
 /**
  * What an outer container needs when `--privileged` is refused (as on hosts whose capability bounding
@@ -78,8 +79,24 @@ export async function startInnerDaemon(
   { image, volume, tracker, readyTimeoutMs = 60_000, env, onMark, ...variant },
 ) {
   await mkdir(SOCKET_PARENT, { recursive: true });
+  // The inner engine's /var/run. Goes with the container that uses it (HOST_DIR_LABEL: the run's cleanup,
+  // or a later attempt's sweep when this run is killed outright), not before: a live engine writes there.
   const socketDir = await mkdtemp(path.join(SOCKET_PARENT, 'dind-bench-'));
-  tracker.onCleanup(() => rm(socketDir, { recursive: true, force: true }));
+  try {
+    return await startIn(socketDir, outer, { image, volume, tracker, readyTimeoutMs, env, onMark, ...variant });
+  } catch (e) {
+    // Whatever was started has been removed by now (startOuter, readyDaemon): the folder has no user left.
+    await removeHostDir(socketDir).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * startInnerDaemon's work, with the inner engine's /var/run at socketDir on the host.
+ * @param {string} socketDir @param {import('dockerode')} outer @param {Parameters<typeof startInnerDaemon>[1]} opts
+ * @returns {Promise<InnerDaemon>}
+ */
+async function startIn(socketDir, outer, { image, volume, tracker, readyTimeoutMs = 60_000, env, onMark, ...variant }) {
   // Its own cgroup namespace where the engine has them, never more of the host's tree than needed.
   const cgroup = await cgroupAccess(outer);
   const dataRoot = volume ? await innerVolume(outer, tracker, variant.dataRoot ?? '/var/lib/docker') : null;
@@ -104,12 +121,15 @@ export async function startInnerDaemon(
           ? { Privileged: true }
           : CAPABILITY_SET),
     };
-    const spec = { Image: image, Env: env, Cmd: variant.cmd, Labels: { ...tracker.labels, 'dind-bench.role': 'dind' } };
-    const started = await startOuter(outer, tracker, { ...spec, HostConfig: hostConfig }, onMark).catch((e) => {
-      // The engine refused this mode (e.g. "unable to apply caps: operation not permitted").
-      refusals.push(`${mode}: ${engineMessage(e)}`);
-      return null;
-    });
+    const labels = { ...tracker.labels, 'dind-bench.role': 'dind', [HOST_DIR_LABEL]: socketDir };
+    const spec = { Image: image, Env: env, Cmd: variant.cmd, Labels: labels };
+    const started = await startOuter(outer, tracker, { ...spec, HostConfig: hostConfig }, socketDir, onMark).catch(
+      (e) => {
+        // The engine refused this mode (e.g. "unable to apply caps: operation not permitted").
+        refusals.push(`${mode}: ${engineMessage(e)}`);
+        return null;
+      },
+    );
     if (!started) continue;
     if (mode !== 'runtime') startModes.set(outer, mode);
     const inner = engineAt(path.join(socketDir, variant.socket ?? 'docker.sock'));
@@ -144,17 +164,18 @@ async function innerVolume(outer, tracker, dataRoot) {
 /**
  * Creates and starts the outer container; on a refusal removes what was created and throws the engine's error.
  * @param {import('dockerode')} outer @param {import('../engine/resources.js').ResourceTracker} tracker
- * @param {import('dockerode').ContainerCreateOptions} spec @param {OnMark | undefined} onMark
+ * @param {import('dockerode').ContainerCreateOptions} spec @param {string} hostDir its HOST_DIR_LABEL folder
+ * @param {OnMark | undefined} onMark
  * @returns {Promise<{container: import('dockerode').Container, t0: number}>}
  */
-async function startOuter(outer, tracker, spec, onMark) {
+async function startOuter(outer, tracker, spec, hostDir, onMark) {
   /** @type {import('dockerode').Container | null} */
   let container = null;
   try {
     onMark?.('outer_create_call');
     container = await tracker.creating(outer.createContainer(spec));
     onMark?.('outer_created');
-    tracker.add('container', container.id, outer);
+    tracker.add('container', container.id, outer, hostDir);
     const t0 = performance.now();
     await container.start();
     return { container, t0 };
@@ -202,6 +223,7 @@ async function readyDaemon(tracker, { container, t0 }, mode, image, o) {
         const stop_ms = since(s);
         await container.remove({ force: true, v: true });
         tracker.forget(container.id);
+        await removeHostDir(o.socketDir);
         await o.removeVolume?.();
         return stop_ms;
       },

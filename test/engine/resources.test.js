@@ -2,7 +2,7 @@
 // at once rather than left behind.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ResourceTracker } from '../../src/engine/resources.js';
+import { ResourceTracker, isHostDir, removeHostDir } from '../../src/engine/resources.js';
 import { engineOrSkip } from '../helpers/engine.js';
 
 test('after cleanup began, newly recorded volumes are removed and new hooks run', async (t) => {
@@ -43,4 +43,23 @@ test('a create still in flight when cleanup starts is waited for, and what it ma
   const { name } = await created;
   const exists = ((await outer.listVolumes()).Volumes ?? []).some((v) => v.Name === name);
   assert.equal(exists, false, `volume ${name} was created during cleanup and should have been swept`);
+});
+
+test('only a folder of the shape a run makes is removed by its container label', async () => {
+  for (const ok of ['/tmp/dind-bench-AbC123', '/run/x/dind-bench-000000']) assert.equal(isHostDir(ok), true, ok);
+  const hostile = [
+    '/',
+    '/tmp',
+    'tmp/dind-bench-AbC123',
+    '/tmp/../etc/dind-bench-AbC123',
+    '/tmp/dind-bench-AbC1234',
+    '/tmp/dind-bench-AbC12',
+    '/tmp/dind-bench-../..',
+    '/home/me',
+    '',
+  ];
+  for (const bad of hostile) {
+    assert.equal(isHostDir(bad), false, bad);
+    await assert.rejects(removeHostDir(bad), /not a folder of the shape a run makes/, bad);
+  }
 });

@@ -36,3 +36,31 @@ test('the inner daemon socket lives under DIND_BENCH_SOCKET_DIR, and the folder 
   }
   assert.deepEqual(readdirSync(socketParent), [], 'cleanup removed the socket folder');
 });
+
+test('cleanup with the inner engine still running: the container goes first, then its folder', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, ['20.10']);
+  const tracker = new ResourceTracker(`test-socket-dir-live-${process.pid}`);
+  await startInnerDaemon(outer, { image: dindImage('20.10'), volume: false, tracker });
+  assert.equal(readdirSync(socketParent).length, 1);
+  // As on Ctrl-C or a failed step: no stop(), the inner engine is live and writing to its /var/run.
+  assert.deepEqual(await tracker.cleanup(outer), []);
+  assert.deepEqual(readdirSync(socketParent), [], 'the live engine folder went with its container');
+});
+
+test('a run killed outright: the next attempt (same run id, as --resume) sweeps its DinD container and folder', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, ['20.10']);
+  const runId = `test-socket-dir-killed-${process.pid}`;
+  // The killed run: it started an inner engine, and never got to clean up.
+  await startInnerDaemon(outer, { image: dindImage('20.10'), volume: false, tracker: new ResourceTracker(runId) });
+  const [left] = readdirSync(socketParent);
+  assert.match(left, /^dind-bench-/);
+  const resumed = new ResourceTracker(runId);
+  await resumed.sweep(outer);
+  const filters = { label: [`dind-bench.run=${runId}`] };
+  assert.deepEqual(await outer.listContainers({ all: true, filters }), [], 'its container is gone');
+  assert.deepEqual(readdirSync(socketParent), [], 'and so is the folder it left');
+});
