@@ -9,7 +9,17 @@ import { OTAVA_DEFAULT_P, OTAVA_PVALUES, OTAVA_VERSION, otavaPython, runOtava } 
 import { EVAL_STEPS } from './methods.js';
 import { bencherPercentage, bencherTTest, githubActionBenchmark } from './peers.js';
 import * as previous from './previous-verdict.js';
-import { SEQUENCE, TARGETS, bits, calibrated, evaluateRule, makeSequence, oneSetting, rates } from './sequences.js';
+import {
+  SEQUENCE,
+  TARGETS,
+  bits,
+  calibrated,
+  evaluateRule,
+  makeSequence,
+  oneSetting,
+  pairedDifference,
+  rates,
+} from './sequences.js';
 
 /** @typedef {import('./sequences.js').SequenceRule} SequenceRule */
 
@@ -132,17 +142,35 @@ export function startSequences(models, { trials, otavaTrials, seed, otava }) {
 const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(1)}%`;
 
 /**
- * Where dind-bench detects less than a peer held to the same false alarms: "first 10.9% vs 14.4%, within 4
- * 29.0% vs 32.0%", or "" when it detects as much or more on both.
+ * Where dind-bench detects less than a peer held to the same false alarms: "first 10.9% vs 14.4% (beyond
+ * sampling error)", "within 4 29.0% vs 32.0% (within sampling error)", or "" when it detects as much or more on
+ * both. `beyond`: some shortfall is more than the trials can put down to chance (pairedDifference on the same
+ * regressed runs).
  * @param {{ hitFirst: number, hitWithin: number }} ours @param {{ hitFirst: number, hitWithin: number }} held
- * @param {number} judged
+ * @param {number} judged @param {Uint8Array} oursWorse @param {Uint8Array} heldWorse the two rules' regressed-run alarms
  */
-function shortfall(ours, held, judged) {
+function shortfall(ours, held, judged, oursWorse, heldWorse) {
+  const paired = pairedDifference(oursWorse, heldWorse);
   const miss = [];
-  if (ours.hitFirst < held.hitFirst) miss.push(`first ${pct(ours.hitFirst)} vs ${pct(held.hitFirst)}`);
-  if (ours.hitWithin < held.hitWithin) miss.push(`within ${judged} ${pct(ours.hitWithin)} vs ${pct(held.hitWithin)}`);
-  return miss.join(', ');
+  let beyond = false;
+  const mark = (/** @type {{ diff: number, half: number }} */ d) => {
+    const real = d.diff + d.half < 0;
+    beyond ||= real;
+    return real ? ' (beyond sampling error)' : ' (within sampling error)';
+  };
+  if (ours.hitFirst < held.hitFirst)
+    miss.push(`first ${pct(ours.hitFirst)} vs ${pct(held.hitFirst)}${mark(paired.first)}`);
+  if (ours.hitWithin < held.hitWithin)
+    miss.push(`within ${judged} ${pct(ours.hitWithin)} vs ${pct(held.hitWithin)}${mark(paired.within)}`);
+  return { text: miss.join(', '), beyond };
 }
+
+/**
+ * "40 of 54", and how many of the rest are short beyond sampling error.
+ * @param {{ comparisons: number, shortfalls: string[], beyond: number }} c
+ */
+const wonText = (c) =>
+  `${c.comparisons - c.shortfalls.length} of ${c.comparisons}${c.shortfalls.length ? ` (short beyond sampling error in ${c.beyond})` : ''}`;
 
 /** A rule's family, without its default setting: "Bencher t_test", "Apache Otava 0.8.0". @param {SequenceRule} rule */
 const family = (rule) => rule.name.replace(/ \(.*\)$/, '').replace(/,? (boundary|alert-threshold) [^ ]+$/, '');
@@ -217,30 +245,13 @@ export function sequenceTables(ev, { trials, seed }) {
   const oursOver = table
     .filter((r) => r[0].at.falsePerRun > 0.01)
     .map((r) => `${r[0].model.name} ${pct(r[0].at.falsePerRun)}`);
-  /** @param {(r: typeof table[number]) => number} targetOf */
-  const check = (targetOf) => {
-    const shortfalls = [];
-    let comparisons = 0;
-    for (const r of table) {
-      const ours = r[0].at;
-      const target = targetOf(r);
-      for (const peer of r.slice(2)) {
-        const held = peer.at.falsePerRun <= target + 1e-12 ? peer.at : calibrated(peer.rule, peer.res, target);
-        if (!held) continue;
-        comparisons++;
-        const miss = shortfall(ours, held, judged);
-        if (miss) shortfalls.push(`${r[0].model.name} vs ${peer.rule.name}: ${miss}`);
-      }
-    }
-    return { comparisons, shortfalls };
-  };
-  const same = check((r) => r[0].at.falsePerRun);
-  const one = check(() => 0.01);
+  const same = heldCheck(table, judged, (r) => r[0].at.falsePerRun);
+  const one = heldCheck(table, judged, () => 0.01);
   lines.push(
     '',
-    `**At the same false-alarm rate** (each peer at its defaults where they raise no more false alarms per judged run than dind-bench's defaults on that model, else at its setting calibrated to dind-bench's rate there): dind-bench detects as much or more on both the first regressed run and within ${judged} in ${same.comparisons - same.shortfalls.length} of ${same.comparisons} comparisons.${same.shortfalls.length ? ` Where it detects less: ${same.shortfalls.join('; ')}.` : ''}`,
+    `**At the same false-alarm rate** (each peer at its defaults where they raise no more false alarms per judged run than dind-bench's defaults on that model, else at its setting calibrated to dind-bench's rate there): dind-bench detects as much or more on both the first regressed run and within ${judged} in ${wonText(same)} comparisons.${same.shortfalls.length ? ` Where it detects less: ${same.shortfalls.join('; ')}.` : ''}`,
     '',
-    `**Against every peer held to <= 1%** false alarms per judged run on each model (its defaults where they stay under, else its setting calibrated to 1% on that model, knowing the model): ${one.comparisons - one.shortfalls.length} of ${one.comparisons} comparisons won or tied on both. dind-bench's own false alarms per judged run over 1%: ${oursOver.length ? oursOver.join(', ') : 'none'}.${one.shortfalls.length ? ` Where it detects less: ${one.shortfalls.join('; ')}.` : ''}`,
+    `**Against every peer held to <= 1%** false alarms per judged run on each model (its defaults where they stay under, else its setting calibrated to 1% on that model, knowing the model): ${wonText(one)} comparisons won or tied on both. dind-bench's own false alarms per judged run over 1%: ${oursOver.length ? oursOver.join(', ') : 'none'}.${one.shortfalls.length ? ` Where it detects less: ${one.shortfalls.join('; ')}.` : ''}`,
   );
   lines.push(...oneSettingTables(table, rules, judged));
   if (otavaNote) lines.push('', otavaNote);
@@ -263,6 +274,36 @@ export function sequenceTables(ev, { trials, seed }) {
     }
   }
   return lines;
+}
+
+/**
+ * dind-bench's defaults against every peer held to a false-alarm rate per judged run on each model (its
+ * defaults where they stay under it, else its setting calibrated to it on that model).
+ * @param {Array<Array<{ model: any, rule: SequenceRule, res: { clean: Uint8Array[], worse: Uint8Array[] }, at: ReturnType<typeof rates> }>>} table
+ * @param {number} judged @param {(r: any) => number} targetOf the rate, per model row
+ */
+function heldCheck(table, judged, targetOf) {
+  const shortfalls = [];
+  let comparisons = 0;
+  let beyond = 0;
+  for (const r of table) {
+    const ours = r[0].at;
+    const oursWorse = r[0].res.worse[r[0].rule.params.indexOf(r[0].rule.defaultParam)];
+    const target = targetOf(r);
+    for (const peer of r.slice(2)) {
+      const atDefaults = peer.at.falsePerRun <= target + 1e-12;
+      const index = atDefaults
+        ? peer.rule.params.indexOf(peer.rule.defaultParam)
+        : oneSetting(peer.rule, [peer.res], target)?.index;
+      if (index === undefined) continue;
+      comparisons++;
+      const held = rates(peer.res.clean[index], peer.res.worse[index]);
+      const miss = shortfall(ours, held, judged, oursWorse, peer.res.worse[index]);
+      if (miss.text) shortfalls.push(`${r[0].model.name} vs ${peer.rule.name}: ${miss.text}`);
+      if (miss.beyond) beyond++;
+    }
+  }
+  return { comparisons, shortfalls, beyond };
 }
 
 /**
@@ -293,18 +334,21 @@ function oneSettingTables(table, rules, judged) {
   const check = (/** @type {typeof settings[number]} */ s, /** @type {number | null} */ i) => {
     const shortfalls = [];
     let comparisons = 0;
+    let beyond = 0;
     for (const r of table) {
-      const ours = i === null ? r[0].at : at(r, 0, i);
+      const oi = i ?? rules[0].params.indexOf(rules[0].defaultParam);
+      const ours = at(r, 0, oi);
       for (const pi of peers) {
         const setting = s.per[pi];
         if (!setting) continue;
         comparisons++;
         const held = at(r, pi, setting.index);
-        const miss = shortfall(ours, held, judged);
-        if (miss) shortfalls.push(`${r[0].model.name} vs ${family(rules[pi])}: ${miss}`);
+        const miss = shortfall(ours, held, judged, r[0].res.worse[oi], r[pi].res.worse[setting.index]);
+        if (miss.text) shortfalls.push(`${r[0].model.name} vs ${family(rules[pi])}: ${miss.text}`);
+        if (miss.beyond) beyond++;
       }
     }
-    return { comparisons, shortfalls };
+    return { comparisons, shortfalls, beyond };
   };
   const lines = [
     '',
@@ -321,8 +365,8 @@ function oneSettingTables(table, rules, judged) {
     const peerText = peers
       .map((pi) => `${family(rules[pi])}: ${s.per[pi] ? settingText(rules[pi], s.per[pi].param) : 'none under'}`)
       .join('; ');
-    const won = (/** @type {{ comparisons: number, shortfalls: string[] } | null} */ c) =>
-      c ? `${c.comparisons - c.shortfalls.length} of ${c.comparisons}` : '–';
+    const won = (/** @type {{ comparisons: number, shortfalls: string[], beyond: number } | null} */ c) =>
+      c ? wonText(c) : '–';
     lines.push(
       `| <= ${pct(s.target)} | ${ownSetting ? settingText(rules[0], ownSetting.param) : 'none under'} | ${peerText} | ${won(own)} | ${won(defaults)} |`,
     );

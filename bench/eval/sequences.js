@@ -164,3 +164,30 @@ export function oneSetting(rule, perModel, target) {
   }
   return best < 0 ? null : { param: rule.params[best], index: best };
 }
+
+/**
+ * Two rules on the same regressed runs (paired: trial t of both is the same sequence; the first n trials of
+ * the shorter): the difference a - b in detection on the first regressed run and within the judged runs,
+ * each with the half-width of its 95% interval (normal approximation of the mean of paired differences).
+ * A difference whose interval holds 0 is within what this many trials can tell apart.
+ * @param {Uint8Array} a @param {Uint8Array} b bit masks per trial (bit j: judged run j flagged)
+ */
+export function pairedDifference(a, b) {
+  const n = Math.min(a.length, b.length);
+  const first = { sum: 0, squares: 0 };
+  const within = { sum: 0, squares: 0 };
+  for (let t = 0; t < n; t++) {
+    const d1 = (a[t] & 1) - (b[t] & 1);
+    const d2 = (a[t] ? 1 : 0) - (b[t] ? 1 : 0);
+    first.sum += d1;
+    first.squares += d1 * d1;
+    within.sum += d2;
+    within.squares += d2 * d2;
+  }
+  const interval = (/** @type {{ sum: number, squares: number }} */ x) => {
+    const diff = x.sum / n;
+    const variance = n > 1 ? (x.squares - n * diff * diff) / (n - 1) : 0;
+    return { diff, half: 1.96 * Math.sqrt(Math.max(0, variance) / n) };
+  };
+  return { n, first: interval(first), within: interval(within) };
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bencherPercentage, bencherTTest, githubActionBenchmark } from '../../bench/eval/peers.js';
-import { bits, oneSetting, rates } from '../../bench/eval/sequences.js';
+import { bits, oneSetting, pairedDifference, rates } from '../../bench/eval/sequences.js';
 
 /** Runs of 3 identical samples at these values (a run's median is its value). @param {number[]} xs */
 const runs = (xs) => xs.map((x) => [x, x, x]);
@@ -82,4 +82,33 @@ test('one setting for every model: the loosest that holds the target on each mod
     [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
   ]);
   assert.equal(oneSetting(rule, [quiet, always], 0.01), null);
+});
+
+test('paired difference: the same trials of two rules, with a 95% interval that tells chance from a real gap', () => {
+  // 400 trials; rule a flags judged run 0 in 40 of them, rule b in the same 40 and 20 more.
+  const a = new Uint8Array(400);
+  const b = new Uint8Array(400);
+  for (let t = 0; t < 40; t++) a[t] = b[t] = 1;
+  for (let t = 40; t < 60; t++) b[t] = 0b100; // b flags only a later run here: within, not first
+  for (let t = 60; t < 80; t++) b[t] = 1;
+  const d = pairedDifference(a, b);
+  assert.equal(d.n, 400);
+  assert.equal(d.first.diff, -20 / 400);
+  assert.equal(d.within.diff, -40 / 400);
+  // sd of 20 values -1 and 380 zeros, / sqrt(400), x 1.96
+  const sd = Math.sqrt((20 - 400 * (20 / 400) ** 2) / 399);
+  assert.ok(Math.abs(d.first.half - (1.96 * sd) / 20) < 1e-12, String(d.first.half));
+  assert.ok(d.first.diff + d.first.half < 0, 'a gap of 20 in 400 paired trials is beyond chance');
+  // The same gap spread over trials where a also flags what b misses is within chance.
+  const c = new Uint8Array(400);
+  for (let t = 0; t < 40; t++) c[t] = 1;
+  for (let t = 100; t < 103; t++) c[t] = 1;
+  const e = new Uint8Array(400);
+  for (let t = 0; t < 40; t++) e[t] = 1;
+  for (let t = 200; t < 205; t++) e[t] = 1;
+  const near = pairedDifference(c, e);
+  assert.equal(near.first.diff, -2 / 400);
+  assert.ok(near.first.diff + near.first.half > 0, 'two trials in 400 are not a real gap');
+  // Only the first n trials of the shorter are paired (Apache Otava runs on the first of each model's trials).
+  assert.equal(pairedDifference(a, b.subarray(0, 50)).n, 50);
 });
