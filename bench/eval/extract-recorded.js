@@ -1,7 +1,12 @@
 // Extracts the recorded samples the detection evaluation uses from real `dind-bench run` results into
 // recorded-samples.json (committed, with provenance), so the evaluation needs no engine to run.
-//   node bench/eval/extract-recorded.js RESULTS.json [RESULTS.json ...] > bench/eval/recorded-samples.json
+//   node bench/eval/extract-recorded.js --set NAME --note TEXT [--into FILE] RESULTS.json [...] > FILE.new
+//   (then `npx prettier --write FILE.new`, as the committed file is formatted)
+// A set is runs recorded under the same conditions (one machine, one load): each series of a set is one noise
+// model, its runs' medians giving the between-run spread. --into keeps the sets already in FILE (a set of
+// the same name is replaced).
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 
 // A few metrics of each kind: CPU, scheduler, memory, disk throughput, and container/daemon latencies.
 const METRICS = [
@@ -14,9 +19,22 @@ const METRICS = [
   'daemon.start_to_ready_ms',
 ];
 
-const runs = process.argv.slice(2).map((file) => {
+const { values, positionals } = parseArgs({
+  options: { set: { type: 'string' }, note: { type: 'string' }, into: { type: 'string' } },
+  allowPositionals: true,
+});
+if (!values.set || !/^[a-z0-9][a-z0-9 -]{0,40}$/.test(values.set) || !values.note || positionals.length === 0) {
+  process.stderr.write(
+    'usage: node bench/eval/extract-recorded.js --set NAME --note TEXT [--into FILE] RESULTS.json [...]\n' +
+      '  NAME: lower-case letters, digits, spaces and dashes (e.g. "quiet"); TEXT: the conditions (machine, load)\n',
+  );
+  process.exit(2);
+}
+
+const runs = positionals.map((file) => {
   const r = JSON.parse(readFileSync(file, 'utf8'));
   return {
+    set: values.set,
     runId: r.run.id,
     startedAt: r.run.startedAt,
     command: `dind-bench run ${Object.entries(r.run.args)
@@ -42,13 +60,14 @@ const runs = process.argv.slice(2).map((file) => {
       ),
   };
 });
+const before = values.into ? JSON.parse(readFileSync(values.into, 'utf8')) : { sets: {}, runs: [] };
 process.stdout.write(
   JSON.stringify(
     {
       description:
-        'Raw samples recorded with dind-bench on the project machine, for the detection evaluation (bench/eval-detection.js).',
-      note: 'Recorded on a shared 2-core machine while other benchmarks ran (load average about 10): within-run noise is far above a quiet runner.',
-      runs,
+        'Raw samples recorded with dind-bench, for the detection evaluation (bench/eval-detection.js), in sets of runs recorded under the same conditions.',
+      sets: { ...before.sets, [values.set]: values.note },
+      runs: [...before.runs.filter((/** @type {any} */ r) => r.set !== values.set), ...runs],
     },
     null,
     1,

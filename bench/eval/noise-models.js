@@ -51,8 +51,9 @@ export function syntheticModels() {
 
 /**
  * Models from recorded series: a run is a bootstrap resample of one recorded run's samples, scaled by a
- * between-run factor whose spread is the measured spread of that series' run medians across recordings
- * (at least 1%).
+ * between-run factor whose spread is the measured spread of that series' run medians across the runs of
+ * its set (at least 1%). One model per series per set: a set is runs recorded under the same conditions
+ * (recorded-samples.json's `sets`: a loaded machine's runs and a quiet one's are not one series).
  * @param {any} recorded the content of recorded-samples.json
  * @returns {NoiseModel[]}
  */
@@ -61,7 +62,7 @@ export function recordedModels(recorded) {
   const byKey = new Map();
   for (const run of recorded.runs) {
     for (const s of run.series) {
-      const key = `${s.benchmark} ${s.metric} ${s.environmentKey}`;
+      const key = `${run.set}: ${s.benchmark} ${s.metric} ${s.environmentKey}`;
       if (!byKey.has(key)) byKey.set(key, { series: s, runs: [] });
       /** @type {any} */ (byKey.get(key)).runs.push(s.samples);
     }
@@ -79,7 +80,7 @@ export function recordedModels(recorded) {
       return xs.map((x) => x / m);
     });
     return {
-      name: `recorded: ${key}`,
+      name: `recorded, ${key}`,
       description: `${runs.length} recorded run(s) of ${runs[0].length} samples, resampled; between-run sd ${(between * 100).toFixed(1)}%`,
       better: series.better,
       run(random, n) {
