@@ -142,15 +142,21 @@ export function startSequences(models, { trials, otavaTrials, seed, otava }) {
 const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(1)}%`;
 
 /**
+ * @typedef {{ clean: Uint8Array[], worse: Uint8Array[] }} RuleResult a rule's alarms per sweep setting
+ * @typedef {{ res: RuleResult, index: number }} AtSetting a rule's alarms at one setting of its sweep
+ */
+
+/**
  * Where dind-bench detects less than a peer held to the same false alarms: "first 10.9% vs 14.4% (beyond
  * sampling error)", "within 4 29.0% vs 32.0% (within sampling error)", or "" when it detects as much or more on
  * both. `beyond`: some shortfall is more than the trials can put down to chance (pairedDifference on the same
  * regressed runs).
- * @param {{ hitFirst: number, hitWithin: number }} ours @param {{ hitFirst: number, hitWithin: number }} held
- * @param {number} judged @param {Uint8Array} oursWorse @param {Uint8Array} heldWorse the two rules' regressed-run alarms
+ * @param {AtSetting} oursAt @param {AtSetting} heldAt @param {number} judged
  */
-function shortfall(ours, held, judged, oursWorse, heldWorse) {
-  const paired = pairedDifference(oursWorse, heldWorse);
+function shortfall(oursAt, heldAt, judged) {
+  const ours = rates(oursAt.res.clean[oursAt.index], oursAt.res.worse[oursAt.index]);
+  const held = rates(heldAt.res.clean[heldAt.index], heldAt.res.worse[heldAt.index]);
+  const paired = pairedDifference(oursAt.res.worse[oursAt.index], heldAt.res.worse[heldAt.index]);
   const miss = [];
   let beyond = false;
   const mark = (/** @type {{ diff: number, half: number }} */ d) => {
@@ -163,6 +169,22 @@ function shortfall(ours, held, judged, oursWorse, heldWorse) {
   if (ours.hitWithin < held.hitWithin)
     miss.push(`within ${judged} ${pct(ours.hitWithin)} vs ${pct(held.hitWithin)}${mark(paired.within)}`);
   return { text: miss.join(', '), beyond };
+}
+
+/**
+ * dind-bench against peers, pair by pair: how many comparisons, the shortfalls worded ("model vs peer: ..."),
+ * and in how many of them some gap is beyond sampling error.
+ * @param {Array<{ label: string, ours: AtSetting, held: AtSetting }>} pairs @param {number} judged
+ */
+function tally(pairs, judged) {
+  const shortfalls = [];
+  let beyond = 0;
+  for (const { label, ours, held } of pairs) {
+    const miss = shortfall(ours, held, judged);
+    if (miss.text) shortfalls.push(`${label}: ${miss.text}`);
+    if (miss.beyond) beyond++;
+  }
+  return { comparisons: pairs.length, shortfalls, beyond };
 }
 
 /**
@@ -283,27 +305,19 @@ export function sequenceTables(ev, { trials, seed }) {
  * @param {number} judged @param {(r: any) => number} targetOf the rate, per model row
  */
 function heldCheck(table, judged, targetOf) {
-  const shortfalls = [];
-  let comparisons = 0;
-  let beyond = 0;
-  for (const r of table) {
-    const ours = r[0].at;
-    const oursWorse = r[0].res.worse[r[0].rule.params.indexOf(r[0].rule.defaultParam)];
+  const pairs = table.flatMap((r) => {
+    const ours = { res: r[0].res, index: r[0].rule.params.indexOf(r[0].rule.defaultParam) };
     const target = targetOf(r);
-    for (const peer of r.slice(2)) {
-      const atDefaults = peer.at.falsePerRun <= target + 1e-12;
-      const index = atDefaults
-        ? peer.rule.params.indexOf(peer.rule.defaultParam)
-        : oneSetting(peer.rule, [peer.res], target)?.index;
-      if (index === undefined) continue;
-      comparisons++;
-      const held = rates(peer.res.clean[index], peer.res.worse[index]);
-      const miss = shortfall(ours, held, judged, oursWorse, peer.res.worse[index]);
-      if (miss.text) shortfalls.push(`${r[0].model.name} vs ${peer.rule.name}: ${miss.text}`);
-      if (miss.beyond) beyond++;
-    }
-  }
-  return { comparisons, shortfalls, beyond };
+    return r.slice(2).flatMap((peer) => {
+      const index =
+        peer.at.falsePerRun <= target + 1e-12
+          ? peer.rule.params.indexOf(peer.rule.defaultParam)
+          : oneSetting(peer.rule, [peer.res], target)?.index;
+      if (index === undefined) return [];
+      return [{ label: `${r[0].model.name} vs ${peer.rule.name}`, ours, held: { res: peer.res, index } }];
+    });
+  });
+  return tally(pairs, judged);
 }
 
 /**
@@ -332,23 +346,16 @@ function oneSettingTables(table, rules, judged) {
     .filter((ri) => ri >= 2 && rules.findIndex((r) => family(r) === family(rules[ri])) === ri);
   /** dind-bench (sweep index `i`, or its defaults) against every peer at its one setting. */
   const check = (/** @type {typeof settings[number]} */ s, /** @type {number | null} */ i) => {
-    const shortfalls = [];
-    let comparisons = 0;
-    let beyond = 0;
-    for (const r of table) {
-      const oi = i ?? rules[0].params.indexOf(rules[0].defaultParam);
-      const ours = at(r, 0, oi);
-      for (const pi of peers) {
+    const oi = i ?? rules[0].params.indexOf(rules[0].defaultParam);
+    const pairs = table.flatMap((r) =>
+      peers.flatMap((pi) => {
         const setting = s.per[pi];
-        if (!setting) continue;
-        comparisons++;
-        const held = at(r, pi, setting.index);
-        const miss = shortfall(ours, held, judged, r[0].res.worse[oi], r[pi].res.worse[setting.index]);
-        if (miss.text) shortfalls.push(`${r[0].model.name} vs ${family(rules[pi])}: ${miss.text}`);
-        if (miss.beyond) beyond++;
-      }
-    }
-    return { comparisons, shortfalls, beyond };
+        if (!setting) return [];
+        const label = `${r[0].model.name} vs ${family(rules[pi])}`;
+        return [{ label, ours: { res: r[0].res, index: oi }, held: { res: r[pi].res, index: setting.index } }];
+      }),
+    );
+    return tally(pairs, judged);
   };
   const lines = [
     '',
