@@ -146,16 +146,16 @@ export class ResourceTracker {
     const errors = [];
     const each = async (
       /** @type {'container'|'volume'|'network'|'image'} */ kind,
-      /** @type {Array<string | [string, string | undefined]>} */ ids,
+      /** @type {string[]} */ ids,
+      /** @type {(string | undefined)[]} */ hostDirs = [],
     ) => {
-      for (const x of ids) {
-        const [id, hostDir] = typeof x === 'string' ? [x, undefined] : x;
-        await removeOne(outer, kind, id, hostDir).catch((e) => errors.push(e));
-      }
+      for (const [i, id] of ids.entries()) await removeOne(outer, kind, id, hostDirs[i]).catch((e) => errors.push(e));
     };
+    const containers = await outer.listContainers({ all: true, filters });
     await each(
       'container',
-      (await outer.listContainers({ all: true, filters })).map((c) => [c.Id, c.Labels?.[HOST_DIR_LABEL]]),
+      containers.map((c) => c.Id),
+      containers.map((c) => c.Labels?.[HOST_DIR_LABEL]),
     );
     await each(
       'network',

@@ -74,16 +74,13 @@ export const DAEMON_CONFIG_IN_CONTAINER = `/var/run/${DAEMON_CONFIG}`;
  *   onMark: the host's marks of the start-up timeline, called when each step ends.
  * @returns {Promise<InnerDaemon>}
  */
-export async function startInnerDaemon(
-  outer,
-  { image, volume, tracker, readyTimeoutMs = 60_000, env, onMark, ...variant },
-) {
+export async function startInnerDaemon(outer, opts) {
   await mkdir(SOCKET_PARENT, { recursive: true });
   // The inner engine's /var/run. Goes with the container that uses it (HOST_DIR_LABEL: the run's cleanup,
   // or a later attempt's sweep when this run is killed outright), not before: a live engine writes there.
   const socketDir = await mkdtemp(path.join(SOCKET_PARENT, 'dind-bench-'));
   try {
-    return await startIn(socketDir, outer, { image, volume, tracker, readyTimeoutMs, env, onMark, ...variant });
+    return await startIn(socketDir, outer, opts);
   } catch (e) {
     // Whatever was started has been removed by now (startOuter, readyDaemon): the folder has no user left.
     await removeHostDir(socketDir).catch(() => {});
