@@ -18,13 +18,22 @@ const socketParent = path.join(base, 'not-yet-there');
 process.env.DIND_BENCH_SOCKET_DIR = socketParent;
 const { startInnerDaemon } = await import('../../src/environments/dind-daemon.js');
 
-test('the inner daemon socket lives under DIND_BENCH_SOCKET_DIR, and the folder goes with cleanup', async (t) => {
+/** The real engine with the DinD 20.10 image, or null when the test is skipped. @param {import('node:test').TestContext} t */
+async function engineWithDind(t) {
   const outer = await engineOrSkip(t);
+  if (outer) await ensureImages(outer, ['20.10']);
+  return outer;
+}
+
+/** An inner engine of the run `tracker` records. @param {import('dockerode')} outer @param {ResourceTracker} tracker */
+const startDind = (outer, tracker) => startInnerDaemon(outer, { image: dindImage('20.10'), volume: false, tracker });
+
+test('the inner daemon socket lives under DIND_BENCH_SOCKET_DIR, and the folder goes with cleanup', async (t) => {
+  const outer = await engineWithDind(t);
   if (!outer) return;
-  await ensureImages(outer, ['20.10']);
   const tracker = new ResourceTracker(`test-socket-dir-${process.pid}`);
   try {
-    const inner = await startInnerDaemon(outer, { image: dindImage('20.10'), volume: false, tracker });
+    const inner = await startDind(outer, tracker);
     const folders = readdirSync(socketParent);
     assert.equal(folders.length, 1);
     assert.match(folders[0], /^dind-bench-/);
@@ -38,11 +47,10 @@ test('the inner daemon socket lives under DIND_BENCH_SOCKET_DIR, and the folder 
 });
 
 test('cleanup with the inner engine still running: the container goes first, then its folder', async (t) => {
-  const outer = await engineOrSkip(t);
+  const outer = await engineWithDind(t);
   if (!outer) return;
-  await ensureImages(outer, ['20.10']);
   const tracker = new ResourceTracker(`test-socket-dir-live-${process.pid}`);
-  await startInnerDaemon(outer, { image: dindImage('20.10'), volume: false, tracker });
+  await startDind(outer, tracker);
   assert.equal(readdirSync(socketParent).length, 1);
   // As on Ctrl-C or a failed step: no stop(), the inner engine is live and writing to its /var/run.
   assert.deepEqual(await tracker.cleanup(outer), []);
@@ -50,12 +58,11 @@ test('cleanup with the inner engine still running: the container goes first, the
 });
 
 test('a run killed outright: the next attempt (same run id, as --resume) sweeps its DinD container and folder', async (t) => {
-  const outer = await engineOrSkip(t);
+  const outer = await engineWithDind(t);
   if (!outer) return;
-  await ensureImages(outer, ['20.10']);
   const runId = `test-socket-dir-killed-${process.pid}`;
   // The killed run: it started an inner engine, and never got to clean up.
-  await startInnerDaemon(outer, { image: dindImage('20.10'), volume: false, tracker: new ResourceTracker(runId) });
+  await startDind(outer, new ResourceTracker(runId));
   const [left] = readdirSync(socketParent);
   assert.match(left, /^dind-bench-/);
   const resumed = new ResourceTracker(runId);
