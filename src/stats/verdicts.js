@@ -17,7 +17,8 @@
 //   level of those runs against the runs before them, a Student-t prediction test whose spread pools the
 //   baseline levels' with the span's own around its mean (k + span - 2 degrees of freedom, k the baseline
 //   runs), plus what a run's level error exceeds a baseline run's because it has fewer samples, never below
-//   a run's own level error when that is clearly above the baseline's, plus the baseline mean's error.
+//   a run's own level error when that is clearly above the baseline's (NOISIER), plus the baseline mean's
+//   error.
 //   Alpha is split over the spans (SPAN_WEIGHTS: 0.4 for this run alone, 0.2 for each longer span). So a
 //   regressed run that was missed, published and now sits in the history does not hide the next ones: the
 //   span that starts at it is judged against the level before it, and two or three runs together show
@@ -49,7 +50,7 @@ import { median } from './median.js';
  * cache: the evaluation judges the same past runs many times; given a cache, a run's level is computed
  * once per samples array (which must not change afterwards). Verdicts are the same with or without it.
  * floor: a run's own level error bounds the scale from below only when it is clearly above the baseline's
- * typical one ('noisier', over 1.5 times), or always (the rule before issue 21).
+ * typical one ('noisier', over NOISIER times), or always (the rule before issue 21).
  */
 
 /** Every verdict, worst news first: the words every report and the site show. */
@@ -65,6 +66,16 @@ export const DEFAULT_RULE = Object.freeze({ alpha: 0.002, minChange: 0.02, minRu
  * allows; the longer spans, whose pooled spread is not fooled by one run that jumped, cost less).
  */
 export const SPAN_WEIGHTS = Object.freeze([0.4, 0.2, 0.2, 0.2]);
+
+/**
+ * A run whose level error is over this many times the baseline's typical one is clearly noisier than its
+ * history (a run on a busy machine), and its own error then bounds the test's scale from below. Why 3:
+ * with 10 samples a run's error estimate is itself noisy, over 1.5 times the typical one in about 10% of
+ * runs of plain normal samples, over 3 times in almost none; the runs over 3 times are those that really
+ * are noisier (13% of the quiet memory series', which mixes in slow samples). At 1.5 (before) the floor
+ * made the verdict conservative on noisy series, with less detection (docs/evaluation.md measures both).
+ */
+export const NOISIER = 3;
 
 /** @type {Readonly<Steps>} */
 export const DEFAULT_STEPS = Object.freeze({
@@ -219,7 +230,7 @@ export function spanStats(levels, rule, steps) {
     // noisier than its history); the span's mean, plus the baseline mean's own error.
     let variance = 0;
     for (const r of recent) {
-      const own = steps.floor === 'always' || r.se > 1.5 * sePast ? r.se ** 2 : 0;
+      const own = steps.floor === 'always' || r.se > NOISIER * sePast ? r.se ** 2 : 0;
       variance += Math.max(sd ** 2 + sePast ** 2 * Math.max(0, nPast / r.n - 1), own);
     }
     const scale = Math.sqrt(variance / span ** 2 + sd ** 2 / k);

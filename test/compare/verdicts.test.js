@@ -173,3 +173,22 @@ test('the window of earlier runs: short runs left out first, then the newest 30 
   const v = judge(past, runs(1, { seed: 9 })[0], 'lower');
   assert.equal(v.pastRuns, DEFAULT_RULE.window);
 });
+
+test('a run somewhat noisier than its history is judged on the history spread; one far noisier on its own error', () => {
+  // 20 past runs whose levels differ by little more than their sampling error; the new run is a fresh run
+  // with its scatter stretched 2-fold or 5-fold around its centre, then 3% slower
+  const past = runs(20, { between: 0.001, within: 0.03, seed: 21 });
+  const [fresh] = runs(1, { between: 0.001, within: 0.03, seed: 22 });
+  const logs = fresh.samples.map(Math.log);
+  const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const stretched = (/** @type {number} */ factor) => ({
+    samples: logs.map((x) => Math.exp(centre + factor * (x - centre)) * 1.03),
+    engines,
+  });
+  // 2-fold: within how much a run's error estimate varies by chance, so the history's spread decides
+  assert.equal(judge(past, stretched(2), 'lower').status, 'regression');
+  // 5-fold: clearly noisier than any past run, so its own error bounds the scale and 3% is within it
+  const noisy = judge(past, stretched(5), 'lower');
+  assert.equal(noisy.status, 'no change');
+  assert.match(noisy.reason, /within the past runs' spread/);
+});
