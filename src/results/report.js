@@ -156,8 +156,13 @@ function whereText(cells) {
  * @param {import('#model/results.js').Results} results
  */
 export function problems(results) {
-  return problemGroups(results).map((g) => `${g.status}, ${g.count} cell${g.count > 1 ? 's' : ''}: ${g.reason} Cells: ${g.where}`);
+  return problemGroups(results).map(
+    (g) => `${g.status}, ${g.count} cell${g.count > 1 ? 's' : ''}: ${sentence(g.reason)} Cells: ${g.where}`,
+  );
 }
+
+/** A reason as a sentence before what follows it on the same line: "... on this machine." @param {string} text */
+const sentence = (text) => (/[.!?:]$/.test(text) ? text : `${text}.`);
 
 export const READING =
   'Medians per environment. "vs docker": DinD relative to Docker, + is worse for that metric\'s direction; "▲ worse" or ' +

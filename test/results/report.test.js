@@ -69,6 +69,12 @@ test('one compact verdict per comparison; the too-few note and each unavailable 
   assert.match(groups[0].reason, /^its image is unavailable: base image alpine:3\.20@sha256:[0-9a-f]{64} is not in the local image store/);
   assert.equal(groups[0].where, 'lifecycle, sysbench in docker, dind@20.10, dind-vfs@20.10 (alpine)');
   assert.equal(md.match(/is not in the local image store/g)?.length, 1);
+  // the terminal line: the reason ends as a sentence before the cells it names, with a full stop added
+  // where the reason has none (the budget's, for one)
+  assert.match(problems(r)[0], /^unavailable, 6 cells: its image is unavailable: .*[.!?:] Cells: lifecycle, sysbench in docker/);
+  const budget = 'left out to keep the run within its budget of 900 s: its planned rounds did not fit on this machine';
+  const left = { ...r, cells: r.cells.map((c) => (c.status === 'ok' ? c : { ...c, reason: budget })) };
+  assert.match(problems(left)[0], /did not fit on this machine\. Cells: lifecycle, sysbench in docker/);
   const cmp = compareMarkdown({ results: r, comparisons: compareWithinRun(r), verdicts: null });
   assert.equal(cmp.match(/"\(too few\)": with so few samples/g)?.length, 1);
 });
