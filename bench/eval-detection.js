@@ -36,7 +36,8 @@ Options:
   --trials N           trials per noise model (default 2000: near 1% a rate then carries +-0.22 points)
   --replications R     replications of the quick-run scenario, each over every series (default 20)
   --sequence-trials N  multi-run sequences per noise model (default 2000)
-  --otava-trials N     of those, how many Apache Otava analyses (default 500: it runs in Python)
+  --otava-trials N     of those, how many Apache Otava analyses (default: all of them, so that every rule's
+                       setting is chosen on the same runs; it runs in Python, one process per core)
   --no-otava           leave Apache Otava out
   --seed S             seed of the generated data (default 42)
   --only REGEX         only the noise models whose name matches (e.g. 'container\\.(create|start)', with
@@ -49,7 +50,7 @@ const { values } = parseArgs({
     trials: { type: 'string', default: '2000' },
     replications: { type: 'string', default: '20' },
     'sequence-trials': { type: 'string', default: '2000' },
-    'otava-trials': { type: 'string', default: '500' },
+    'otava-trials': { type: 'string' },
     'no-otava': { type: 'boolean', default: false },
     seed: { type: 'string', default: '42' },
     only: { type: 'string' },
@@ -64,7 +65,7 @@ if (values.help) {
 const trials = Number(values.trials);
 const replications = Number(values.replications);
 const sequenceTrials = Number(values['sequence-trials']);
-const otavaTrials = Number(values['otava-trials']);
+const otavaTrials = values['otava-trials'] === undefined ? sequenceTrials : Number(values['otava-trials']);
 /** @type {Array<[string, number]>} */
 const argChecks = [
   ['--trials', trials],

@@ -8,7 +8,7 @@
 // (https://otava.apache.org/docs/, "otava analyze --help"); the sweep varies --p-value.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,15 +52,34 @@ export function otavaPython() {
 }
 
 /**
- * Starts the worker on these medians; resolves to alarms[sequence][pvalue][j] or an error. Runs in its own
- * process, so the caller can compute the other rules meanwhile (input and output go through files, so a
- * busy event loop does not stall it).
+ * Starts the worker on these medians; resolves to alarms[sequence][pvalue][j] or an error. The sequences are
+ * split over one worker process per core (Python analyses about 70 ms a sequence for the whole sweep, so
+ * every trial of every model is many minutes on one core), each in its own process, so the caller can
+ * compute the other rules meanwhile (input and output go through files, so a busy event loop does not
+ * stall them).
  * @param {string} python
  * @param {Array<{ values: number[], first: number, sign: 1 | -1 }>} sequences
  * @param {number[]} pvalues
  * @returns {Promise<{ alarms: boolean[][][] } | { error: string }>}
  */
-export function runOtava(python, sequences, pvalues) {
+export async function runOtava(python, sequences, pvalues) {
+  const parts = Math.max(1, Math.min(availableParallelism(), 8, sequences.length));
+  const size = Math.ceil(sequences.length / parts);
+  const chunks = Array.from({ length: parts }, (_, i) => sequences.slice(i * size, (i + 1) * size));
+  const outs = await Promise.all(chunks.map((chunk) => runWorker(python, chunk, pvalues)));
+  const failed = outs.find((o) => 'error' in o);
+  if (failed) return failed;
+  return { alarms: outs.flatMap((o) => ('alarms' in o ? o.alarms : [])) };
+}
+
+/**
+ * One worker process on some of the sequences.
+ * @param {string} python
+ * @param {Array<{ values: number[], first: number, sign: 1 | -1 }>} sequences
+ * @param {number[]} pvalues
+ * @returns {Promise<{ alarms: boolean[][][] } | { error: string }>}
+ */
+function runWorker(python, sequences, pvalues) {
   const dir = mkdtempSync(join(tmpdir(), 'dind-bench-eval-otava-job-'));
   const input = join(dir, 'in.json');
   const output = join(dir, 'out.json');
@@ -69,7 +88,10 @@ export function runOtava(python, sequences, pvalues) {
     const child = spawn(python, [WORKER, input, output], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
-    child.on('error', (e) => resolve({ error: e.message }));
+    child.on('error', (e) => {
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ error: e.message });
+    });
     child.on('close', (code) => {
       try {
         if (code !== 0) return resolve({ error: `otava worker exited ${code}: ${stderr.trim().slice(-300)}` });
