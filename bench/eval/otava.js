@@ -53,7 +53,7 @@ export function otavaPython() {
 
 /**
  * Starts the worker on these medians; resolves to alarms[sequence][pvalue][j] or an error. The sequences are
- * split over one worker process per core (Python analyses about 70 ms a sequence for the whole sweep, so
+ * split over one worker process per core (Python takes about 35 ms a sequence for the whole sweep, so
  * every trial of every model is many minutes on one core), each in its own process, so the caller can
  * compute the other rules meanwhile (input and output go through files, so a busy event loop does not
  * stall them).
