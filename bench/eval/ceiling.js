@@ -1,15 +1,17 @@
-// What any one-run threshold could catch on a noise model (issue 21): a rule that knew the model exactly
-// would not need a history. It flags a run whose level is beyond the (1 - f) quantile of the clean runs'
-// levels, so its false alarms per judged run are exactly f, and catches a 10% worse run as often as the
-// regressed level passes that quantile. The levels tried: the run's median (what the peers see), its
-// pseudo-median and the mean of its log samples (dind-bench's level and the sharpest for log-normal data);
-// the ceiling is the best of them. It bounds every rule that judges one run at a time with these levels at
-// false alarms f, and a rule that estimates its threshold from 12 past runs can only do worse. It is not a
-// bound on every statistic: a rule could use the samples another way, or several runs together (within 4).
+// A reference for every noise model (issue 21): what a threshold on one run's level could catch if it knew
+// the model exactly, and so needed no history. It flags a run whose level is beyond the (1 - f) quantile of
+// the clean runs' levels, so it raises exactly f false alarms per judged run, and catches a 10% worse run as
+// often as the worse level passes that quantile. The levels tried: the run's median (what the peers see),
+// its pseudo-median and the mean of its log samples (dind-bench's level, and the sharpest for log-normal
+// data); the best of them counts. Every rule here sets its threshold from 12 past runs instead, pays for not
+// knowing the model, and usually catches less at f. The reference is not a strict bound: a rule could use
+// the samples another way, a threshold that varies can beat a fixed one where the levels' distribution is
+// irregular, and within 4 runs a rule that pools runs (dind-bench's spans) can catch more than the same
+// threshold run by run.
 //
-// Why this is computed, not assumed: on a series where a 10% change is small against a run's noise, every
-// rule catches little, and what it catches is set by the false alarms it spends there. A rule set once for
-// every model spends them where its own noise model is worst; this shows what those false alarms can buy.
+// Why it is computed: on a series where a 10% change is small against a run's noise, every rule catches
+// little, and how much is set by the false alarms it spends there. A rule set once for every model spends
+// them where its noise model is worst; this shows what those false alarms can buy on each model.
 import { levelOf } from '../../src/stats/verdicts.js';
 import { median } from '../../src/stats/index.js';
 import { SEQUENCE } from './sequences.js';
@@ -62,10 +64,10 @@ function seriesOf(forTrial) {
 }
 
 /**
- * The ceiling at false alarms f per judged run: per level, the share of regressed runs beyond the clean
- * runs' (1 - f) quantile (each series of the model at f, the shares averaged), and the best level. Within
- * `judged` runs, the same threshold on each run: the runs of these models are independent, so a run-by-run
- * rule catches 1 - (1 - p)^judged of them. Both at most what any one-run threshold at f can catch.
+ * The known-model threshold at false alarms f per judged run: per level, the share of regressed runs beyond
+ * the clean runs' (1 - f) quantile (each series of the model at f, the shares averaged), and the best level.
+ * Within `judged` runs, the same threshold on each run: the runs of these models are independent, so it
+ * catches 1 - (1 - p)^judged of them.
  * @param {ReturnType<typeof cleanLevels>} clean @param {number} f
  */
 export function ceilingAt({ levels, shift }, f) {

@@ -24,7 +24,7 @@ import {
 
 /** @typedef {import('./sequences.js').SequenceRule} SequenceRule */
 
-/** Clean runs per model for the known-model ceiling: its 0.1% quantile then rests on 50 runs. */
+/** Clean runs per model for the known-model threshold: its 0.1% quantile then rests on 50 runs. */
 const CEILING_RUNS = 50000;
 
 const ALPHAS = Array.from({ length: 41 }, (_, i) => 1e-5 * (0.3 / 1e-5) ** (i / 40));
@@ -279,7 +279,7 @@ export function sequenceTables(ev, { trials, seed }) {
     '',
     `**Against every peer held to <= 1%** false alarms per judged run on each model (its defaults where they stay under, else its setting calibrated to 1% on that model, knowing the model): ${wonText(one)} comparisons won or tied on both. dind-bench's own false alarms per judged run over 1%: ${oursOver.length ? oursOver.join(', ') : 'none'}.${one.shortfalls.length ? ` Where it detects less: ${one.shortfalls.join('; ')}.` : ''}`,
   );
-  // The known-model ceiling for every model (bench/eval/ceiling.js), from runs of its own seed.
+  // The known-model threshold for every model (bench/eval/ceiling.js), from runs of its own seed.
   const ceilings = models.map((m, mi) => cleanLevels(m, seededRandom(seed * 7727 + 5000 + mi), CEILING_RUNS));
   lines.push(...oneSettingTables(table, rules, judged, ceilings));
   if (otavaNote) lines.push('', otavaNote);
@@ -332,7 +332,7 @@ function heldCheck(table, judged, targetOf) {
  * peer at its one setting, on the first regressed run and within the judged runs), and the table at 1%.
  * @param {Array<Array<{ model: any, rule: SequenceRule, res: { clean: Uint8Array[], worse: Uint8Array[] }, at: ReturnType<typeof rates> }>>} table
  * @param {SequenceRule[]} rules @param {number} judged
- * @param {Array<ReturnType<typeof cleanLevels>>} ceilings per model, for the known-model ceiling beside the table
+ * @param {Array<ReturnType<typeof cleanLevels>>} ceilings per model, for the known-model threshold beside the table
  */
 function oneSettingTables(table, rules, judged, ceilings) {
   const settings = [0.01, 0.005, 0.001].map((target) => ({
@@ -416,9 +416,9 @@ function oneSettingTables(table, rules, judged, ceilings) {
 }
 
 /**
- * Beside dind-bench's one setting at <= 1%: per model, the most a one-run threshold that knew the model
- * exactly could catch at the false alarms dind-bench spends there, and at 1% (bench/eval/ceiling.js); then,
- * where a peer at its one setting catches more, what that peer spends there and the ceiling at its rate.
+ * Beside dind-bench's one setting at <= 1%: per model, what a threshold that knew the model exactly would
+ * catch at the false alarms dind-bench spends there, and at 1% (bench/eval/ceiling.js); then, where a peer
+ * at its one setting catches more, what that peer spends there and the known-model threshold at its rate.
  * @param {Array<Array<{ model: any, rule: SequenceRule, res: RuleResult }>>} table
  * @param {Array<ReturnType<typeof cleanLevels>>} ceilings
  * @param {Array<{ index: number } | null>} per each rule's one setting @param {number[]} peers rule indexes
@@ -429,9 +429,9 @@ function ceilingLines(table, ceilings, per, peers, judged) {
   const both = (/** @type {{ hitFirst: number, hitWithin: number }} */ x) => `${pct(x.hitFirst)} / ${pct(x.hitWithin)}`;
   const lines = [
     '',
-    `**What any one-run threshold could catch** (\`bench/eval/ceiling.js\`): a rule that knew the model exactly would flag a run whose level (its median, pseudo-median or mean of log samples, whichever catches most) is beyond the clean runs' quantile for a false-alarm rate f, so it raises exactly f per judged run. What it catches of ${SEQUENCE.shift * 100}% on the first regressed run is the most any rule judging one run at a time with these levels can catch at f; within ${judged}, the same threshold run by run (rules that pool several runs, as dind-bench's spans do, can catch more within ${judged}). ${CEILING_RUNS.toLocaleString('en-US')} clean runs per model (2,000 per series of the quick-run model). Columns: dind-bench at its one setting (false alarms per judged run / first / within ${judged}), then the ceiling at dind-bench's false alarms on that model and at 1% (first / within ${judged} run by run).`,
+    `**What a threshold that knew the model could catch** (\`bench/eval/ceiling.js\`): a threshold on one run's level (its median, pseudo-median or mean of log samples, whichever catches most) at the clean runs' quantile for a false-alarm rate f, so that it raises exactly f per judged run, with the model known instead of estimated from 12 past runs. It is a reference for what f can buy on each model, not a strict bound: within ${judged}, a rule that pools several runs, as dind-bench's spans do, can catch more than the same threshold run by run. ${CEILING_RUNS.toLocaleString('en-US')} clean runs per model (2,000 per series of the quick-run model). Columns: dind-bench at its one setting (false alarms per judged run / first / within ${judged}), then the known-model threshold at dind-bench's false alarms on that model and at 1% (first / within ${judged} run by run).`,
     '',
-    `| noise model | dind-bench at its one setting | ceiling at dind-bench's false alarms | ceiling at 1% |`,
+    `| noise model | dind-bench at its one setting | known-model threshold at dind-bench's false alarms | at 1% |`,
     '|---|---|---|---|',
   ];
   const notes = [];
@@ -448,7 +448,7 @@ function ceilingLines(table, ceilings, per, peers, judged) {
       const peer = rateAt(r[pi].res, setting.index);
       if (peer.hitFirst <= ours.hitFirst && peer.hitWithin <= ours.hitWithin) continue;
       notes.push(
-        `${r[0].model.name}: dind-bench at its one setting spends ${pct(ours.falsePerRun)} false alarms per judged run here, at which a one-run threshold that knew the model would catch at most ${pct(atOurs.hitFirst)} on the first regressed run (${pct(atOurs.hitWithin)} within ${judged} run by run); ${family(r[pi].rule)} at its one setting spends ${pct(peer.falsePerRun)} here and catches ${both(peer)}, against a ceiling of ${both(ceilingAt(ceilings[mi], peer.falsePerRun))} at its rate.`,
+        `${r[0].model.name}: dind-bench at its one setting spends ${pct(ours.falsePerRun)} false alarms per judged run here, at which a threshold that knew the model would catch ${pct(atOurs.hitFirst)} on the first regressed run (${pct(atOurs.hitWithin)} within ${judged} run by run); ${family(r[pi].rule)} at its one setting spends ${pct(peer.falsePerRun)} here and catches ${both(peer)}, where the known-model threshold catches ${both(ceilingAt(ceilings[mi], peer.falsePerRun))}.`,
       );
     }
   }

@@ -1,5 +1,6 @@
-// The evaluation's ceiling (bench/eval/ceiling.js): what a one-run threshold that knew the noise model
-// exactly would catch at a given false-alarm rate, checked against the normal distribution's own answer.
+// The evaluation's known-model threshold (bench/eval/ceiling.js): what a threshold on one run's level that
+// knew the noise model exactly would catch at a given false-alarm rate, checked against the normal
+// distribution's own answer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ceilingAt, cleanLevels, passing } from '../../bench/eval/ceiling.js';
@@ -36,7 +37,7 @@ test('passing: the clean values themselves pass at the false-alarm rate, shifted
   assert.equal(passing(sorted, 0, 0), 0);
 });
 
-test('the ceiling on log-normal runs is what the normal distribution gives, in both directions', () => {
+test('the known-model threshold on log-normal runs is what the normal distribution gives, in both directions', () => {
   // mean of 10 log samples: N(0, 0.05^2 + 0.1^2 / 10), sd 0.0592; a 10% change moves it by log 1.1
   const sd = Math.sqrt(0.05 ** 2 + 0.1 ** 2 / 10);
   const expected = phi(Math.log(1.1) / sd - 2.3263);
