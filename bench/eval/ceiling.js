@@ -14,7 +14,7 @@
 // them where its noise model is worst; this shows what those false alarms can buy on each model.
 import { levelOf } from '../../src/stats/verdicts.js';
 import { median } from '../../src/stats/index.js';
-import { SEQUENCE } from './sequences.js';
+import { SEQUENCE, worseFactor } from './sequences.js';
 
 /** @typedef {import('./noise-models.js').NoiseModel} NoiseModel */
 
@@ -34,10 +34,10 @@ export const LEVELS = {
  * @param {() => number} random @param {number} runs
  */
 export function cleanLevels(model, random, runs) {
-  const series = model.forTrial ? seriesOf(model.forTrial) : [model];
+  const series = model.forTrial ? distinctSeries(model.forTrial) : [model];
   const perSeries = Math.max(Math.min(runs, 2000), Math.round(runs / series.length));
   const sign = model.better === 'lower' ? 1 : -1;
-  const shift = Math.abs(Math.log(model.better === 'lower' ? 1 + SEQUENCE.shift : 1 - SEQUENCE.shift));
+  const shift = Math.abs(Math.log(worseFactor(model.better)));
   const levels = series.map((m) => {
     /** @type {Record<string, Float64Array>} */
     const out = {};
@@ -53,13 +53,9 @@ export function cleanLevels(model, random, runs) {
 }
 
 /** The distinct series of a per-trial model, in trial order. @param {(t: number) => NoiseModel} forTrial */
-function seriesOf(forTrial) {
-  const seen = new Set();
+function distinctSeries(forTrial) {
   const out = [];
-  for (let t = 0; !seen.has(forTrial(t)); t++) {
-    seen.add(forTrial(t));
-    out.push(forTrial(t));
-  }
+  for (let t = 0, m = forTrial(0); !out.includes(m); m = forTrial(++t)) out.push(m);
   return out;
 }
 

@@ -67,13 +67,17 @@ export function issueModel(series) {
  * @returns {Sequence}
  */
 export function makeSequence(model, random) {
-  const { pastRuns, judged, samples, shift } = SEQUENCE;
+  const { pastRuns, judged, samples } = SEQUENCE;
   const past = Array.from({ length: pastRuns }, () => model.run(random, samples));
   const clean = Array.from({ length: judged }, () => model.run(random, samples));
-  const factor = model.better === 'lower' ? 1 + shift : 1 - shift;
+  const factor = worseFactor(model.better);
   const worse = clean.map((run) => run.map((x) => x * factor));
   return { better: model.better, past, clean, worse };
 }
+
+/** What every sample of a regressed run is multiplied by: SEQUENCE.shift worse in the metric's bad direction. */
+export const worseFactor = (/** @type {'higher' | 'lower'} */ better) =>
+  better === 'lower' ? 1 + SEQUENCE.shift : 1 - SEQUENCE.shift;
 
 /** Run medians of a sequence's runs (what the peers see). @param {number[][]} runs */
 export const mediansOf = (runs) => runs.map((r) => median(r));
