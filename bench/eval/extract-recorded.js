@@ -1,10 +1,11 @@
 // Extracts the recorded samples the detection evaluation uses from real `dind-bench run` results into
 // recorded-samples.json (committed, with provenance), so the evaluation needs no engine to run.
-//   node bench/eval/extract-recorded.js --set NAME --note TEXT [--into FILE] RESULTS.json [...] > FILE.new
+//   node bench/eval/extract-recorded.js --set NAME --note TEXT [--into FILE [--append]] RESULTS.json [...] > FILE.new
 //   (then `npx prettier --write FILE.new`, as the committed file is formatted)
 // A set is runs recorded under the same conditions (one machine, one load): each series of a set is one noise
 // model, its runs' medians giving the between-run spread. --into keeps the sets already in FILE (a set of
-// the same name is replaced).
+// the same name is replaced, or with --append keeps its runs and gains these: more runs of a set measure its
+// between-run spread better).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -20,16 +21,31 @@ const METRICS = [
 ];
 
 const { values, positionals } = parseArgs({
-  options: { set: { type: 'string' }, note: { type: 'string' }, into: { type: 'string' } },
+  options: {
+    set: { type: 'string' },
+    note: { type: 'string' },
+    into: { type: 'string' },
+    append: { type: 'boolean', default: false },
+  },
   allowPositionals: true,
 });
-if (!values.set || !/^[a-z0-9][a-z0-9 -]{0,40}$/.test(values.set) || !values.note || positionals.length === 0) {
+if (
+  !values.set ||
+  !/^[a-z0-9][a-z0-9 -]{0,40}$/.test(values.set) ||
+  !values.note ||
+  positionals.length === 0 ||
+  (values.append && !values.into)
+) {
   process.stderr.write(
-    'usage: node bench/eval/extract-recorded.js --set NAME --note TEXT [--into FILE] RESULTS.json [...]\n' +
+    'usage: node bench/eval/extract-recorded.js --set NAME --note TEXT [--into FILE [--append]] RESULTS.json [...]\n' +
       '  NAME: lower-case letters, digits, spaces and dashes (e.g. "quiet"); TEXT: the conditions (machine, load)\n',
   );
   process.exit(2);
 }
+
+/** An option's value as it was given: a list joined by commas, an object (parameter overrides) as JSON. @param {unknown} v */
+const argText = (v) =>
+  Array.isArray(v) ? v.join(',') : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 const runs = positionals.map((file) => {
   const r = JSON.parse(readFileSync(file, 'utf8'));
@@ -39,7 +55,7 @@ const runs = positionals.map((file) => {
     startedAt: r.run.startedAt,
     command: `dind-bench run ${Object.entries(r.run.args)
       .filter(([k]) => k !== 'out')
-      .map(([k, v]) => `--${k} ${Array.isArray(v) ? v.join(',') : v}`)
+      .map(([k, v]) => `--${k} ${argText(v)}`)
       .join(' ')}`,
     host: { cpuModel: r.host.cpuModel, cores: r.host.cores, kernel: r.host.kernel, fingerprint: r.host.fingerprint },
     outerEngine: r.engines.outer.version,
@@ -67,7 +83,7 @@ process.stdout.write(
       description:
         'Raw samples recorded with dind-bench, for the detection evaluation (bench/eval-detection.js), in sets of runs recorded under the same conditions.',
       sets: { ...before.sets, [values.set]: values.note },
-      runs: [...before.runs.filter((/** @type {any} */ r) => r.set !== values.set), ...runs],
+      runs: [...before.runs.filter((/** @type {any} */ r) => values.append || r.set !== values.set), ...runs],
     },
     null,
     1,

@@ -49,15 +49,14 @@ export function syntheticModels() {
   ];
 }
 
+/** A recorded series needs this many runs of its set: its between-run spread is measured from their medians. */
+export const MIN_RECORDED_RUNS = 2;
+
 /**
- * Models from recorded series: a run is a bootstrap resample of one recorded run's samples, scaled by a
- * between-run factor whose spread is the measured spread of that series' run medians across the runs of
- * its set (at least 1%). One model per series per set: a set is runs recorded under the same conditions
- * (recorded-samples.json's `sets`: a loaded machine's runs and a quiet one's are not one series).
+ * Every recorded series of every set, with its runs' samples, keyed "set: benchmark metric environment".
  * @param {any} recorded the content of recorded-samples.json
- * @returns {NoiseModel[]}
  */
-export function recordedModels(recorded) {
+function recordedSeries(recorded) {
   /** @type {Map<string, { series: any, runs: number[][] }>} */
   const byKey = new Map();
   for (const run of recorded.runs) {
@@ -67,13 +66,34 @@ export function recordedModels(recorded) {
       /** @type {any} */ (byKey.get(key)).runs.push(s.samples);
     }
   }
-  return [...byKey].map(([key, { series, runs }]) => {
+  return byKey;
+}
+
+/**
+ * The recorded series left out of the models: recorded in fewer than MIN_RECORDED_RUNS runs of their set,
+ * so their between-run spread cannot be measured (a spread made up for them would decide what every rule
+ * detects there: with a small one, a run's level is known to within its samples' error).
+ * @param {any} recorded @returns {string[]}
+ */
+export const recordedTooFew = (recorded) =>
+  [...recordedSeries(recorded)].filter(([, { runs }]) => runs.length < MIN_RECORDED_RUNS).map(([key]) => key);
+
+/**
+ * Models from recorded series: a run is a bootstrap resample of one recorded run's samples, scaled by a
+ * between-run factor whose spread is the measured spread of that series' run medians across the runs of
+ * its set (at least 1%). One model per series per set: a set is runs recorded under the same conditions
+ * (recorded-samples.json's `sets`: a loaded machine's runs and a quiet one's are not one series). Series
+ * recorded in fewer than MIN_RECORDED_RUNS runs of their set have no measured between-run spread and no
+ * model (recordedTooFew names them).
+ * @param {any} recorded the content of recorded-samples.json
+ * @returns {NoiseModel[]}
+ */
+export function recordedModels(recorded) {
+  const byKey = [...recordedSeries(recorded)].filter(([, { runs }]) => runs.length >= MIN_RECORDED_RUNS);
+  return byKey.map(([key, { series, runs }]) => {
     const logMedians = runs.map((xs) => Math.log(median(xs)));
     const mean = logMedians.reduce((a, b) => a + b, 0) / logMedians.length;
-    const sdBetween =
-      logMedians.length > 1
-        ? Math.sqrt(logMedians.reduce((a, x) => a + (x - mean) ** 2, 0) / (logMedians.length - 1))
-        : 0;
+    const sdBetween = Math.sqrt(logMedians.reduce((a, x) => a + (x - mean) ** 2, 0) / (logMedians.length - 1));
     const between = Math.max(0.01, sdBetween);
     const within = runs.map((xs) => {
       const m = median(xs);
