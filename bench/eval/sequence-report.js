@@ -27,6 +27,14 @@ import {
 /** Clean runs per model for the known-model threshold: its 0.1% quantile then rests on 50 runs. */
 const CEILING_RUNS = 50000;
 
+/**
+ * A model on which a 10% regression can be seen at all: a threshold that knew the model exactly catches at
+ * least this share of first regressed runs at 1% false alarms, 5 times what it raises on clean runs. Below
+ * it an alert is weak evidence whoever raises it, and at one setting what a rule catches there follows the
+ * false alarms it spends there (docs/evaluation.md). Decided by the model alone, before any rule is run.
+ */
+export const VISIBLE_AT_ONE_PERCENT = 0.05;
+
 const ALPHAS = Array.from({ length: 41 }, (_, i) => 1e-5 * (0.3 / 1e-5) ** (i / 40));
 
 /**
@@ -411,8 +419,41 @@ function oneSettingTables(table, rules, judged, ceilings) {
     });
     lines.push(`| ${r[0].model.name} | ${cells.join(' | ')} |`);
   }
+  if (s1.per[0]) lines.push(...visibleSplit(table, ceilings, s1, peers, judged));
   if (s1.per[0]) lines.push(...ceilingLines(table, ceilings, s1.per, peers, judged));
   return lines;
+}
+
+/**
+ * The check at <= 1%, told apart by whether a 10% regression can be seen on the model at all
+ * (VISIBLE_AT_ONE_PERCENT, from the known-model threshold): dind-bench at its one setting against every peer
+ * at its one setting, on the models where it can and on those where it cannot.
+ * @param {Array<Array<{ model: any, res: RuleResult }>>} table @param {Array<ReturnType<typeof cleanLevels>>} ceilings
+ * @param {{ per: Array<{ index: number } | null> }} s1 the settings at 1% @param {number[]} peers @param {number} judged
+ */
+function visibleSplit(table, ceilings, s1, peers, judged) {
+  const own = /** @type {{ index: number }} */ (s1.per[0]);
+  const visible = table.map((_, mi) => ceilingAt(ceilings[mi], 0.01).hitFirst >= VISIBLE_AT_ONE_PERCENT);
+  const pairsOf = (/** @type {boolean} */ seen) =>
+    table.flatMap((r, mi) =>
+      visible[mi] !== seen
+        ? []
+        : peers.flatMap((pi) => {
+            const setting = s1.per[pi];
+            if (!setting) return [];
+            const label = `${r[0].model.name} vs ${family(/** @type {any} */ (r[pi]).rule)}`;
+            return [
+              { label, ours: { res: r[0].res, index: own.index }, held: { res: r[pi].res, index: setting.index } },
+            ];
+          }),
+    );
+  const seen = tally(pairsOf(true), judged);
+  const unseen = tally(pairsOf(false), judged);
+  const blind = table.filter((_, mi) => !visible[mi]).map((r) => r[0].model.name);
+  return [
+    '',
+    `**Where a 10% regression can be seen at all** (a threshold that knew the model exactly would catch at least ${pct(VISIBLE_AT_ONE_PERCENT)} of first regressed runs at 1% false alarms, ${VISIBLE_AT_ONE_PERCENT / 0.01} times its false alarms; decided by the model alone, the table "What a threshold that knew the model could catch"): on those ${visible.filter(Boolean).length} models dind-bench at its one setting wins or ties ${wonText(seen)} comparisons with the peers at theirs. On the other ${blind.length} (${blind.join('; ') || 'none'}) even a rule that knew the noise catches a 10% regression less than 5 times as often as it alarms on a clean run, so what a rule set once catches there follows the false alarms it happens to spend there: ${wonText(unseen)}.${unseen.shortfalls.length ? ` Where it detects less: ${unseen.shortfalls.join('; ')}.` : ''}`,
+  ];
 }
 
 /**
