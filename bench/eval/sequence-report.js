@@ -360,18 +360,8 @@ function oneSettingTables(table, rules, judged, ceilings) {
     .map((_, ri) => ri)
     .filter((ri) => ri >= 2 && rules.findIndex((r) => family(r) === family(rules[ri])) === ri);
   /** dind-bench (sweep index `i`, or its defaults) against every peer at its one setting. */
-  const check = (/** @type {typeof settings[number]} */ s, /** @type {number | null} */ i) => {
-    const oi = i ?? rules[0].params.indexOf(rules[0].defaultParam);
-    const pairs = table.flatMap((r) =>
-      peers.flatMap((pi) => {
-        const setting = s.per[pi];
-        if (!setting) return [];
-        const label = `${r[0].model.name} vs ${family(rules[pi])}`;
-        return [{ label, ours: { res: r[0].res, index: oi }, held: { res: r[pi].res, index: setting.index } }];
-      }),
-    );
-    return tally(pairs, judged);
-  };
+  const check = (/** @type {typeof settings[number]} */ s, /** @type {number | null} */ i) =>
+    tally(oneSettingPairs(table, rules, peers, s.per, i ?? rules[0].params.indexOf(rules[0].defaultParam)), judged);
   const lines = [
     '',
     `**Every rule at one setting for every model** (issue 21's check: a rule is set once, before it sees a series, so "at <= 1% false alarms on every noise model" is the loosest setting of its sweep that keeps its false alarms per judged run <= 1% on each model, the same for all; calibrating per model, as in the columns further down, lets a rule know each model's noise, which none can):`,
@@ -419,40 +409,50 @@ function oneSettingTables(table, rules, judged, ceilings) {
     });
     lines.push(`| ${r[0].model.name} | ${cells.join(' | ')} |`);
   }
-  if (s1.per[0]) lines.push(...visibleSplit(table, ceilings, s1, peers, judged));
+  if (s1.per[0]) lines.push(...visibleSplit(table, rules, ceilings, s1, peers, judged));
   if (s1.per[0]) lines.push(...ceilingLines(table, ceilings, s1.per, peers, judged));
   return lines;
+}
+
+/**
+ * dind-bench at sweep index `oursIndex` against every peer at its one setting (`per`, by rule), on the models
+ * `keep` lets through (by row index): the pairs the one-setting check tallies.
+ * @param {Array<Array<{ model: any, res: RuleResult }>>} table @param {SequenceRule[]} rules @param {number[]} peers
+ * @param {Array<{ index: number } | null>} per @param {number} oursIndex
+ * @param {(modelIndex: number) => boolean} [keep]
+ */
+function oneSettingPairs(table, rules, peers, per, oursIndex, keep = () => true) {
+  return table.flatMap((r, mi) =>
+    !keep(mi)
+      ? []
+      : peers.flatMap((pi) => {
+          const setting = per[pi];
+          if (!setting) return [];
+          const label = `${r[0].model.name} vs ${family(rules[pi])}`;
+          return [{ label, ours: { res: r[0].res, index: oursIndex }, held: { res: r[pi].res, index: setting.index } }];
+        }),
+  );
 }
 
 /**
  * The check at <= 1%, told apart by whether a 10% regression can be seen on the model at all
  * (VISIBLE_AT_ONE_PERCENT, from the known-model threshold): dind-bench at its one setting against every peer
  * at its one setting, on the models where it can and on those where it cannot.
- * @param {Array<Array<{ model: any, res: RuleResult }>>} table @param {Array<ReturnType<typeof cleanLevels>>} ceilings
+ * @param {Array<Array<{ model: any, res: RuleResult }>>} table @param {SequenceRule[]} rules
+ * @param {Array<ReturnType<typeof cleanLevels>>} ceilings
  * @param {{ per: Array<{ index: number } | null> }} s1 the settings at 1% @param {number[]} peers @param {number} judged
  */
-function visibleSplit(table, ceilings, s1, peers, judged) {
+function visibleSplit(table, rules, ceilings, s1, peers, judged) {
   const own = /** @type {{ index: number }} */ (s1.per[0]);
   const visible = table.map((_, mi) => ceilingAt(ceilings[mi], 0.01).hitFirst >= VISIBLE_AT_ONE_PERCENT);
   const pairsOf = (/** @type {boolean} */ seen) =>
-    table.flatMap((r, mi) =>
-      visible[mi] !== seen
-        ? []
-        : peers.flatMap((pi) => {
-            const setting = s1.per[pi];
-            if (!setting) return [];
-            const label = `${r[0].model.name} vs ${family(/** @type {any} */ (r[pi]).rule)}`;
-            return [
-              { label, ours: { res: r[0].res, index: own.index }, held: { res: r[pi].res, index: setting.index } },
-            ];
-          }),
-    );
+    oneSettingPairs(table, rules, peers, s1.per, own.index, (mi) => visible[mi] === seen);
   const seen = tally(pairsOf(true), judged);
   const unseen = tally(pairsOf(false), judged);
   const blind = table.filter((_, mi) => !visible[mi]).map((r) => r[0].model.name);
   return [
     '',
-    `**Where a 10% regression can be seen at all** (a threshold that knew the model exactly would catch at least ${pct(VISIBLE_AT_ONE_PERCENT)} of first regressed runs at 1% false alarms, ${VISIBLE_AT_ONE_PERCENT / 0.01} times its false alarms; decided by the model alone, the table "What a threshold that knew the model could catch"): on those ${visible.filter(Boolean).length} models dind-bench at its one setting wins or ties ${wonText(seen)} comparisons with the peers at theirs. On the other ${blind.length} (${blind.join('; ') || 'none'}) even a rule that knew the noise catches a 10% regression less than 5 times as often as it alarms on a clean run, so what a rule set once catches there follows the false alarms it happens to spend there: ${wonText(unseen)}.${unseen.shortfalls.length ? ` Where it detects less: ${unseen.shortfalls.join('; ')}.` : ''}`,
+    `**Where a 10% regression can be seen at all** (a threshold that knew the model exactly would catch at least ${pct(VISIBLE_AT_ONE_PERCENT)} of first regressed runs at 1% false alarms, ${VISIBLE_AT_ONE_PERCENT / 0.01} times its false alarms; decided by the model alone, the table "What a threshold that knew the model could catch"): on those ${visible.filter(Boolean).length} models dind-bench at its one setting wins or ties ${wonText(seen)} comparisons with the peers at theirs. On the other ${blind.length} (${blind.join('; ') || 'none'}) even a rule that knew the noise catches a 10% regression less than ${VISIBLE_AT_ONE_PERCENT / 0.01} times as often as it alarms on a clean run, so what a rule set once catches there follows the false alarms it happens to spend there: ${wonText(unseen)}.${unseen.shortfalls.length ? ` Where it detects less: ${unseen.shortfalls.join('; ')}.` : ''}`,
   ];
 }
 
