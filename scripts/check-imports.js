@@ -16,6 +16,7 @@ export const LAYERS = [
   ['benchmarks'],
   ['environments', 'results', 'workflow', 'workload'],
   ['images'],
+  ['reading'],
   ['engine', 'parsers', 'stats'],
   ['text'],
   ['model'],

@@ -52,14 +52,11 @@ for file in "${files[@]}"; do
   code=$?
   set -e
   case "$code" in
-    0|4) ;;
+    0|4|5) ;;
     *) echo "::error title=dind-bench compare::compare failed on $file (exit $code)"; exit "$code" ;;
   esac
-  # Found from the verdicts themselves: without --fail-on-regression compare exits 0 on a regression too.
-  # (an A/B document has rows, each with its verdict, and no counts).
-  found=$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    const rows = Array.isArray(d.rows) ? d.rows.filter((r) => r.verdict === "regression").length : null;
-    process.stdout.write(String(rows ?? d.counts?.regression ?? 0))' "$OUT/comparison-$n.json")
+  # Found from the gate compare wrote: without --fail-on-regression compare exits 0 on a regression too.
+  found=$(node "$SUITE/src/compare/outputs.js" "$OUT/comparison-$n.json" | sed -n 's/^regressions=//p')
   if [ "$found" != 0 ]; then regression=true; echo "$found regression(s) in $file"; fi
   cat "$OUT/comparison-$n.md" >> "$OUT/comparison.md"
   # The A/B's Markdown opens with its answer and is short: it is the comment's part as it is.
@@ -72,31 +69,11 @@ printf '%s\n' "${parts[@]}" > "$OUT/pr-comment-parts.txt"
 bash "$(dirname "$0")/comment-body.sh"
 # No copy into $GITHUB_STEP_SUMMARY here: in Actions `compare` already writes the job summary itself
 # (through @actions/core), once per results file.
-# The answer for a pipeline (the reusable workflow's outputs): one verdict over every file, how many series
-# regressed, and the worst of them with its change. Names come from the results: control characters go and
-# the value is bounded, so an output stays one line.
-# shellcheck disable=SC2016 # JavaScript template literals, not shell expansions
-summary=$(node -e '
-  const fs = require("fs");
-  const docs = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
-  // An A/B row reads as a verdict of the candidate environment.
-  const asVerdict = (r) => ({ status: r.verdict, benchmark: r.benchmark, metric: r.metric,
-    environmentKey: r.candidate?.env, distro: r.distro, change: r.change });
-  const verdicts = docs.flatMap((d) => (Array.isArray(d.rows) ? d.rows.map(asVerdict) : d.verdicts ?? []));
-  const count = (s) => verdicts.filter((v) => v.status === s).length;
-  const verdict = count("regression") ? "regression" : count("improvement") ? "improvement"
-    : count("no change") ? "no change" : "insufficient data";
-  const worst = verdicts.filter((v) => v.status === "regression" && typeof v.change === "number")
-    .sort((a, b) => b.change - a.change)[0];
-  const clean = (s) => String(s).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 300);
-  const text = worst ? `${worst.benchmark} ${worst.metric} on ${worst.environmentKey}/${worst.distro} +${(worst.change * 100).toFixed(1)}%` : "";
-  process.stdout.write([verdict, count("regression"), clean(text)].join("\n"));
-' "$OUT"/comparison-*.json)
-{ read -r verdict; read -r regressions; read -r worst || true; } <<<"$summary"
+# The answer for a pipeline (the reusable workflow's outputs): the gates `compare --json` wrote, merged by
+# src/compare/outputs.js (verdict, regressions, inconclusive, worst, unseen, sentence), each one bounded line.
+node "$SUITE/src/compare/outputs.js" "$OUT"/comparison-*.json > "$OUT/outputs.txt"
 {
   echo "markdown=$(cd "$OUT" && pwd)/comparison.md"
   echo "regression=$regression"
-  echo "verdict=$verdict"
-  echo "regressions=$regressions"
-  echo "worst=$worst"
+  cat "$OUT/outputs.txt"
 } >> "${GITHUB_OUTPUT:-/dev/null}"

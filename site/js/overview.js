@@ -66,6 +66,14 @@ function renderAnswer(
   ];
   // A workload run: the answer is about the team's own job first, as in report.md (the model's sentence).
   for (const w of latest.jobs ?? []) parts.push(`<b>${esc(jobSentence(w))}</b>`);
+  // Since overview version 5 the answer is the run's reading, built once at publish time: report.md's
+  // sentences, shown as they are (escaped).
+  if (Array.isArray(latest.answers)) {
+    const mine = latest.answers.filter((a) => typeof a === 'string').slice(0, 20);
+    $('answer').innerHTML = [...parts, ...mine.map((a) => `<p class="answer-line">${esc(a)}</p>`)].join(' ') ||
+      'No environment in this run was compared with Docker.';
+    return;
+  }
   for (const k of dindKeys) {
     const cmp = rows
       .filter((r) => r.vsDocker?.[k] && visible(state, k, r.distro))

@@ -1,9 +1,9 @@
 // This run's metrics against their own past: one verdict per series (runner fingerprint x benchmark x metric
 // x environment x distribution). The history is read through the store's interface
 // (src/history/store.js: listSeries, readSeries); the statistics are the pure functions in ../stats/verdicts.js.
-import { historyDetectable } from '../stats/index.js';
-import { ruleFor, defaultConfig } from './config.js';
-import { judge, pastWindow } from '../stats/verdicts.js';
+import { ruleFor, defaultConfig, thresholdOf } from './config.js';
+import { pastWindow } from '../stats/verdicts.js';
+import { judgeSeries } from '../reading/history.js';
 
 export class SeriesMismatchError extends Error {}
 
@@ -14,9 +14,8 @@ export class SeriesMismatchError extends Error {}
  *   readSeries(key: string, opts: { limit: number }): Promise<Array<{ runId: string, time: string, samples: number[], unit: string, better: string, engines: { outer: string, inner: string | null } }>>,
  * }} HistoryReader
  * @typedef {(parts: { fingerprint: string, benchmark: string, metric: string, environmentKey: string, distro: string }) => string} SeriesKeyFn
- * @typedef {import('../stats/verdicts.js').Verdict & {
+ * @typedef {import('../reading/history.js').HistoryVerdict & {
  *   key: string, benchmark: string, metric: string, environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower',
- *   detectable: import('../stats/detectable.js').Detectable,
  * }} SeriesVerdict
  * `detectable`: the smallest change a run like this one could be flagged for against this history (the
  * rule's alpha, power 0.8, never below minChange) and the iterations per run that would make 5% detectable.
@@ -52,15 +51,9 @@ export async function compareWithHistory(results, history, { seriesKey, config =
         );
       }
       const past = series ? await pastRuns(history, key, results.run.id, rule) : [];
-      const verdict = judge(past, { samples: m.samples, engines: engineOf(cell) }, m.better, rule);
-      out.push({
-        key,
-        ...id,
-        unit: m.unit,
-        better: m.better,
-        ...verdict,
-        detectable: historyDetectable(past, m.samples, rule),
-      });
+      const threshold = thresholdOf(config)(cell.benchmark, m.metric);
+      const verdict = judgeSeries(past, { samples: m.samples, engines: engineOf(cell) }, m.better, rule, threshold);
+      out.push({ key, ...id, unit: m.unit, better: m.better, ...verdict });
     }
   }
   return out;

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openHistory, seriesKey } from '../history/store.js';
 import { compareWithHistory } from './against-history.js';
-import { defaultConfig, loadConfig } from './config.js';
+import { checkPatterns, defaultConfig, loadConfig, thresholdOf } from './config.js';
 import { writeGabExport } from './gab-export.js';
 import { loadResults } from './load-results.js';
 import { logSafe } from '../text/escape.js';
@@ -12,15 +12,19 @@ import { markdownReport, prComment, terminalReport, verdictsDocument } from './r
 import { compareWithinRun } from '../results/within-run.js';
 import { mdText } from '../text/escape.js';
 import { markdownTable, textTable, wrap } from '../text/tables.js';
-import { abAnswer, abTable, compareEnvironments } from './ab.js';
+import { abTable, compareEnvironments } from './ab.js';
+import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateOf, gatedBy } from '../reading/gate.js';
+import { outcomeOfStatus } from '../reading/history.js';
+import { answerFor, startupPhases } from '../reading/answer.js';
+import { FALSE_ALARM_RATE } from '../reading/decide.js';
 
-/** A regression was found and --fail-on-regression was given (run uses 3 for failed cells, 1 for usage). */
-export const EXIT_REGRESSION = 4;
+export { EXIT_INCONCLUSIVE, EXIT_REGRESSION };
 
 /**
  * @typedef {{
  *   results: string, history?: string, config?: string, markdown?: string, json?: string, prComment?: string,
- *   exportGab?: string, failOnRegression?: boolean, githubActions?: boolean,
+ *   exportGab?: string, failOnRegression?: boolean, failOn?: 'regression' | 'inconclusive', gate?: string,
+ *   pricePerMinute?: number, githubActions?: boolean,
  *   openHistory?: (dir: string) => Promise<{ history: import('./against-history.js').HistoryReader, seriesKey: import('./against-history.js').SeriesKeyFn }>,
  *   print?: (text: string) => void,
  * }} CompareOptions
@@ -34,15 +38,30 @@ export async function compareCommand(opts) {
   // The terminal report quotes data; in an Actions log no line of it may start a workflow command.
   const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
-  const config = opts.config ? await loadConfig(opts.config) : defaultConfig();
-  const comparisons = compareWithinRun(results);
+  const config = await configFor(opts.config, results);
+  const comparisons = compareWithinRun(results, { thresholdOf: thresholdOf(config) });
   let verdicts = null;
   if (opts.history) {
     const open = opts.openHistory ?? openStore;
     const { history, seriesKey } = await open(opts.history);
     verdicts = await compareWithHistory(results, history, { seriesKey, config });
   }
-  const outcome = { results, comparisons, verdicts };
+  const gated = gatedBy(gatePatterns(opts.gate));
+  const gate = gateOf(
+    (verdicts ?? [])
+      .filter((v) => gated(v.benchmark, v.metric))
+      .map((v) => ({
+        benchmark: v.benchmark,
+        metric: v.metric,
+        where: `${v.environmentKey}/${v.distro}`,
+        outcome: outcomeOfStatus(v.status),
+        change: v.change,
+        sees: v.detectable.change,
+      })),
+    failOnOf(opts),
+    verdicts ? null : 'no history was given (--history) to judge this run against',
+  );
+  const outcome = { results, comparisons, verdicts, gate, price: opts.pricePerMinute };
   const markdown = markdownReport(outcome);
   await writeIf(opts.markdown, markdown);
   await writeIf(opts.prComment, prComment(outcome));
@@ -50,50 +69,92 @@ export async function compareCommand(opts) {
   if (opts.exportGab) await writeGabExport(results, opts.exportGab);
 
   const regressions = (verdicts ?? []).filter((v) => v.status === 'regression');
+  const failOn = failOnOf(opts);
   if (opts.githubActions ?? process.env.GITHUB_ACTIONS === 'true') {
     // Loaded only in GitHub Actions: elsewhere the command starts faster without it.
     const core = await import('@actions/core');
     await core.summary.addRaw(markdown).write();
     for (const v of regressions) {
-      const annotate = opts.failOnRegression ? core.error : core.warning;
+      const annotate = failOn ? core.error : core.warning;
       annotate(v.reason, {
         title: `dind-bench regression: ${v.benchmark} ${v.metric} on ${v.environmentKey}/${v.distro}`,
       });
     }
-    print(`dind-bench compare: job summary written; ${regressions.length} regression(s)\n`);
+    print(`dind-bench compare: job summary written. ${gate.sentence}\n`);
   } else {
     print(terminalReport(outcome));
   }
-  return { exitCode: opts.failOnRegression && regressions.length > 0 ? EXIT_REGRESSION : 0, outcome };
+  return { exitCode: gate.exitCode, outcome };
+}
+
+/** @param {{ failOn?: string, failOnRegression?: boolean }} opts @returns {'regression' | 'inconclusive' | null} */
+const failOnOf = (opts) =>
+  opts.failOn === 'inconclusive' ? 'inconclusive' : opts.failOn === 'regression' || opts.failOnRegression ? 'regression' : null;
+
+/** "lifecycle/*,workload/*" as patterns; none: every metric. @param {string | undefined} list */
+const gatePatterns = (list) => (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * The config of every mode, checked against the run: a missing or bad file, or a pattern that matches no
+ * metric of the run, is an error naming the file and key.
+ * @param {string | undefined} file @param {import('#model/results.js').Results} results
+ */
+async function configFor(file, results) {
+  if (!file) return defaultConfig();
+  const config = await loadConfig(file);
+  checkPatterns(
+    config,
+    results.cells.flatMap((/** @type {any} */ c) => c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric }))),
+  );
+  return config;
 }
 
 /**
  * `compare RESULTS --baseline KEY --candidate KEY`: the A/B of two environments of one run (./ab.js), the
- * answer first, then a row per metric; with `failOnRegression`, exit EXIT_REGRESSION when the candidate
- * is significantly worse in any metric.
- * @param {{ results: string, baseline: string, candidate: string, markdown?: string, json?: string,
- *   failOnRegression?: boolean, githubActions?: boolean, print?: (text: string) => void }} opts
- * @returns {Promise<{ exitCode: number, rows: import('./ab.js').AbRow[] }>}
+ * answer first, then a row per metric, then the gate over the metrics it gates (`--gate`, default all).
+ * @param {{ results: string, baseline: string, candidate: string, markdown?: string, json?: string, config?: string,
+ *   failOnRegression?: boolean, failOn?: 'regression' | 'inconclusive', gate?: string, pricePerMinute?: number,
+ *   githubActions?: boolean, print?: (text: string) => void }} opts
+ * @returns {Promise<{ exitCode: number, rows: import('./ab.js').AbRow[], gate: import('../reading/gate.js').Gate }>}
  */
 export async function abCommand(opts) {
   const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
-  const rows = compareEnvironments(results, opts.baseline, opts.candidate);
-  const answer = abAnswer(rows, opts.baseline, opts.candidate);
+  const config = await configFor(opts.config, results);
+  const rows = compareEnvironments(results, opts.baseline, opts.candidate, { thresholdOf: thresholdOf(config) });
+  const gated = gatedBy(gatePatterns(opts.gate));
+  const gate = gateOf(
+    rows
+      .filter((r) => gated(r.benchmark, r.metric) && r.outcome !== null)
+      .map((r) => ({
+        benchmark: r.benchmark,
+        metric: r.metric,
+        where: `${r.candidate.env}/${r.candidate.distro}`,
+        outcome: /** @type {import('../model/change.js').Outcome} */ (r.outcome),
+        change: r.worse,
+        sees: r.detectable.change,
+        samplesToDecide: r.samplesToDecide,
+      })),
+    failOnOf(opts),
+  );
+  const phases = startupPhases(results, opts.candidate);
+  const answer = rows.length
+    ? answerFor(rows, { price: opts.pricePerMinute, phases })
+    : `${opts.candidate} against ${opts.baseline}: no metric measured in both in this run.`;
+  const control = `False regressions are held at ${FALSE_ALARM_RATE * 100}% over the ${rows.length} metrics judged (Benjamini-Hochberg).`;
   const table = abTable(rows);
-  const markdown = `${mdText(answer)}\n\n${markdownTable(table.header, table.rows)}\n`;
+  const markdown = `${mdText(answer)}\n\n**Gate:** ${mdText(gate.sentence)} ${mdText(control)}\n\n${markdownTable(table.header, table.rows)}\n`;
   await writeIf(opts.markdown, markdown);
   await writeIf(
     opts.json,
-    JSON.stringify({ baseline: opts.baseline, candidate: opts.candidate, answer, rows }, null, 2) + '\n',
+    JSON.stringify({ baseline: opts.baseline, candidate: opts.candidate, answer, gate, falseAlarmRate: FALSE_ALARM_RATE, rows }, null, 2) + '\n',
   );
-  const regressions = rows.filter((r) => r.verdict === 'regression');
   if (opts.githubActions ?? process.env.GITHUB_ACTIONS === 'true') {
     const core = await import('@actions/core');
     await core.summary.addRaw(markdown).write();
   }
-  print(`${wrap(answer)}\n\n${textTable(table.header, table.rows)}\n`);
-  return { exitCode: opts.failOnRegression && regressions.length > 0 ? EXIT_REGRESSION : 0, rows };
+  print(`${wrap(answer)}\n\n${wrap(`Gate: ${gate.sentence} ${control}`)}\n\n${textTable(table.header, table.rows)}\n`);
+  return { exitCode: gate.exitCode, rows, gate };
 }
 
 /** @param {string | undefined} file @param {string} text */

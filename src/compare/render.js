@@ -5,16 +5,20 @@ import { TOO_FEW_NOTE, anyTooFew, versusTitle } from '../results/within-run.js';
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
 import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } from './rows.js';
 import { mdCode } from '../text/escape.js';
+import { FALSE_ALARM_RATE } from '../reading/decide.js';
 
 /**
- * @typedef {{ results: any, comparisons: import('../results/within-run.js').Comparison[], verdicts: import('./against-history.js').SeriesVerdict[] | null }} CompareOutcome
+ * @typedef {{ results: any, comparisons: import('../results/within-run.js').Comparison[], verdicts: import('./against-history.js').SeriesVerdict[] | null,
+ *   gate?: import('../reading/gate.js').Gate, price?: number }} CompareOutcome
  */
 
 const HOW_TO_READ =
-  "Medians per side; verdict: the change of the candidate against the baseline, + is worse for the metric's " +
-  'direction, "▲ worse"/"▼ better" only when p < 0.05 (Mann-Whitney U) and the 95% bootstrap interval of the ratio ' +
-  'of medians excludes 1, else "(no diff)" with ± half the interval\'s width in points; details: that interval, p, ' +
-  "Cliff's delta (-1..1).";
+  "Medians per side; outcome: the change of the candidate against the baseline, + is worse for the metric's " +
+  'direction. "▲ regression"/"▼ improvement": the change reaches the threshold T and is significant (Mann-Whitney U, ' +
+  'false alarms over all comparisons of the run held at 5% by Benjamini-Hochberg: q < 0.05, and the 95% bootstrap ' +
+  'interval of the ratio of medians excludes 1); "equivalent (±T)": the whole interval lies within ±T; ' +
+  '"inconclusive": neither, with the smallest change these samples could have seen ("sees ≥"). ± is half the ' +
+  "interval's width in points; details: that interval, p, q, Cliff's delta (-1..1).";
 
 /** The legend, with the "(too few)" footnote once when a comparison needs it. @param {CompareOutcome} o */
 function legend(o) {
@@ -25,6 +29,10 @@ function legend(o) {
 export function terminalReport(o) {
   const out = [
     `dind-bench compare: run ${o.results.run.id} (${o.results.run.profile}, ${o.results.run.iterations} iterations) on ${o.results.runner.name}`,
+    '',
+    ...answers(o.results, o.comparisons.filter((c) => c.kind === 'dind-vs-docker'), { price: o.price }).map((a) => wrap(a)),
+    ...(o.verdicts && o.gate ? ['', wrap(`Against history: ${o.gate.sentence}`)] : []),
+    '',
   ];
   for (const l of legend(o)) out.push(wrap(l));
   for (const t of comparisonTables(o.comparisons)) out.push('', t.title, textTable(t.header, t.rows));
@@ -43,32 +51,22 @@ export function terminalReport(o) {
 }
 
 /**
- * The answer first, as one line: what is worse and by how much. With regressions against history, how many
- * and the worst with its change (and the Engine change it follows); without, the sentence report.md opens
- * with (the environment against Docker, with the largest differences). The first line of the job summary
- * and of the pull request comment.
+ * The answer first: what the first environment compared with Docker costs a job (../results/report.js
+ * answers, from the reading), then, against history, the gate's sentence. The first lines of the job
+ * summary and of the pull-request comment.
  * @param {CompareOutcome} o
  */
 export function headline(o) {
-  const regressed = (o.verdicts ?? []).filter((v) => v.status === 'regression' && v.change !== null);
-  if (o.verdicts && regressed.length) {
-    const w = regressed.reduce((a, v) => (/** @type {number} */ (v.change) > /** @type {number} */ (a.change) ? v : a));
-    const since = w.engineChange ? `, ${w.engineChange}` : '';
-    const where = `${w.benchmark} ${w.metric} on ${w.environmentKey}/${w.distro}`;
-    return mdText(
-      `${regressed.length} of ${o.verdicts.length} series regressed against their history; the worst: ${where} ${signed(/** @type {number} */ (w.change))} worse${since}.`,
-    );
-  }
   const first = answers(
     o.results,
     o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
-  )[0];
-  const history = o.verdicts ? 'No series regressed against its history. ' : '';
-  return mdText(`${history}${first ?? 'No environment was compared with Docker in this run.'}`);
+    { price: o.price },
+  ).find((a) => !a.includes('not compared with Docker'));
+  const lines = [mdText(first ?? 'No environment was compared with Docker in this run.')];
+  if (o.verdicts && o.gate) lines.push('', `**Against history:** ${mdText(o.gate.sentence)}`);
+  return lines.join('\n');
 }
 
-/** +12.3% @param {number} x a relative change */
-const signed = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 /**
  * Where the full report and the site are, as a Markdown line, from the Actions environment: the run's page
@@ -137,10 +135,10 @@ export function prComment(o) {
   const against = o.comparisons.filter((c) => c.kind === 'dind-vs-docker');
   for (const title of new Set(against.map(versusTitle))) {
     const mine = against.filter((c) => versusTitle(c) === title);
-    const sig = mine.filter((c) => c.significant);
+    const n = (/** @type {string} */ x) => mine.filter((c) => c.outcome === x).length;
     out.push(
       '',
-      `**${mdText(title)}:** ${sig.filter((c) => c.worse > 0).length} metric(s) significantly worse, ${sig.filter((c) => c.worse < 0).length} better, of ${mine.length}.`,
+      `**${mdText(title)}:** of ${mine.length} metrics, ${n('regression')} regression, ${n('inconclusive')} inconclusive, ${n('improvement')} improvement, ${n('equivalent')} equivalent.`,
     );
   }
   out.push('', '<details><summary>Full report</summary>', '', markdownReport(o), '</details>');
@@ -152,6 +150,9 @@ export function verdictsDocument(o) {
   return {
     schema: 'dind-bench.compare/1',
     run: { id: o.results.run.id, fingerprint: o.results.host.fingerprint, runner: o.results.runner.name },
+    answers: answers(o.results, o.comparisons.filter((c) => c.kind === 'dind-vs-docker'), { price: o.price }),
+    gate: o.gate ?? null,
+    falseAlarmRate: FALSE_ALARM_RATE,
     counts: o.verdicts ? verdictCounts(o.verdicts) : null,
     verdicts: o.verdicts,
     comparisons: o.comparisons,

@@ -1,7 +1,7 @@
 // Table rows shared by the terminal, Markdown and PR-comment renderers: one place decides how a comparison
 // or a verdict reads (numbers: ../text/numbers.js; a comparison's phrase: ../results/within-run.js).
 import { details, reading, versusTitle } from '../results/within-run.js';
-import { VERDICTS } from '../stats/verdicts.js';
+import { HISTORY_STATUSES } from '../reading/history.js';
 import { num, pValue, shortPct } from '../model/numbers.js';
 
 /**
@@ -21,7 +21,7 @@ export function comparisonTables(comparisons) {
   }
   return [...groups].map(([title, cs]) => ({
     title,
-    header: ['metric', ...sideNames(cs[0]), 'verdict', 'ratio [95% CI], p, δ'],
+    header: ['metric', ...sideNames(cs[0]), 'outcome', 'ratio [95% CI], p, q, δ'],
     rows: cs.map((c) => [
       `${c.metric} (${c.unit})`,
       num(c.baseline.median),
@@ -48,11 +48,19 @@ const label = (s) => (s.distro === 'host' ? s.env : `${s.env}/${s.distro}`);
 export function verdictTable(verdicts) {
   const sorted = verdicts
     .filter((v) => v.status !== 'insufficient data')
-    .sort((a, b) => VERDICTS.indexOf(a.status) - VERDICTS.indexOf(b.status));
+    .sort((a, b) => HISTORY_STATUSES.indexOf(a.status) - HISTORY_STATUSES.indexOf(b.status));
   return {
     header: ['verdict', 'metric', 'where', 'median', 'past', 'change', 'p', 'detectable'],
     rows: sorted.map((v) => [
-      v.status === 'regression' ? '▲ regression' : v.status === 'improvement' ? '▼ improvement' : v.status,
+      v.status === 'regression'
+        ? '▲ regression'
+        : v.status === 'improvement'
+          ? '▼ improvement'
+          : v.status === 'inconclusive'
+            ? `inconclusive (${v.detectable.change === null ? 'too few' : `sees ≥ ${shortPct(v.detectable.change).slice(1)}`})`
+            : v.status === 'equivalent'
+              ? `equivalent (±${shortPct(v.threshold).slice(1)})`
+              : v.status,
       `${v.benchmark} ${v.metric}`,
       `${v.environmentKey}/${v.distro}`,
       num(v.median),
@@ -80,7 +88,7 @@ export function groupedInsufficient(verdicts) {
 /** @param {import('./against-history.js').SeriesVerdict[]} verdicts */
 export function verdictCounts(verdicts) {
   /** @type {Record<string, number>} */
-  const counts = { regression: 0, improvement: 0, 'no change': 0, 'insufficient data': 0, baseline: 0 };
+  const counts = Object.fromEntries(HISTORY_STATUSES.map((s) => [s, 0]));
   for (const v of verdicts) counts[v.status]++;
   return counts;
 }

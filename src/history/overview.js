@@ -4,9 +4,11 @@
 // as: ../results/within-run.js), and each series against its own previous runs on the same hardware: the
 // verdict `compare --history` gives (../stats/verdicts.js), over the same window of earlier runs.
 import { workloadCosts } from '../results/job-cost.js';
-import { compareSampleSets, withinRunWord } from '../results/within-run.js';
-import { historyDetectable } from '../stats/detectable.js';
-import { DEFAULT_RULE, judge, pastWindow } from '../stats/verdicts.js';
+import { answers } from '../results/report.js';
+import { compareWithinRun } from '../results/within-run.js';
+import { defaultThreshold } from '../model/change.js';
+import { judgeSeries } from '../reading/history.js';
+import { DEFAULT_RULE, pastWindow } from '../stats/verdicts.js';
 import { summarizePoint } from './summary.js';
 
 /**
@@ -24,13 +26,19 @@ import { summarizePoint } from './summary.js';
  */
 export function overviewOf(results, points, previousPoints) {
   const rows = withNative(rowsOf(points, previousPoints));
-  for (const row of rows) row.vsDocker = vsDockerOf(row);
+  // The run's reading (../reading/): the same comparisons, outcomes and answer `compare` and report.md give.
+  const comparisons = compareWithinRun(results);
+  for (const row of rows) row.vsDocker = vsDockerOf(row, comparisons);
   return {
     format: 'dind-bench-overview',
     // 2: `trend` is the verdict of ../stats/verdicts.js (status, change, p, pastRuns, reason).
     // 3: `vsDocker[env].verdict` is compare's within-run word (worse, better, no diff, too few), with its p.
     // 4: `trend.detectable`, the smallest change the series' history lets a run detect.
-    version: 4,
+    // 5: the four outcomes: `vsDocker[env].verdict` is regression, improvement, equivalent or inconclusive
+    //    (with q and threshold), `trend.status` equivalent or inconclusive where it was "no change", and
+    //    `answers`, the run's answer sentences (report.md's).
+    version: 5,
+    answers: answers(results, comparisons.filter((c) => c.kind === 'dind-vs-docker')),
     run: runOf(results),
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },
     // A workload run's cost per job, as the reports compute it: the site opens with the same sentence.
@@ -103,7 +111,7 @@ function rowsOf(points, previousPoints) {
       samples: point.samples,
       engines: point.engines,
       storageDriver: point.storageDriver,
-      trend: trendOf(point, prev, series.better),
+      trend: trendOf(point, prev, series.better, defaultThreshold(series.benchmark)),
     };
   }
   return rows;
@@ -130,29 +138,45 @@ function withNative(rows) {
 }
 
 /**
- * Each environment of a row against Docker, by the within-run rule `compare` reads a run with (its
- * bootstrap too), so the site shows its word.
- * @param {WorkingRow} row @returns {OverviewRow['vsDocker']}
+ * Each environment of a row against Docker, from the run's reading, so the site shows compare's outcome.
+ * Native is read from the Docker-vs-native comparison, turned round (native against Docker).
+ * @param {WorkingRow} row @param {import('../results/within-run.js').Comparison[]} comparisons
+ * @returns {OverviewRow['vsDocker']}
  */
-function vsDockerOf(row) {
+function vsDockerOf(row, comparisons) {
   /** @type {OverviewRow['vsDocker']} */
   const out = {};
-  const docker = row.envs.docker;
-  if (!docker) return out;
-  for (const [envKey, e] of Object.entries(row.envs)) {
-    if (envKey === 'docker') continue;
-    const c = compareSampleSets(docker.samples, e.samples, row.better);
-    out[envKey] = {
-      ...c.ratio,
-      p: c.p,
-      delta: c.cliffsDelta,
-      magnitude: c.magnitude,
-      verdict: withinRunWord(c),
-      // What this run could detect against Docker (the site's overview shows it per metric).
-      detectable: { change: c.detectable.change, iterationsFor5Pct: c.detectable.iterationsFor5Pct },
-    };
+  if (!row.envs.docker) return out;
+  for (const c of comparisons) {
+    if (c.benchmark !== row.benchmark || c.metric !== row.metric) continue;
+    if (c.kind === 'dind-vs-docker' && c.candidate.distro === row.distro && row.envs[c.candidate.env])
+      out[c.candidate.env] = entryOf(c);
+    if (c.kind === 'docker-vs-native' && c.candidate.distro === row.distro && row.envs.native)
+      out.native = turnedRound(entryOf(c));
   }
   return out;
+}
+
+/** @param {import('../results/within-run.js').Comparison} c @returns {import('#model/overview.js').VsDocker} */
+const entryOf = (c) => ({
+  ...c.ratio,
+  p: c.p,
+  q: c.q,
+  delta: c.cliffsDelta,
+  magnitude: c.magnitude,
+  threshold: c.threshold,
+  verdict: c.outcome,
+  significant: c.significant,
+  testable: c.testable,
+  // What this run could detect against Docker (the site's overview shows it per metric).
+  detectable: { change: c.detectable.change, iterationsFor5Pct: c.detectable.iterationsFor5Pct },
+});
+
+/** Docker against native as native against Docker: the ratio inverted, the outcome mirrored. @param {import('#model/overview.js').VsDocker} e */
+function turnedRound(e) {
+  const mirror = /** @type {const} */ ({ regression: 'improvement', improvement: 'regression' });
+  const verdict = e.verdict === 'regression' || e.verdict === 'improvement' ? mirror[e.verdict] : e.verdict;
+  return { ...e, ratio: 1 / e.ratio, low: 1 / e.high, high: 1 / e.low, delta: -e.delta, verdict };
 }
 
 /** @param {WorkingRow} row @returns {OverviewRow} */
@@ -170,12 +194,12 @@ function withoutSamples(row) {
  * This run against the series' earlier runs, decided by the one verdict rule (the library defaults, as
  * `compare --history` without --config), so the site shows the word compare would.
  * @param {import('./points.js').StoredPoint} point @param {import('./points.js').StoredPoint[]} previous oldest first
- * @param {'higher'|'lower'} better
+ * @param {'higher'|'lower'} better @param {number} threshold T of the metric's family
  */
-export function trendOf(point, previous, better) {
-  const v = judge(previous, { samples: point.samples, engines: point.engines }, better, DEFAULT_RULE);
+export function trendOf(point, previous, better, threshold) {
+  const v = judgeSeries(previous, { samples: point.samples, engines: point.engines }, better, DEFAULT_RULE, threshold);
   // What this history lets a run like this one detect (compare --history prints the same beside its verdict).
-  const d = historyDetectable(previous, point.samples, DEFAULT_RULE);
+  const d = v.detectable;
   return {
     status: v.status,
     change: v.change,
@@ -184,6 +208,7 @@ export function trendOf(point, previous, better) {
     pastMedian: v.pastMedian,
     reason: v.reason,
     engineChange: v.engineChange,
+    threshold,
     detectable: { change: d.change, iterationsFor5Pct: d.iterationsFor5Pct },
   };
 }

@@ -1,8 +1,8 @@
-// A change between two medians, as every output reads it: the cost factor, its interval, and the
-// within-run word. One module that the CLI, report.md, report.html, `compare --json` readers and the
+// A change between two medians, as every output reads it: the cost factor, its interval, and its outcome
+// (regression, improvement, equivalent, inconclusive). One module that the CLI, report.md, report.html, `compare --json` readers and the
 // site (which loads this very file, see src/site/build.js) all import, so a change is computed once.
 // Import-free (no Node APIs): part of the results model (see ./README.md).
-import { magnitude, shortPct } from './numbers.js';
+import { magnitude, shortPct, unsignedPct } from './numbers.js';
 
 /**
  * A ratio of medians (candidate / baseline) with its 95% interval.
@@ -46,44 +46,93 @@ export function plusMinus(ci, better) {
   return ` ±${magnitude(half, 1)}`;
 }
 
-/** The words a within-run comparison reads as (see reading). */
-export const WITHIN_RUN_WORDS = Object.freeze(/** @type {const} */ (['worse', 'better', 'no diff', 'too few']));
+/**
+ * The four outcomes of a comparison, worst news first, one meaning in every output (docs/method.md, "Four
+ * outcomes"): `regression` / `improvement`, a significant change (after the false-alarm control of the run's
+ * reading, src/reading/) whose estimate reaches the practical threshold T; `equivalent`, proven within ±T
+ * (the whole 95% interval of the change lies inside the band); `inconclusive`, neither: the data could not
+ * tell, and the reading says the smallest change it could have seen. There is no "no change".
+ */
+export const OUTCOMES = Object.freeze(/** @type {const} */ (['regression', 'inconclusive', 'improvement', 'equivalent']));
+
+/** @typedef {typeof OUTCOMES[number]} Outcome */
 
 /**
- * What a within-run comparison needs to be read: its ratio, direction and test outcome.
- * @typedef {{ ratio: Ratio, better: 'higher' | 'lower', significant: boolean, testable?: boolean }} Readable
+ * The practical threshold T by benchmark family, a fraction of the cost (0.1 = 10%), where `--config` does
+ * not set one. Why these: CPU and memory throughput inside a container is the same code on the same kernel,
+ * so a 5% change there is already a real finding; start-up, disk, network, builds and a team's job move
+ * by more than 5% from run to run on shared CI runners, and 10% is the size of change a CI engineer acts
+ * on (a 60-s job getting 6 s slower).
+ */
+export const DEFAULT_THRESHOLD = 0.1;
+export const FAMILY_THRESHOLDS = Object.freeze(
+  /** @type {Record<string, number>} */ ({ sysbench: 0.05, 'stress-ng': 0.05, memory: 0.05 }),
+);
+/** @param {string} benchmark */
+export const defaultThreshold = (benchmark) => FAMILY_THRESHOLDS[benchmark] ?? DEFAULT_THRESHOLD;
+
+/**
+ * The band of changes within ±T, in cost-change terms, symmetric on the log scale: a factor from 1/(1+T)
+ * to 1+T (±10% is -9.1% to +10%).
+ * @param {number} threshold @returns {[number, number]}
+ */
+export const equivalenceBand = (threshold) => [1 / (1 + threshold) - 1, threshold];
+
+/**
+ * What a within-run comparison needs to be read: its ratio, direction, test outcome (`significant`: after
+ * the run's false-alarm control) and threshold.
+ * @typedef {{ ratio: Ratio, better: 'higher' | 'lower', significant: boolean, testable?: boolean,
+ *   threshold?: number, detectable?: { change: number | null } }} Readable
  */
 
 /**
- * The one rule for a comparison's word: "worse" or "better" when the difference is significant, else "no
- * diff" when a test could have found one and did not, "too few" when no test could; null when the change
- * is not a number. `compare` prints it (reading) and `publish` writes it into the overview the site shows.
+ * The one rule for a comparison's outcome (see OUTCOMES); null when the change is not a number.
+ * Equivalence also needs a testable comparison: with 3 samples a side the bootstrap interval is too
+ * narrow to prove anything.
  * @param {Readable} c
- * @returns {typeof WITHIN_RUN_WORDS[number] | null}
+ * @returns {Outcome | null}
  */
-export function withinRunWord(c) {
+export function outcomeOf(c) {
   const change = costChange(c.ratio.ratio, c.better);
   if (!Number.isFinite(change)) return null;
-  if (c.significant) return change > 0 ? 'worse' : 'better';
-  return c.testable === false ? 'too few' : 'no diff';
+  const [bandLow, bandHigh] = equivalenceBand(c.threshold ?? DEFAULT_THRESHOLD);
+  if (c.significant && change >= bandHigh) return 'regression';
+  if (c.significant && change <= bandLow) return 'improvement';
+  const [lo, hi] = worseInterval(c.ratio, c.better);
+  if (c.testable !== false && lo > bandLow && hi < bandHigh) return 'equivalent';
+  return 'inconclusive';
+}
+
+/** "10%", "5%", "2.5%". @param {number} x */
+export const thresholdText = (x) => `${Number((x * 100).toFixed(1))}%`;
+
+/**
+ * What an inconclusive comparison could have seen: "sees ≥ 39%", or "too few" when no test was possible.
+ * @param {Readable} c
+ */
+export function seesText(c) {
+  const d = c.detectable?.change;
+  return typeof d === 'number' && Number.isFinite(d) ? `sees ≥ ${unsignedPct(d)}` : 'too few';
 }
 
 /**
- * How a comparison reads, compact, as the change in cost (`costChange`, so + is worse): "+512% ▲ worse" and
- * "-12% ▼ better" when the difference is significant (p < 0.05 and the ratio's interval excludes 1),
- * "+2.7% ±4 (no diff)" when a test could have found one and did not, "+2.7% ±4 (too few)" when no test could.
- * ± is half the width of the 95% interval in percentage points.
+ * How a comparison reads, compact, as the change in cost (`costChange`, so + is worse): "+512% ▲ regression",
+ * "-12% ▼ improvement", "+2.7% ±4 equivalent (±10%)", "+75% ±114 inconclusive (sees ≥ 39%)". ± is half the
+ * width of the 95% interval in percentage points; "sees" is the smallest change these samples could show.
  * @param {Readable} c
  */
 export function reading(c) {
-  const word = withinRunWord(c);
-  if (word === null) return '–';
+  const outcome = outcomeOf(c);
+  if (outcome === null) return '–';
   const change = costChange(c.ratio.ratio, c.better);
-  if (word === 'worse' || word === 'better') return `${shortPct(change)} ${word === 'worse' ? '▲ worse' : '▼ better'}`;
-  return `${shortPct(change)}${plusMinus(c.ratio, c.better)} (${word})`;
+  if (outcome === 'regression') return `${shortPct(change)} ▲ regression`;
+  if (outcome === 'improvement') return `${shortPct(change)} ▼ improvement`;
+  const pm = plusMinus(c.ratio, c.better);
+  if (outcome === 'equivalent') return `${shortPct(change)}${pm} equivalent (±${thresholdText(c.threshold ?? DEFAULT_THRESHOLD)})`;
+  return `${shortPct(change)}${pm} inconclusive (${seesText(c)})`;
 }
 
 /** The footnote that explains "(too few)" once per report. */
 export const TOO_FEW_NOTE =
-  '"(too few)": with so few samples a side (3 vs 3 or fewer) the exact Mann-Whitney test cannot go below ' +
-  'p = 0.1, so no difference can be shown: read the interval (±), or run with --iterations 5 or more.';
+  '"inconclusive (too few)": with so few samples a side (3 vs 3 or fewer) the exact Mann-Whitney test cannot go ' +
+  'below p = 0.1, so no difference can be shown and nothing proven equivalent: run with --iterations 5 or more.';

@@ -6,13 +6,14 @@
  * The verdict of a series against its own earlier runs (stats/verdicts.js), as the site shows it.
  * `change` is relative and signed towards worse (+0.1: 10% worse for the metric's direction).
  * @typedef {{
- *   status: 'regression' | 'improvement' | 'insufficient data' | 'no change' | 'baseline',
+ *   status: 'regression' | 'improvement' | 'inconclusive' | 'insufficient data' | 'equivalent' | 'baseline' | 'no change',
  *   change: number | null, p: number | null, pastRuns: number, pastMedian: number | null,
- *   reason: string, engineChange: string | null,
+ *   reason: string, engineChange: string | null, threshold?: number,
  *   detectable?: { change: number | null, iterationsFor5Pct: number | null },
  * }} Trend
  * `detectable`: the smallest change a run like this one could be flagged for against this history
- * (stats/detectable.js historyDetectable; absent in overviews before version 4).
+ * (stats/detectable.js historyDetectable; absent in overviews before version 4). "no change": overviews
+ * before version 5 only; since, "equivalent" (could have seen T) or "inconclusive" (could not).
  *
  * One environment's summary of one metric in this run.
  * @typedef {{
@@ -23,11 +24,12 @@
  * One environment against plain Docker on one metric: the ratio of medians with its interval (candidate
  * over Docker), the rank test's p, Cliff's delta, compare's within-run word and what the run could detect.
  * @typedef {{
- *   ratio: number, low: number, high: number, p: number, delta: number,
- *   magnitude: 'negligible' | 'small' | 'medium' | 'large',
- *   verdict: 'worse' | 'better' | 'no diff' | 'too few' | null,
+ *   ratio: number, low: number, high: number, p: number, q?: number, delta: number,
+ *   magnitude: 'negligible' | 'small' | 'medium' | 'large', threshold?: number, significant?: boolean, testable?: boolean,
+ *   verdict: import('./change.js').Outcome | 'worse' | 'better' | 'no diff' | 'too few' | null,
  *   detectable: { change: number | null, iterationsFor5Pct: number | null },
  * }} VsDocker
+ * `verdict`: the outcome (version 5); overviews before it hold the older words (worse, better, no diff, too few).
  *
  * @typedef {{
  *   benchmark: string, metric: string, distro: string, unit: string, better: 'higher' | 'lower',
@@ -36,7 +38,7 @@
  *
  * @typedef {import('./results.js').Results} Results
  * @typedef {{
- *   format: 'dind-bench-overview', version: 4,
+ *   format: 'dind-bench-overview', version: 4 | 5, answers?: string[],
  *   run: {
  *     id: string, time: string, endedAt: string, profile: string, iterations: number, complete: boolean,
  *     commit: string | null,

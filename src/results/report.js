@@ -7,6 +7,7 @@ import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
 import { markdownTable, mdText } from '../text/tables.js';
 import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
+import { answerFor, startupPhases } from '../reading/answer.js';
 
 /** The environments compared with plain Docker: every one but Docker and native. @param {string} k */
 const againstDocker = (k) => k !== 'docker' && k !== 'native';
@@ -111,8 +112,8 @@ export function detectableTables(results, tables = summaryTables(results)) {
 }
 
 export const DETECTABLE_READING =
-  'Smallest change this run could detect, DinD against Docker: a change of this size would read "▲ worse" or ' +
-  '"▼ better" (Mann-Whitney p < 0.05) in 8 runs of 10, given the spread of these samples; then the iterations per ' +
+  'Smallest change this run could detect, DinD against Docker: a change of this size would be significant ' +
+  '(Mann-Whitney p < 0.05) in 8 runs of 10, given the spread of these samples; then the iterations per ' +
   'side that would make 5% detectable (`--iterations`). "none": too few samples for any test. A normal ' +
   'approximation on log values (src/stats/detectable.js); against a history, `compare --history --json` gives ' +
   'the same per series (`detectable`).';
@@ -165,20 +166,23 @@ export function problems(results) {
 const sentence = (text) => (/[.!?:]$/.test(text) ? text : `${text}.`);
 
 export const READING =
-  'Medians per environment. "vs docker": DinD relative to Docker, + is worse for that metric\'s direction; "▲ worse" or ' +
-  '"▼ better" only when the Mann-Whitney p < 0.05 and the 95% interval of the ratio of medians excludes 1, else ' +
-  '"(no diff)" with ± half the interval\'s width in percentage points. `dind-bench compare` adds the intervals, p ' +
-  "and Cliff's delta per comparison (and `--json` all of them).";
+  'Medians per environment. "vs docker": the environment against Docker, + is worse for that metric\'s direction, ' +
+  'read as one of four outcomes: "▲ regression" or "▼ improvement" when the change reaches the threshold T and is ' +
+  'significant (Mann-Whitney, with the false alarms over the run\'s comparisons held at 5%, and the 95% interval of ' +
+  'the ratio of medians excluding 1); "equivalent (±T)" when the whole interval lies within ±T; otherwise ' +
+  '"inconclusive", with the smallest change these samples could have seen ("sees ≥"). ± is half the interval\'s ' +
+  'width in percentage points. `dind-bench compare` adds the intervals, p and q per comparison (`--json` all of them).';
 
 /**
- * The answer first, one sentence per DinD environment: how many metrics are clearly worse or better than
- * plain Docker, the largest differences, and how long its inner Engine took to start. Plain text; callers
- * escape it for their format.
+ * The answer first, one sentence per environment compared with Docker: what it costs a job to start (in
+ * seconds and dollars per 1,000 jobs, and what that is made of), then its outcomes by benchmark
+ * (../reading/answer.js). Plain text; callers escape it for their format.
  * @param {import('#model/results.js').Results} results
- * @param {import('./within-run.js').Comparison[]} [comparisons] DinD vs Docker comparisons
+ * @param {import('./within-run.js').Comparison[]} [comparisons] comparisons against Docker
+ * @param {{ price?: number }} [opts]
  * @returns {string[]}
  */
-export function answers(results, comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker')) {
+export function answers(results, comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker'), opts = {}) {
   const out = [];
   for (const env of results.environments.filter((/** @type {any} */ e) => e.name && againstDocker(e.name))) {
     const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));
@@ -188,21 +192,8 @@ export function answers(results, comparisons = compareWithinRun(results).filter(
       out.push(`${what}: not compared with Docker in this run (${env.status !== 'ok' ? String(env.reason ?? env.status).split('\n')[0] : 'no Docker cell to compare with'}).`);
       continue;
     }
-    const worse = mine.filter((c) => c.significant && c.worse > 0).sort((x, y) => y.worse - x.worse);
-    const better = mine.filter((c) => c.significant && c.worse < 0);
-    const testable = mine.filter((c) => c.testable !== false).length;
-    const top = (worse.length ? worse : [...mine].sort((x, y) => y.worse - x.worse)).slice(0, 3);
-    const topText = top.map((c) => `${c.benchmark} ${c.metric} ${reading(c)}`).join(', ');
-    let sentence =
-      testable === 0
-        ? `${what}: with ${mine[0].candidate.n} vs ${mine[0].baseline.n} samples no difference from plain Docker can be shown in its ${mine.length} metrics; largest estimates: ${topText}.`
-        : `${what} is clearly worse than plain Docker in ${worse.length} of ${mine.length} metrics and clearly better in ${better.length}` +
-          (worse.length ? `; most: ${topText}.` : '.');
-    const ready = results.cells
-      .find((/** @type {any} */ c) => c.status === 'ok' && c.environmentKey === env.key && c.benchmark === 'lifecycle')
-      ?.metrics.find((/** @type {any} */ m) => m.metric === 'daemon.start_to_ready_ms');
-    if (ready?.samples.length) sentence += ` Its inner Engine took ${num(median(ready.samples))} ms (median) to be ready for a first container.`;
-    out.push(sentence);
+    const phases = startupPhases(results, env.key, mine.find((c) => c.benchmark === 'lifecycle')?.candidate.distro);
+    out.push(answerFor(mine, { ...opts, phases }).replace(`${env.key} against`, `${what} against`));
   }
   return out;
 }

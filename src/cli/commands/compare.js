@@ -15,7 +15,15 @@ export function register(cli) {
       '--history <dir>',
       'history folder (see `dind-bench publish`): a verdict per metric against earlier runs on this runner',
     )
-    .option('--config <file>', 'JSON thresholds per metric for the verdicts (see README, "Comparing results")')
+    .option(
+      '--config <file>',
+      'JSON thresholds per metric (T, and the history rule), in every mode (see docs/method.md, "Four outcomes")',
+    )
+    .option(
+      '--gate <patterns>',
+      'the metrics the gate judges, benchmark/metric patterns with * (e.g. "lifecycle/startup.total_ms"); default all',
+    )
+    .option('--price-per-minute <dollars>', "a runner-minute's price, for the answer's dollars per 1,000 jobs", parseFloat)
     .option('--markdown <file>', 'write the report as Markdown')
     .option('--json <file>', 'write comparisons and verdicts as JSON')
     .option('--pr-comment <file>', 'write a pull-request comment body (Markdown)')
@@ -23,19 +31,21 @@ export function register(cli) {
       '--export-gab <dir>',
       "write github-action-benchmark's custom JSON (bigger-is-better.json, smaller-is-better.json)",
     )
-    .option('--fail-on-regression', 'exit with code 4 when a regression is found')
+    .option('--fail-on-regression', 'the same as --fail-on regression')
     .option(
       '--baseline <env>',
       'with --candidate: compare two environments of this run (e.g. dind@20.10), the one against the other',
     )
     .option('--candidate <env>', 'with --baseline: the environment judged against it (e.g. dind@26.1)')
     .addOption(
-      new Option('--fail-on <what>', 'exit with code 4 on a regression (the same as --fail-on-regression)').choices([
-        'regression',
-      ]),
+      new Option(
+        '--fail-on <what>',
+        'regression: exit 4 on a regression among the gated metrics; inconclusive: also exit 5 when one could not be judged (fails closed)',
+      ).choices(['regression', 'inconclusive']),
     )
     .action(async (results, opts) => {
-      if (opts.failOn === 'regression') opts.failOnRegression = true;
+      if (opts.pricePerMinute !== undefined && !(opts.pricePerMinute >= 0 && opts.pricePerMinute < 1e6))
+        throw new Error('--price-per-minute must be a number of dollars, 0 or more');
       if (Boolean(opts.baseline) !== Boolean(opts.candidate))
         throw new Error('--baseline and --candidate go together: name the two environments to compare');
       if (opts.baseline) {

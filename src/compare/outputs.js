@@ -1,0 +1,54 @@
+// The workflow outputs of actions/compare, from the gates `compare --json` wrote (one document per results
+// file): the verdict over every file (regression / inconclusive / improvement / equivalent), how many
+// metrics regressed and could not be judged, the worst regression, and the largest change the gate could
+// not have seen. The sentences are the reading's (../reading/gate.js); this only merges and bounds them.
+// actions/compare/compare-all.sh runs it: `node src/compare/outputs.js comparison-*.json >> $GITHUB_OUTPUT`.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const ORDER = ['regression', 'inconclusive', 'nothing gated', 'improvement', 'equivalent'];
+/** Most bytes of a comparison document read; names in it are bounded (one line, 300 characters) on output. */
+const MAX_BYTES = 64 * 2 ** 20;
+
+/** One line, no control characters, bounded: a value a workflow can read back. @param {unknown} s */
+const clean = (s) =>
+  String(s)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/[`$]/g, "'")
+    .slice(0, 300);
+
+/**
+ * @param {Array<{ gate?: import('../reading/gate.js').Gate | null }>} docs
+ * @returns {Record<string, string>}
+ */
+export function workflowOutputs(docs) {
+  const gates = docs.map((d) => d.gate).filter((g) => g && typeof g === 'object');
+  if (!gates.length) return { verdict: 'inconclusive', regressions: '0', inconclusive: '0', worst: '', unseen: '' };
+  const g = /** @type {import('../reading/gate.js').Gate[]} */ (gates);
+  const verdict = g.map((x) => x.verdict).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0];
+  const regressed = g.flatMap((x) => x.regressed ?? []).sort((a, b) => (b.change ?? 0) - (a.change ?? 0));
+  const inconclusive = g.flatMap((x) => x.inconclusive ?? []);
+  const w = regressed[0];
+  const worst = w ? `${w.benchmark} ${w.metric} on ${w.where} +${((w.change ?? 0) * 100).toFixed(1)}%` : '';
+  const unseen = g.map((x) => x.unseen).filter((x) => x !== null && x !== undefined);
+  const largest = unseen.length ? Math.max(...unseen.map((x) => (typeof x === 'number' ? x : Infinity))) : null;
+  return {
+    verdict: verdict === 'nothing gated' ? 'inconclusive' : verdict,
+    regressions: String(regressed.length),
+    inconclusive: String(inconclusive.length),
+    worst: clean(worst),
+    unseen: largest === null ? '' : Number.isFinite(largest) ? `${(largest * 100).toFixed(0)}%` : 'any (too few samples)',
+    sentence: clean(g.map((x) => x.sentence).join(' ')),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const docs = process.argv.slice(2).map((f) => {
+    const text = readFileSync(f, 'utf8');
+    if (text.length > MAX_BYTES) throw new Error(`${f}: larger than ${MAX_BYTES} bytes; not a comparison document`);
+    return JSON.parse(text);
+  });
+  const out = workflowOutputs(docs);
+  process.stdout.write(Object.entries(out).map(([k, v]) => `${k}=${v}\n`).join(''));
+}

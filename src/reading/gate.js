@@ -1,0 +1,112 @@
+// The gate: what a pipeline decides on. It reads the outcomes of the metrics it gates (all, or those the
+// caller names) and fails closed: `--fail-on regression` fails on a regression, `--fail-on inconclusive`
+// also on a metric that could not be judged, so a gate never passes on what it could not see.
+// The workflow outputs (actions/compare) are this object, as written by `compare --json`.
+
+/** Exit codes of `compare` with --fail-on (run uses 3 for failed cells, 1 for usage). */
+export const EXIT_REGRESSION = 4;
+export const EXIT_INCONCLUSIVE = 5;
+
+/** What a gate fails on. */
+export const FAIL_ON = Object.freeze(/** @type {const} */ (['regression', 'inconclusive']));
+
+/**
+ * @typedef {{
+ *   benchmark: string, metric: string, where: string, outcome: import('../model/change.js').Outcome,
+ *   change: number | null, sees: number | null, samplesToDecide?: number | null,
+ * }} GateItem
+ * `where`: the environment (and distribution) judged; `sees`: the smallest change it could have seen
+ * (null: none, too few samples).
+ * @typedef {{
+ *   verdict: import('../model/change.js').Outcome | 'nothing gated', failOn: typeof FAIL_ON[number] | null,
+ *   gated: number, regressed: GateItem[], inconclusive: GateItem[], worst: GateItem | null,
+ *   unseen: number | null, exitCode: number, sentence: string,
+ * }} Gate
+ * `unseen`: the largest change the gate could not have seen, over its inconclusive metrics (the largest
+ * `sees`; Infinity when one had too few samples for any test); null when every gated metric was decided.
+ */
+
+/**
+ * "benchmark/metric" patterns, * matching anything (the same as `--config` keys).
+ * @param {string} pattern
+ */
+export function patternToRegExp(pattern) {
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+}
+
+/**
+ * Which metrics a gate judges: every one when `patterns` is empty, else those matching one of them.
+ * @param {string[]} patterns
+ * @returns {(benchmark: string, metric: string) => boolean}
+ */
+export function gatedBy(patterns) {
+  const res = patterns.map(patternToRegExp);
+  return (benchmark, metric) => res.length === 0 || res.some((re) => re.test(`${benchmark}/${metric}`));
+}
+
+/**
+ * @param {GateItem[]} items the gated metrics' outcomes
+ * @param {typeof FAIL_ON[number] | null} failOn
+ * @param {string | null} [why] why nothing could be gated (e.g. no history), when that is known
+ * @returns {Gate}
+ */
+export function gateOf(items, failOn, why = null) {
+  const regressed = items.filter((i) => i.outcome === 'regression').sort((a, b) => (b.change ?? 0) - (a.change ?? 0));
+  const inconclusive = items.filter((i) => i.outcome === 'inconclusive');
+  /** @type {Gate['verdict']} */
+  const verdict = !items.length
+    ? 'nothing gated'
+    : regressed.length
+      ? 'regression'
+      : inconclusive.length
+        ? 'inconclusive'
+        : items.some((i) => i.outcome === 'improvement')
+          ? 'improvement'
+          : 'equivalent';
+  const unseen = inconclusive.length ? Math.max(...inconclusive.map((i) => i.sees ?? Infinity)) : null;
+  const fails =
+    failOn === null
+      ? 0
+      : regressed.length
+        ? EXIT_REGRESSION
+        : failOn === 'inconclusive' && (inconclusive.length || !items.length)
+          ? EXIT_INCONCLUSIVE
+          : 0;
+  const gate = { verdict, failOn, gated: items.length, regressed, inconclusive, worst: regressed[0] ?? null, unseen, exitCode: fails };
+  return { ...gate, sentence: gateSentence(gate, why) };
+}
+
+/** +12.3% @param {number | null} x */
+const signed = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+/** @param {number | null} x */
+const seesText = (x) => (x === null || !Number.isFinite(x) ? 'any change (too few samples for a test)' : `changes under ${(x * 100).toFixed(0)}%`);
+/** @param {GateItem} i */
+const nameOf = (i) => `${i.benchmark} ${i.metric} on ${i.where}`;
+
+/**
+ * The gate in one sentence: what it found, what it could not see, and whether it passes.
+ * @param {Omit<Gate, 'sentence'>} g @param {string | null} [why]
+ */
+export function gateSentence(g, why = null) {
+  const passes = g.exitCode === 0;
+  const end = g.failOn === null ? '' : passes ? ' The gate passes.' : ` The gate fails (exit ${g.exitCode}).`;
+  if (g.verdict === 'nothing gated') return `Nothing was judged: ${why ?? 'no metric matched the gate'}.${end}`;
+  if (g.verdict === 'regression') {
+    const w = /** @type {GateItem} */ (g.worst);
+    return `Regression in ${g.regressed.length} of ${g.gated} gated metrics; the worst: ${nameOf(w)} ${signed(w.change)}.${end}`;
+  }
+  if (g.verdict === 'inconclusive') {
+    const names = g.inconclusive.slice(0, 3).map(nameOf).join(', ');
+    const more = g.inconclusive.length > 3 ? ` and ${g.inconclusive.length - 3} more` : '';
+    return (
+      `Inconclusive: ${g.inconclusive.length} of ${g.gated} gated metrics could not be judged (${names}${more}); ` +
+      `it could not have seen ${seesText(g.unseen)}.${end}`
+    );
+  }
+  return `${g.verdict === 'improvement' ? 'Improvement or equivalent' : 'Equivalent'}: every one of ${g.gated} gated metrics was decided, none regressed.${end}`;
+}

@@ -1,0 +1,94 @@
+// The reading of a run: every comparison it supports, built once, each with its change, interval, outcome
+// and what it could have seen. Every output only formats a reading: the terminal `compare`, report.md and
+// report.html, the site's overview (src/history/overview.js writes it at publish time), the job summary,
+// the pull-request comment, `compare --json` and the workflow outputs (./gate.js).
+import { defaultThreshold } from '../model/change.js';
+import { summarize } from '../stats/index.js';
+import { judgeAll } from './decide.js';
+import { compareSampleSets } from './pair.js';
+import { abPairs, versusTitle, withinRunPairs } from './pairs.js';
+
+export { FALSE_ALARM_RATE, benjaminiHochberg, samplesToDecide } from './decide.js';
+export { compareSampleSets, smallestMannWhitneyP } from './pair.js';
+export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
+
+/**
+ * @typedef {{ env: string, distro: string, n: number, median: number, low: number, high: number }} Side
+ * @typedef {import('./pair.js').PairStats & import('./decide.js').Judged & {
+ *   kind: import('./pairs.js').PairKind, title: string,
+ *   benchmark: string, metric: string, unit: string, engine: string | null,
+ *   baseline: Side, candidate: Side, threshold: number,
+ * }} Comparison
+ * `worse`: the change in cost, + worse (costChange: the number every output prints). `q`: the p-value
+ * after the run's false-alarm control (Benjamini-Hochberg over every comparison of the reading);
+ * `significant`: q < 0.05 and the interval excludes no change. `threshold`: T, the practical threshold
+ * (a fraction) of ../model/change.js outcomeOf. `samplesToDecide`: about how many samples a side would
+ * decide an inconclusive comparison.
+ * @typedef {(benchmark: string, metric: string) => number} ThresholdOf
+ * @typedef {{ thresholdOf?: ThresholdOf, seed?: number, resamples?: number }} ReadOptions
+ */
+
+/**
+ * Every comparison inside a run (see ./pairs.js for which), judged together.
+ * @param {import('#model/results.js').Results} results a valid results document
+ * @param {ReadOptions} [opts]
+ * @returns {Comparison[]}
+ */
+export function readWithinRun(results, opts = {}) {
+  return readPairs(withinRunPairs(okCells(results)), opts);
+}
+
+/**
+ * An A/B: every metric both environments measured, the candidate against the baseline, judged together.
+ * @param {import('#model/results.js').Results} results @param {string} baseline @param {string} candidate
+ * @param {ReadOptions} [opts]
+ * @returns {Comparison[]}
+ */
+export function readAb(results, baseline, candidate, opts = {}) {
+  return readPairs(abPairs(okCells(results), baseline, candidate), opts);
+}
+
+/** @param {import('#model/results.js').Results} results */
+const okCells = (results) => results.cells.filter((/** @type {any} */ c) => c.status === 'ok');
+
+/**
+ * @param {import('./pairs.js').CellPair[]} pairs @param {ReadOptions} opts
+ * @returns {Comparison[]}
+ */
+function readPairs(pairs, opts) {
+  const thresholdOf = opts.thresholdOf ?? defaultThreshold;
+  const stats = { seed: opts.seed, resamples: opts.resamples };
+  const out = [];
+  for (const { kind, baseline, candidate } of pairs) {
+    for (const m of candidate.metrics) {
+      const b = baseline.metrics.find((/** @type {any} */ x) => x.metric === m.metric);
+      if (!b || b.samples.length === 0 || m.samples.length === 0) continue;
+      const pair = compareSampleSets(b.samples, m.samples, m.better, stats);
+      const sides = {
+        baseline: { env: baseline.environmentKey, distro: baseline.distro, ...summaryOf(b.samples, stats) },
+        candidate: { env: candidate.environmentKey, distro: candidate.distro, ...summaryOf(m.samples, stats) },
+      };
+      out.push({
+        kind,
+        title: versusTitle({ kind, ...sides }),
+        benchmark: candidate.benchmark,
+        metric: m.metric,
+        unit: m.unit,
+        engine: candidate.engine ?? null,
+        ...sides,
+        ...pair,
+        threshold: thresholdOf(candidate.benchmark, m.metric),
+      });
+    }
+  }
+  return judgeAll(out);
+}
+
+/** Docker's cells are the baseline of several pairs: each sample set is summarized once. */
+const summaries = new WeakMap();
+/** @param {number[]} samples @param {{ seed?: number, resamples?: number }} opts */
+function summaryOf(samples, opts) {
+  if (opts.seed !== undefined || opts.resamples !== undefined) return summarize(samples, opts);
+  if (!summaries.has(samples)) summaries.set(samples, summarize(samples));
+  return summaries.get(samples);
+}

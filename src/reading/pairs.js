@@ -1,0 +1,72 @@
+// Which environment is judged against which: the one rule every output reads (the terminal, report.md and
+// report.html, the site's overview, `compare --json`, the job summary and the workflow outputs).
+// - Every environment but docker and native (each DinD variant, each Engine line, every alternative: dood,
+//   dind-rootless, sysbox, ...) against plain Docker of the same benchmark and distribution.
+// - Docker against native (what Docker itself costs), native cells having distro "host".
+// - Alpine against Debian, in the same environment.
+// - An A/B (`compare --baseline A --candidate B`): B against A, any two environments of the run.
+
+/**
+ * @typedef {'dind-vs-docker' | 'docker-vs-native' | 'alpine-vs-debian' | 'ab'} PairKind
+ * 'dind-vs-docker' is every environment against Docker (its title names the environment, see versusTitle).
+ * @typedef {{ kind: PairKind, baseline: any, candidate: any }} CellPair
+ */
+
+/**
+ * The pairs of a run's cells that ran, in a stable order.
+ * @param {any[]} cells cells with status ok
+ * @returns {CellPair[]}
+ */
+export function withinRunPairs(cells) {
+  /** @type {CellPair[]} */
+  const pairs = [];
+  const find = (/** @type {string} */ bench, /** @type {string} */ env, /** @type {string} */ distro) =>
+    cells.find((c) => c.benchmark === bench && c.environmentKey === env && c.distro === distro);
+  for (const c of cells) {
+    if (c.environment === 'docker' || c.environment === 'native') continue;
+    const docker = find(c.benchmark, 'docker', c.distro);
+    if (docker) pairs.push({ kind: 'dind-vs-docker', baseline: docker, candidate: c });
+  }
+  for (const c of cells.filter((x) => x.environment === 'docker')) {
+    const native = find(c.benchmark, 'native', 'host');
+    if (native) pairs.push({ kind: 'docker-vs-native', baseline: native, candidate: c });
+  }
+  for (const c of cells.filter((x) => x.distro === 'alpine')) {
+    const debian = find(c.benchmark, c.environmentKey, 'debian');
+    if (debian) pairs.push({ kind: 'alpine-vs-debian', baseline: debian, candidate: c });
+  }
+  return pairs;
+}
+
+/**
+ * The pairs of an A/B: each candidate cell against the baseline environment's cell of the same benchmark
+ * and distribution (or its native cell, distro "host").
+ * @param {any[]} cells cells with status ok @param {string} baseline @param {string} candidate
+ * @returns {CellPair[]}
+ */
+export function abPairs(cells, baseline, candidate) {
+  /** @type {CellPair[]} */
+  const pairs = [];
+  for (const cand of cells.filter((c) => c.environmentKey === candidate)) {
+    const base = cells.find(
+      (c) =>
+        c.environmentKey === baseline && c.benchmark === cand.benchmark && (c.distro === cand.distro || c.distro === 'host'),
+    );
+    if (base) pairs.push({ kind: 'ab', baseline: base, candidate: cand });
+  }
+  return pairs;
+}
+
+/**
+ * How a comparison is titled, by the environments actually compared: "DinD vs Docker" for dind, the
+ * environment's own name for the other variants and alternatives ("dood vs Docker"), never DinD for what
+ * is not.
+ * @param {{ kind: PairKind, candidate: { env: string }, baseline: { env: string } }} c
+ */
+export function versusTitle(c) {
+  if (c.kind === 'docker-vs-native') return 'Docker vs native';
+  if (c.kind === 'alpine-vs-debian') return 'Alpine vs Debian';
+  if (c.kind === 'ab') return `${c.candidate.env} vs ${c.baseline.env}`;
+  const name = c.candidate.env.split('@')[0];
+  return `${name === 'dind' ? 'DinD' : name} vs Docker`;
+}
