@@ -89,10 +89,18 @@ export async function compareCommand(opts) {
 
 /** @param {{ failOn?: string, failOnRegression?: boolean }} opts @returns {'regression' | 'inconclusive' | null} */
 const failOnOf = (opts) =>
-  opts.failOn === 'inconclusive' ? 'inconclusive' : opts.failOn === 'regression' || opts.failOnRegression ? 'regression' : null;
+  opts.failOn === 'inconclusive'
+    ? 'inconclusive'
+    : opts.failOn === 'regression' || opts.failOnRegression
+      ? 'regression'
+      : null;
 
 /** "lifecycle/*,workload/*" as patterns; none: every metric. @param {string | undefined} list */
-const gatePatterns = (list) => (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const gatePatterns = (list) =>
+  (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * The config of every mode, checked against the run: a missing or bad file, or a pattern that matches no
@@ -104,7 +112,9 @@ async function configFor(file, results) {
   const config = await loadConfig(file);
   checkPatterns(
     config,
-    results.cells.flatMap((/** @type {any} */ c) => c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric }))),
+    results.cells.flatMap((/** @type {any} */ c) =>
+      c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric })),
+    ),
   );
   return config;
 }
@@ -121,16 +131,17 @@ export async function abCommand(opts) {
   const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
   const config = await configFor(opts.config, results);
-  const rows = compareEnvironments(results, opts.baseline, opts.candidate, { thresholdOf: thresholdOf(config) });
   const gated = gatedBy(gatePatterns(opts.gate));
+  const rows = compareEnvironments(results, opts.baseline, opts.candidate, { thresholdOf: thresholdOf(config), gated });
   const gate = gateOf(
     rows
-      .filter((r) => gated(r.benchmark, r.metric) && r.outcome !== null)
+      .filter((r) => gated(r.benchmark, r.metric))
       .map((r) => ({
         benchmark: r.benchmark,
         metric: r.metric,
         where: `${r.candidate.env}/${r.candidate.distro}`,
-        outcome: /** @type {import('../model/change.js').Outcome} */ (r.outcome),
+        // No number to read (a median of 0) is not a pass: the gate counts it as not judged.
+        outcome: r.outcome ?? /** @type {const} */ ('inconclusive'),
         change: r.worse,
         sees: r.detectable.change,
         samplesToDecide: r.samplesToDecide,
@@ -141,13 +152,17 @@ export async function abCommand(opts) {
   const answer = rows.length
     ? answerFor(rows, { price: opts.pricePerMinute, phases })
     : `${opts.candidate} against ${opts.baseline}: no metric measured in both in this run.`;
-  const control = `False regressions are held at ${FALSE_ALARM_RATE * 100}% over the ${rows.length} metrics judged (Benjamini-Hochberg).`;
+  const control = `False regressions are held at ${FALSE_ALARM_RATE * 100}% over the ${gate.gated} gated metrics (Benjamini-Hochberg).`;
   const table = abTable(rows);
   const markdown = `${mdText(answer)}\n\n**Gate:** ${mdText(gate.sentence)} ${mdText(control)}\n\n${markdownTable(table.header, table.rows)}\n`;
   await writeIf(opts.markdown, markdown);
   await writeIf(
     opts.json,
-    JSON.stringify({ baseline: opts.baseline, candidate: opts.candidate, answer, gate, falseAlarmRate: FALSE_ALARM_RATE, rows }, null, 2) + '\n',
+    JSON.stringify(
+      { baseline: opts.baseline, candidate: opts.candidate, answer, gate, falseAlarmRate: FALSE_ALARM_RATE, rows },
+      null,
+      2,
+    ) + '\n',
   );
   if (opts.githubActions ?? process.env.GITHUB_ACTIONS === 'true') {
     const core = await import('@actions/core');

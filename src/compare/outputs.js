@@ -38,7 +38,8 @@ export function workflowOutputs(docs) {
     regressions: String(regressed.length),
     inconclusive: String(inconclusive.length),
     worst: clean(worst),
-    unseen: largest === null ? '' : Number.isFinite(largest) ? `${(largest * 100).toFixed(0)}%` : 'any (too few samples)',
+    unseen:
+      largest === null ? '' : Number.isFinite(largest) ? `${(largest * 100).toFixed(0)}%` : 'any (too few samples)',
     sentence: clean(g.map((x) => x.sentence).join(' ')),
   };
 }
@@ -50,5 +51,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     return JSON.parse(text);
   });
   const out = workflowOutputs(docs);
-  process.stdout.write(Object.entries(out).map(([k, v]) => `${k}=${v}\n`).join(''));
+  process.stdout.write(
+    Object.entries(out)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(''),
+  );
 }

@@ -30,7 +30,11 @@ export function terminalReport(o) {
   const out = [
     `dind-bench compare: run ${o.results.run.id} (${o.results.run.profile}, ${o.results.run.iterations} iterations) on ${o.results.runner.name}`,
     '',
-    ...answers(o.results, o.comparisons.filter((c) => c.kind === 'dind-vs-docker'), { price: o.price }).map((a) => wrap(a)),
+    ...answers(
+      o.results,
+      o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
+      { price: o.price },
+    ).map((a) => wrap(a)),
     ...(o.verdicts && o.gate ? ['', wrap(`Against history: ${o.gate.sentence}`)] : []),
     '',
   ];
@@ -66,7 +70,6 @@ export function headline(o) {
   if (o.verdicts && o.gate) lines.push('', `**Against history:** ${mdText(o.gate.sentence)}`);
   return lines.join('\n');
 }
-
 
 /**
  * Where the full report and the site are, as a Markdown line, from the Actions environment: the run's page
@@ -150,7 +153,11 @@ export function verdictsDocument(o) {
   return {
     schema: 'dind-bench.compare/1',
     run: { id: o.results.run.id, fingerprint: o.results.host.fingerprint, runner: o.results.runner.name },
-    answers: answers(o.results, o.comparisons.filter((c) => c.kind === 'dind-vs-docker'), { price: o.price }),
+    answers: answers(
+      o.results,
+      o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
+      { price: o.price },
+    ),
     gate: o.gate ?? null,
     falseAlarmRate: FALSE_ALARM_RATE,
     counts: o.verdicts ? verdictCounts(o.verdicts) : null,

@@ -53,7 +53,9 @@ export function plusMinus(ci, better) {
  * (the whole 95% interval of the change lies inside the band); `inconclusive`, neither: the data could not
  * tell, and the reading says the smallest change it could have seen. There is no "no change".
  */
-export const OUTCOMES = Object.freeze(/** @type {const} */ (['regression', 'inconclusive', 'improvement', 'equivalent']));
+export const OUTCOMES = Object.freeze(
+  /** @type {const} */ (['regression', 'inconclusive', 'improvement', 'equivalent']),
+);
 
 /** @typedef {typeof OUTCOMES[number]} Outcome */
 
@@ -128,7 +130,8 @@ export function reading(c) {
   if (outcome === 'regression') return `${shortPct(change)} ▲ regression`;
   if (outcome === 'improvement') return `${shortPct(change)} ▼ improvement`;
   const pm = plusMinus(c.ratio, c.better);
-  if (outcome === 'equivalent') return `${shortPct(change)}${pm} equivalent (±${thresholdText(c.threshold ?? DEFAULT_THRESHOLD)})`;
+  if (outcome === 'equivalent')
+    return `${shortPct(change)}${pm} equivalent (±${thresholdText(c.threshold ?? DEFAULT_THRESHOLD)})`;
   return `${shortPct(change)}${pm} inconclusive (${seesText(c)})`;
 }
 

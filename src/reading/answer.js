@@ -87,13 +87,17 @@ export function familySentences(comparisons) {
     const of = (/** @type {string} */ o) => cs.filter((c) => c.outcome === o);
     const parts = [];
     const reg = of('regression').sort((a, b) => b.worse - a.worse);
-    if (reg.length) parts.push(`regression in ${reg.length} of ${cs.length} (most: ${reg[0].metric} ${pct(reg[0].worse)})`);
+    if (reg.length)
+      parts.push(`regression in ${reg.length} of ${cs.length} (most: ${reg[0].metric} ${pct(reg[0].worse)})`);
     const inc = of('inconclusive');
     if (inc.length) {
       const sees = inc.map((c) => c.detectable.change).filter((x) => x !== null);
       const need = inc.map((c) => c.samplesToDecide).filter((x) => x !== null);
-      const seesText = sees.length < inc.length ? 'some too few for a test' : `sees ≥ ${unsignedPct(Math.min(...sees))} at best`;
-      const needText = need.length ? `; about ${Math.max(...need).toLocaleString('en')} samples a side would decide them` : '';
+      const seesText =
+        sees.length < inc.length ? 'some too few for a test' : `sees ≥ ${unsignedPct(Math.min(...sees))} at best`;
+      const needText = need.length
+        ? `; about ${Math.max(...need).toLocaleString('en')} samples a side would decide them`
+        : '';
       parts.push(`inconclusive in ${inc.length} (${seesText}${needText})`);
     }
     const imp = of('improvement');
@@ -128,10 +132,14 @@ export function answerFor(comparisons, opts = {}) {
 export function startupPhases(results, envKey, distro) {
   const cell = results.cells.find(
     (/** @type {any} */ c) =>
-      c.status === 'ok' && c.benchmark === 'lifecycle' && c.environmentKey === envKey && (!distro || c.distro === distro),
+      c.status === 'ok' &&
+      c.benchmark === 'lifecycle' &&
+      c.environmentKey === envKey &&
+      (!distro || c.distro === distro),
   );
   /** @type {Record<string, number>} */
   const out = {};
-  for (const m of cell?.metrics ?? []) if (m.metric.startsWith('startup.') && m.samples.length) out[m.metric] = median(m.samples);
+  for (const m of cell?.metrics ?? [])
+    if (m.metric.startsWith('startup.') && m.samples.length) out[m.metric] = median(m.samples);
   return out;
 }

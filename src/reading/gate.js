@@ -77,14 +77,26 @@ export function gateOf(items, failOn, why = null) {
         : failOn === 'inconclusive' && (inconclusive.length || !items.length)
           ? EXIT_INCONCLUSIVE
           : 0;
-  const gate = { verdict, failOn, gated: items.length, regressed, inconclusive, worst: regressed[0] ?? null, unseen, exitCode: fails };
+  const gate = {
+    verdict,
+    failOn,
+    gated: items.length,
+    regressed,
+    inconclusive,
+    worst: regressed[0] ?? null,
+    unseen,
+    exitCode: fails,
+  };
   return { ...gate, sentence: gateSentence(gate, why) };
 }
 
 /** +12.3% @param {number | null} x */
 const signed = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 /** @param {number | null} x */
-const seesText = (x) => (x === null || !Number.isFinite(x) ? 'any change (too few samples for a test)' : `changes under ${(x * 100).toFixed(0)}%`);
+const seesText = (x) =>
+  x === null || !Number.isFinite(x)
+    ? 'any change (too few samples for a test)'
+    : `changes under ${(x * 100).toFixed(0)}%`;
 /** @param {GateItem} i */
 const nameOf = (i) => `${i.benchmark} ${i.metric} on ${i.where}`;
 

@@ -38,7 +38,13 @@ export function judgeSeries(past, candidate, better, rule, threshold = DEFAULT_T
   const sees = detectable.change;
   const within = v.change !== null && v.change > low && v.change < high;
   if (sees !== null && sees <= threshold && within)
-    return { ...v, status: 'equivalent', threshold, detectable, reason: `${v.reason}; within ±${pct(threshold)}, which this series can see (≥ ${pct(sees)})` };
+    return {
+      ...v,
+      status: 'equivalent',
+      threshold,
+      detectable,
+      reason: `${v.reason}; within ±${pct(threshold)}, which this series can see (≥ ${pct(sees)})`,
+    };
   const why =
     sees === null
       ? `this series cannot yet say what it could see (${detectable.why})`
@@ -49,7 +55,8 @@ export function judgeSeries(past, candidate, better, rule, threshold = DEFAULT_T
 }
 
 /** "10%", "493%", "23,533%". @param {number} x */
-const pct = (x) => `${Math.round(x * 1000) / 10 >= 100 ? Math.round(x * 100).toLocaleString('en') : Number((x * 100).toFixed(1))}%`;
+const pct = (x) =>
+  `${Math.round(x * 1000) / 10 >= 100 ? Math.round(x * 100).toLocaleString('en') : Number((x * 100).toFixed(1))}%`;
 
 /**
  * A status as the gate counts it: the four outcomes, with 'insufficient data' and 'baseline' inconclusive.

@@ -17,15 +17,18 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  * @typedef {import('./pair.js').PairStats & import('./decide.js').Judged & {
  *   kind: import('./pairs.js').PairKind, title: string,
  *   benchmark: string, metric: string, unit: string, engine: string | null,
- *   baseline: Side, candidate: Side, threshold: number,
+ *   baseline: Side, candidate: Side, threshold: number, family: 'all' | 'gated' | 'not gated',
  * }} Comparison
  * `worse`: the change in cost, + worse (costChange: the number every output prints). `q`: the p-value
- * after the run's false-alarm control (Benjamini-Hochberg over every comparison of the reading);
+ * after the run's false-alarm control (Benjamini-Hochberg over its `family`: every comparison of the
+ * reading, or, with a gate, the gated ones apart from the rest);
  * `significant`: q < 0.05 and the interval excludes no change. `threshold`: T, the practical threshold
  * (a fraction) of ../model/change.js outcomeOf. `samplesToDecide`: about how many samples a side would
  * decide an inconclusive comparison.
  * @typedef {(benchmark: string, metric: string) => number} ThresholdOf
- * @typedef {{ thresholdOf?: ThresholdOf, seed?: number, resamples?: number }} ReadOptions
+ * @typedef {{ thresholdOf?: ThresholdOf, gated?: (benchmark: string, metric: string) => boolean, seed?: number, resamples?: number }} ReadOptions
+ * gated: the metrics a gate judges. They form a family of their own for the false-alarm control (so a
+ * gate on the one metric a team cares about is not diluted by a hundred others), the rest another.
  */
 
 /**
@@ -81,7 +84,17 @@ function readPairs(pairs, opts) {
       });
     }
   }
-  return judgeAll(out);
+  const gated = opts.gated;
+  if (!gated) return judgeAll(out.map((c) => ({ ...c, family: /** @type {const} */ ('all') })));
+  // Each family judged apart, then back in the reading's order.
+  const order = new Map(out.map((c, i) => [c, i]));
+  const inGate = out.filter((c) => gated(c.benchmark, c.metric));
+  const rest = out.filter((c) => !gated(c.benchmark, c.metric));
+  const judged = [
+    ...judgeAll(inGate.map((c) => ({ ...c, family: /** @type {const} */ ('gated'), at: order.get(c) ?? 0 }))),
+    ...judgeAll(rest.map((c) => ({ ...c, family: /** @type {const} */ ('not gated'), at: order.get(c) ?? 0 }))),
+  ];
+  return judged.sort((a, b) => a.at - b.at).map(({ at, ...c }) => c);
 }
 
 /** Docker's cells are the baseline of several pairs: each sample set is summarized once. */

@@ -50,7 +50,9 @@ export function abPairs(cells, baseline, candidate) {
   for (const cand of cells.filter((c) => c.environmentKey === candidate)) {
     const base = cells.find(
       (c) =>
-        c.environmentKey === baseline && c.benchmark === cand.benchmark && (c.distro === cand.distro || c.distro === 'host'),
+        c.environmentKey === baseline &&
+        c.benchmark === cand.benchmark &&
+        (c.distro === cand.distro || c.distro === 'host'),
     );
     if (base) pairs.push({ kind: 'ab', baseline: base, candidate: cand });
   }

@@ -6,8 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { AbError, abAnswer, compareEnvironments } from '../../src/compare/ab.js';
-import { EXIT_REGRESSION } from '../../src/compare/command.js';
+import { AbError, compareEnvironments } from '../../src/compare/ab.js';
+import { EXIT_INCONCLUSIVE, EXIT_REGRESSION } from '../../src/compare/command.js';
+import { gatedBy } from '../../src/reading/gate.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
 
 /** The quick run with a copy of its DinD line as dind@26.1, `slow` metrics of it scaled. @param {string[]} slow */
@@ -32,62 +33,109 @@ function twoLines(slow) {
   return { results: r, file };
 }
 
-test('two Engine lines: the slowed metric is the regression, the shared ones are not', () => {
+test('two Engine lines: gated on the slowed metric, it is the regression; nothing the lines share is', () => {
   const { results } = twoLines(['container.create_ms']);
-  const rows = compareEnvironments(results, 'dind@20.10', 'dind@26.1');
+  const gated = gatedBy(['lifecycle/container.create_ms']);
+  const rows = compareEnvironments(results, 'dind@20.10', 'dind@26.1', { gated });
   assert.ok(rows.length >= 10, `${rows.length} metrics compared`);
-  const regressed = rows.filter((r) => r.verdict === 'regression').map((r) => r.metric);
+  const regressed = rows.filter((r) => r.outcome === 'regression').map((r) => r.metric);
   assert.deepEqual(regressed, ['container.create_ms']);
-  assert.ok(rows.filter((r) => r.metric !== 'container.create_ms').every((r) => r.verdict === 'no change'));
   const create = rows.find((r) => r.metric === 'container.create_ms');
-  assert.ok(create && Math.abs(create.change - 0.6) < 1e-9, '1.6 times the time reads +60%');
-  assert.match(
-    abAnswer(rows, 'dind@20.10', 'dind@26.1'),
-    /^dind@26\.1 against dind@20\.10: worse in 1 of \d+ metrics \(most: lifecycle container\.create_ms \+60% ▲ worse\)/,
-  );
+  assert.ok(create && Math.abs(create.worse - 0.6) < 1e-9, '1.6 times the time reads +60%');
+  assert.equal(create?.family, 'gated');
+  // The shared metrics are the same samples on both sides: never a regression, and never "no change":
+  // equivalent where the interval fits inside ±T, else inconclusive.
+  // (A metric whose median is 0 has no change to read: no outcome, and a gate counts it inconclusive.)
+  for (const r of rows.filter((x) => x.metric !== 'container.create_ms' && x.outcome !== null))
+    assert.ok(['equivalent', 'inconclusive'].includes(/** @type {string} */ (r.outcome)), `${r.metric}: ${r.outcome}`);
 });
 
-test('compare --baseline --candidate --fail-on regression: exit 4 on a regression, 0 without; the answer first', () => {
+test('with 5 samples a side, the same slowed metric among every metric of the run is not proven: the false-alarm control says so', () => {
+  const { results } = twoLines(['container.create_ms']);
+  const rows = compareEnvironments(results, 'dind@20.10', 'dind@26.1');
+  const create = rows.find((r) => r.metric === 'container.create_ms');
+  // Significant alone (the smallest p of 5 vs 5 is 2/252), but not among the run's metrics after
+  // Benjamini-Hochberg.
+  assert.ok(create && create.p < 0.05 && create.q > 0.05, `p ${create?.p} q ${create?.q}`);
+  assert.equal(create?.outcome, 'inconclusive');
+});
+
+test('compare --baseline --candidate --fail-on: exit 4 on a gated regression, 5 on an inconclusive one, 0 when decided', () => {
   const slowed = twoLines(['container.create_ms']);
   const out = tmpDir('ab-out');
-  const r = spawnSync(
+  const ab = (/** @type {string} */ file, /** @type {string[]} */ more) =>
+    spawnSync(
+      process.execPath,
+      [BIN, 'compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', ...more],
+      {
+        encoding: 'utf8',
+      },
+    );
+  const r = ab(slowed.file, [
+    '--fail-on',
+    'regression',
+    '--gate',
+    'lifecycle/container.create_ms',
+    '--markdown',
+    path.join(out, 'ab.md'),
+    '--json',
+    path.join(out, 'ab.json'),
+  ]);
+  assert.equal(r.status, EXIT_REGRESSION, r.stderr);
+  assert.match(
+    r.stdout,
+    /Gate: Regression in 1 of 1 gated metrics; the worst: lifecycle container\.create_ms on dind@26\.1\/debian \+60\.0%/,
+  );
+  assert.match(readFileSync(path.join(out, 'ab.md'), 'utf8'), /\+60% ▲ regression/);
+  const doc = JSON.parse(readFileSync(path.join(out, 'ab.json'), 'utf8'));
+  assert.equal(doc.gate.verdict, 'regression');
+  assert.equal(doc.rows.filter((/** @type {any} */ x) => x.outcome === 'regression').length, 1);
+  // Every metric gated, 5 samples a side: the gate cannot see, and fails closed when asked to.
+  const blind = ab(twoLines([]).file, ['--fail-on', 'inconclusive']);
+  assert.equal(blind.status, EXIT_INCONCLUSIVE, blind.stderr);
+  assert.match(blind.stdout, /Gate: Inconclusive: \d+ of \d+ gated metrics could not be judged/);
+  const passes = ab(twoLines([]).file, ['--fail-on', 'regression']);
+  assert.equal(passes.status, 0, passes.stderr);
+});
+
+test('--config is read in the A/B too: a missing file or a key that matches no metric is refused', () => {
+  const { file } = twoLines([]);
+  const dir = tmpDir('ab-config');
+  const missing = spawnSync(
     process.execPath,
     [
       BIN,
       'compare',
-      slowed.file,
+      file,
       '--baseline',
       'dind@20.10',
       '--candidate',
       'dind@26.1',
-      '--fail-on',
-      'regression',
-      '--markdown',
-      path.join(out, 'ab.md'),
-      '--json',
-      path.join(out, 'ab.json'),
+      '--config',
+      path.join(dir, 'nope.json'),
     ],
     { encoding: 'utf8' },
   );
-  assert.equal(r.status, EXIT_REGRESSION, r.stderr);
-  assert.match(r.stdout.split('\n')[0], /^dind@26\.1 against dind@20\.10: worse in 1 of/);
-  assert.match(
-    readFileSync(path.join(out, 'ab.md'), 'utf8').split('\n')[0],
-    /worse in 1 of \d+ metrics \(most: lifecycle container\.create_ms \+60% ▲ worse\)/,
-  );
-  assert.equal(
-    JSON.parse(readFileSync(path.join(out, 'ab.json'), 'utf8')).rows.filter(
-      (/** @type {any} */ x) => x.verdict === 'regression',
-    ).length,
-    1,
-  );
-  const same = twoLines([]);
-  const ok = spawnSync(
+  assert.notEqual(missing.status, 0);
+  assert.match(missing.stderr, /compare config/);
+  const typo = path.join(dir, 'typo.json');
+  writeFileSync(typo, JSON.stringify({ metrics: { 'lifecycle/container.craete_ms': { threshold: 0.2 } } }));
+  const bad = spawnSync(
     process.execPath,
-    [BIN, 'compare', same.file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--fail-on', 'regression'],
+    [BIN, 'compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--config', typo],
     { encoding: 'utf8' },
   );
-  assert.equal(ok.status, 0, ok.stderr);
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /typo\.json: metrics "lifecycle\/container\.craete_ms" match no metric of this run/);
+  const negative = path.join(dir, 'negative.json');
+  writeFileSync(negative, JSON.stringify({ defaults: { threshold: -0.1 } }));
+  const neg = spawnSync(
+    process.execPath,
+    [BIN, 'compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--config', negative],
+    { encoding: 'utf8' },
+  );
+  assert.notEqual(neg.status, 0);
+  assert.match(neg.stderr, /negative\.json: not a valid compare config:[\s\S]*\/defaults\/threshold/);
 });
 
 test('an environment the run does not have is refused, naming those it has', () => {

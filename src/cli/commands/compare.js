@@ -23,7 +23,11 @@ export function register(cli) {
       '--gate <patterns>',
       'the metrics the gate judges, benchmark/metric patterns with * (e.g. "lifecycle/startup.total_ms"); default all',
     )
-    .option('--price-per-minute <dollars>', "a runner-minute's price, for the answer's dollars per 1,000 jobs", parseFloat)
+    .option(
+      '--price-per-minute <dollars>',
+      "a runner-minute's price, for the answer's dollars per 1,000 jobs",
+      parseFloat,
+    )
     .option('--markdown <file>', 'write the report as Markdown')
     .option('--json <file>', 'write comparisons and verdicts as JSON')
     .option('--pr-comment <file>', 'write a pull-request comment body (Markdown)')
