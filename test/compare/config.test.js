@@ -23,8 +23,18 @@ test('defaults, then every matching pattern in file order', () => {
 
 test('a wrong key or value is refused with its path and the allowed keys', () => {
   assert.throws(
-    () => parseConfig({ metrics: { 'sysbench/*': { threshold: 0.1 } } }, 'cfg.json'),
-    /cfg.json: not a valid compare config:\n {2}\/metrics\/sysbench~1\* must NOT have additional properties \(threshold; allowed: alpha, minChange, minRuns, minSamples, window\)/,
+    () => parseConfig({ metrics: { 'sysbench/*': { treshold: 0.1 } } }, 'cfg.json'),
+    /cfg.json: not a valid compare config:\n {2}\/metrics\/sysbench~1\* must NOT have additional properties \(treshold; allowed: alpha, minChange, minRuns, minSamples, window, threshold\)/,
+  );
+  // T must be a positive finite fraction: negative, zero and non-numbers are refused with their path.
+  assert.throws(() => parseConfig({ defaults: { threshold: -0.1 } }, 'cfg.json'), /\/defaults\/threshold must be > 0/);
+  assert.throws(
+    () => parseConfig({ metrics: { 'a/b': { threshold: 0 } } }, 'cfg.json'),
+    /\/metrics\/a~1b\/threshold must be > 0/,
+  );
+  assert.throws(
+    () => parseConfig({ defaults: { threshold: 'ten' } }, 'cfg.json'),
+    /\/defaults\/threshold must be number/,
   );
   assert.throws(() => parseConfig({ defaults: { alpha: 2 } }, 'cfg.json'), /\/defaults\/alpha must be <= 0.5/);
   assert.throws(
