@@ -222,7 +222,8 @@ export function markdownReport(results) {
   }
   const tables = summaryTables(results);
   out.push('', READING);
-  if (tables.some((t) => t.rows.some((r) => r.some((c) => c.endsWith('(too few)'))))) out.push('', TOO_FEW_NOTE);
+  if (tables.some((t) => t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && !c.testable))))
+    out.push('', TOO_FEW_NOTE);
   for (const t of tables) out.push('', `## ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
   const detect = detectableTables(results, tables);
   if (detect.length) {

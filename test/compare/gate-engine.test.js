@@ -90,13 +90,17 @@ test(
       { encoding: 'utf8' },
     );
     assert.equal(gate.status, EXIT_REGRESSION, `${gate.stdout}\n${gate.stderr}`);
-    assert.match(gate.stdout.split('\n')[0], /^dind@26\.1 against dind@20\.10: worse in \d+ of \d+ metrics/);
+    assert.match(
+      gate.stdout.split('\n')[0],
+      /^dind@26\.1 against dind@20\.10, by benchmark: sysbench: regression in \d+ of \d+/,
+    );
+    assert.match(gate.stdout, /Gate: Regression in \d+ of \d+ gated metrics; the worst: /);
     const rows = JSON.parse(readFileSync(json, 'utf8')).rows;
     const cpu = rows.find((/** @type {any} */ x) => x.metric === 'cpu.events_per_s' || x.metric === 'cpu.events_total');
     assert.ok(cpu, `a CPU metric among ${rows.map((/** @type {any} */ x) => x.metric).join(', ')}`);
-    assert.equal(cpu.verdict, 'regression', JSON.stringify(cpu));
+    assert.equal(cpu.outcome, 'regression', JSON.stringify(cpu));
     for (const row of rows)
-      assert.ok(['regression', 'improvement', 'no change', 'insufficient data'].includes(row.verdict));
+      assert.ok(['regression', 'improvement', 'equivalent', 'inconclusive', null].includes(row.outcome));
     assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
   },
 );

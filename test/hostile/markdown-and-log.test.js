@@ -13,6 +13,7 @@ import { compareWithinRun } from '../../src/results/within-run.js';
 import { logSafe, logText, mdCode, mdText } from '../../src/text/escape.js';
 import { markdownReport } from '../../src/results/report.js';
 import { cli, fixture, tmpDir } from './helpers.js';
+import { gateOf } from '../../src/reading/gate.js';
 
 // One line of everything GitHub's Markdown would turn into something else (no control characters:
 // the schema refuses those in names; reasons, which may have them, get a newline-split row below).
@@ -112,10 +113,23 @@ test("compare's job summary and PR comment render hostile names and reasons as p
     p: 0.01,
     reason: `median doubled ${EVIL}`,
   };
-  const outcome = { results, comparisons, verdicts: /** @type {any[]} */ ([v]) };
+  const gate = gateOf(
+    [
+      {
+        benchmark: v.benchmark,
+        metric: v.metric,
+        where: `${v.environmentKey}/debian`,
+        outcome: 'regression',
+        change: 1,
+        sees: null,
+      },
+    ],
+    'regression',
+  );
+  const outcome = { results, comparisons, verdicts: /** @type {any[]} */ ([v]), gate };
   const summary = assertInert(compareMarkdown(outcome));
-  // Tables fit 120 columns, so a long name is cut (ending in …): its start is there, as plain text.
-  assert.ok(summary.includes(`metric ${EVIL}`.slice(0, 20)));
+  // The gate's sentence names the worst regression in full, as plain text (tables cut long names).
+  assert.ok(summary.includes(`metric ${EVIL}`), 'the hostile metric named in the gate sentence');
   const comment = assertInert(prComment(outcome), { details: 1 });
   assert.ok(comment.includes(`median doubled ${EVIL}`));
 });
