@@ -78,7 +78,7 @@ test('one compact verdict per comparison; the too-few note and each unavailable 
   const left = { ...r, cells: r.cells.map((c) => (c.status === 'ok' ? c : { ...c, reason: budget })) };
   assert.match(problems(left)[0], /did not fit on this machine\. Cells: lifecycle, sysbench in docker/);
   const cmp = compareMarkdown({ results: r, comparisons: compareWithinRun(r), verdicts: null });
-  assert.equal(cmp.match(/"\(too few\)": with so few samples/g)?.length, 1);
+  assert.equal(cmp.match(/"inconclusive \(too few\)": with so few samples/g)?.length, 1);
 });
 
 test('the answer comes first: a sentence per DinD environment', () => {
