@@ -119,6 +119,15 @@ const pct = (x) => `${x >= 0 ? '+' : '-'}${unsignedPct(x)}`;
 export function answerFor(comparisons, opts = {}) {
   if (!comparisons.length) return '';
   const { candidate, baseline } = comparisons[0];
+  if (comparisons.every((c) => !c.testable)) {
+    // Nothing can be decided, so say why and what is needed rather than a count of outcomes.
+    const n = `${Math.min(...comparisons.map((c) => c.candidate.n))} vs ${Math.min(...comparisons.map((c) => c.baseline.n))}`;
+    return (
+      `${candidate.env} against ${baseline.env}: inconclusive in all ${comparisons.length} metrics: with ${n} samples a side ` +
+      'no test can reach p < 0.05, so nothing can be shown worse, better or equivalent; at least 5 samples a side are ' +
+      'needed (run 5 iterations or more, as the quick profile does).'
+    );
+  }
   const startup = comparisons.find((c) => c.benchmark === 'lifecycle' && c.metric === STARTUP_METRIC);
   const first = startup ? `${startupSentence(startup, opts)} ` : '';
   return `${first}${candidate.env} against ${baseline.env}, by benchmark: ${familySentences(comparisons).join('; ')}.`;

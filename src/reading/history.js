@@ -35,6 +35,9 @@ export function judgeSeries(past, candidate, better, rule, threshold = DEFAULT_T
   const detectable = historyDetectable(past, candidate.samples, rule);
   if (v.status !== 'no change') return { ...v, status: v.status, threshold, detectable };
   const [low, high] = equivalenceBand(threshold);
+  // The Engine change, when there is one, stays the reason's last words (as judge() writes it).
+  const tail = v.engineChange ? `; ${v.engineChange}` : '';
+  const head = tail && v.reason.endsWith(tail) ? v.reason.slice(0, -tail.length) : v.reason;
   const sees = detectable.change;
   const within = v.change !== null && v.change > low && v.change < high;
   if (sees !== null && sees <= threshold && within)
@@ -51,7 +54,7 @@ export function judgeSeries(past, candidate, better, rule, threshold = DEFAULT_T
       : !within
         ? `the change is beyond ±${pct(threshold)} but not significant`
         : `this series sees only changes ≥ ${pct(sees)}, more than ±${pct(threshold)}`;
-  return { ...v, status: 'inconclusive', threshold, detectable, reason: `${v.reason}; inconclusive: ${why}` };
+  return { ...v, status: 'inconclusive', threshold, detectable, reason: `${head}; inconclusive: ${why}${tail}` };
 }
 
 /** "10%", "493%", "23,533%". @param {number} x */

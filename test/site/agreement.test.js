@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
-import { costChange, withinRunWord } from '../../src/model/change.js';
+import { costChange } from '../../src/model/change.js';
 import { shortPct } from '../../src/model/numbers.js';
 import { jobSentence, workloadCosts } from '../../src/results/job-cost.js';
 import { markdownReport } from '../../src/results/report.js';
@@ -57,7 +57,7 @@ function reportReadings(file) {
     if (c.baseline.env !== 'docker') continue;
     const ratio = { ...c.ratio, ratio: c.ratio.ratio ?? NaN };
     const key = [c.benchmark, c.metric, c.candidate.env, c.candidate.distro].join(' ');
-    out.set(key, [shortPct(costChange(ratio.ratio, c.better)), withinRunWord({ ...c, ratio })]);
+    out.set(key, [shortPct(costChange(ratio.ratio, c.better)), c.outcome]);
   }
   return out;
 }
