@@ -198,11 +198,11 @@ gate_run() { # NAME DRY_RUN
 gate_run gate-read true
 grep -Eq "upgrade gate: regression \([1-9][0-9]* regressed; worst: sysbench [^ ]+ on dind@26\.1" "$tmp/act.log" \
   || fail "the caller's later job did not read a regression of dind@26.1 from the workflow's outputs"
-grep -q "the candidate regressed, or there is no verdict: not rolling out" "$tmp/act.log" || fail "the caller's rollout job did not stop"
+grep -q "the candidate regressed, or the run could not tell: not rolling out" "$tmp/act.log" || fail "the caller's rollout job did not stop"
 grep -q "Job 'rollout' failed" "$tmp/act.log" || fail "the caller's rollout job did not fail"
 echo "consumer e2e: ok: pinned by SHA, the caller's later job read the regression and stopped the rollout"
 
 mv "$tmp/act.log" "$tmp/act-gate-read.log"
 gate_run gate-fail false
-grep -q "Job 'report' failed" "$tmp/act.log" || fail "fail-on-regression did not fail the caller's dind-bench job"
-echo "consumer e2e: ok: pinned by SHA, fail-on-regression failed the caller's job on a throttled engine line"
+grep -q "Job 'report' failed" "$tmp/act.log" || fail "fail-on did not fail the caller's dind-bench job"
+echo "consumer e2e: ok: pinned by SHA, fail-on failed the caller's job on a throttled engine line"

@@ -4,6 +4,8 @@
 # `regression`. Inputs come from the environment (see action.yml), never from the command line of a
 # workflow expression:
 #   FAIL_ON_REGRESSION  'true': regressions are error annotations (else warnings); the gate is the caller's
+#   FAIL_ON             '', regression or inconclusive: what the gate fails on (`compare --fail-on`), over
+#   GATE                the metrics it judges (`compare --gate`, benchmark/metric patterns; empty: all)
 #   COMMENT_MAX         cap on the merged pull-request comment (default 60000; GitHub refuses > 65536)
 #   REPORT_URL          link kept in the comment (default: this workflow run's page)
 #   BASELINE, CANDIDATE two environment keys of each run (e.g. dind@20.10, dind@26.1): the A/B of the pair
@@ -14,6 +16,12 @@ case "${FAIL_ON_REGRESSION:-false}" in
   true|false) ;;
   *) echo "::error title=dind-bench compare::fail-on-regression must be 'true' or 'false'"; exit 2 ;;
 esac
+case "${FAIL_ON:-}" in
+  ''|regression|inconclusive) ;;
+  *) echo "::error title=dind-bench compare::fail-on must be empty, 'regression' or 'inconclusive'"; exit 2 ;;
+esac
+gate=${GATE:-}
+if [ "${#gate}" -gt 1000 ]; then echo "::error title=dind-bench compare::gate is longer than 1,000 characters"; exit 2; fi
 if { [ -n "${BASELINE:-}" ] && [ -z "${CANDIDATE:-}" ]; } || { [ -z "${BASELINE:-}" ] && [ -n "${CANDIDATE:-}" ]; }; then
   echo "::error title=dind-bench compare::baseline and candidate go together: name both environments (e.g. dind@20.10 and dind@26.1)"
   exit 2
@@ -44,7 +52,9 @@ for file in "${files[@]}"; do
   if [ -n "${BASELINE:-}" ]; then args+=(--baseline "$BASELINE" --candidate "$CANDIDATE")
   else args+=(--pr-comment "$OUT/pr-comment-$n.md"); fi
   # The annotation level follows the caller's input: error annotations only when regressions fail the job.
-  if [ "${FAIL_ON_REGRESSION:-false}" = true ]; then args+=(--fail-on-regression); fi
+  if [ -n "${FAIL_ON:-}" ]; then args+=(--fail-on "$FAIL_ON")
+  elif [ "${FAIL_ON_REGRESSION:-false}" = true ]; then args+=(--fail-on-regression); fi
+  if [ -n "${GATE:-}" ]; then args+=(--gate "$GATE"); fi
   if [ "$use_history" = true ] && [ -z "${BASELINE:-}" ]; then args+=(--history "$HISTORY"); fi
   echo "compare $file"
   set +e

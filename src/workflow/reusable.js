@@ -116,10 +116,18 @@ const fetchStep = () => ({
 export const CALL_OUTPUTS = {
   verdict: {
     description:
-      'regression, improvement, no change or insufficient data, over every series judged against its history',
+      "the gate's verdict over its metrics: regression, inconclusive (could not tell), improvement or equivalent (proven within the threshold)",
     value: '${{ jobs.report.outputs.verdict }}',
   },
-  regressions: { description: 'how many series regressed', value: '${{ jobs.report.outputs.regressions }}' },
+  regressions: { description: 'how many gated metrics regressed', value: '${{ jobs.report.outputs.regressions }}' },
+  inconclusive: {
+    description: 'how many gated metrics could not be judged',
+    value: '${{ jobs.report.outputs.inconclusive }}',
+  },
+  unseen: {
+    description: 'the largest change the gate could not have seen (empty when every gated metric was decided)',
+    value: '${{ jobs.report.outputs.unseen }}',
+  },
   worst: {
     description: 'the worst regression with its change (empty without one)',
     value: '${{ jobs.report.outputs.worst }}',
