@@ -70,7 +70,8 @@ function renderAnswer(
   // sentences, shown as they are (escaped).
   if (Array.isArray(latest.answers)) {
     const mine = latest.answers.filter((a) => typeof a === 'string').slice(0, 20);
-    $('answer').innerHTML = [...parts, ...mine.map((a) => `<p class="answer-line">${esc(a)}</p>`)].join(' ') ||
+    $('answer').innerHTML =
+      [...parts, ...mine.map((a) => `<p class="answer-line">${esc(a)}</p>`)].join(' ') ||
       'No environment in this run was compared with Docker.';
     return;
   }

@@ -21,7 +21,10 @@ export const VERDICT_DISPLAY = Object.freeze({
   },
   'insufficient data': { css: 'insufficient', meaning: 'too few earlier runs or samples for a verdict yet' },
   equivalent: { css: 'no-change', meaning: 'within ±T of its earlier runs, a change this series could have seen' },
-  'no change': { css: 'no-change', meaning: 'within the spread of its earlier runs (an overview before the four outcomes)' },
+  'no change': {
+    css: 'no-change',
+    meaning: 'within the spread of its earlier runs (an overview before the four outcomes)',
+  },
   baseline: { css: 'baseline', meaning: 'first run of this series: the baseline later runs are judged against' },
 });
 

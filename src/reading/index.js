@@ -94,7 +94,7 @@ function readPairs(pairs, opts) {
     ...judgeAll(inGate.map((c) => ({ ...c, family: /** @type {const} */ ('gated'), at: order.get(c) ?? 0 }))),
     ...judgeAll(rest.map((c) => ({ ...c, family: /** @type {const} */ ('not gated'), at: order.get(c) ?? 0 }))),
   ];
-  return judged.sort((a, b) => a.at - b.at).map(({ at, ...c }) => c);
+  return judged.sort((a, b) => a.at - b.at).map(({ at: _at, ...c }) => c);
 }
 
 /** Docker's cells are the baseline of several pairs: each sample set is summarized once. */
