@@ -13,7 +13,8 @@ import { compareWithinRun } from '../results/within-run.js';
 import { mdText } from '../text/escape.js';
 import { markdownTable, textTable, wrap } from '../text/tables.js';
 import { abTable, compareEnvironments } from './ab.js';
-import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateOf, gatedBy } from '../reading/gate.js';
+import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateFor, gateOf } from '../reading/gate.js';
+import { metricsOf } from '../reading/index.js';
 import { outcomeOfStatus } from '../reading/history.js';
 import { answerFor, startupPhases } from '../reading/answer.js';
 import { FALSE_ALARM_RATE } from '../reading/decide.js';
@@ -39,14 +40,14 @@ export async function compareCommand(opts) {
   const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
   const config = await configFor(opts.config, results);
-  const comparisons = compareWithinRun(results, { thresholdOf: thresholdOf(config) });
+  const { gated } = gateFor(gatePatterns(opts.gate), metricsOf(results));
+  const comparisons = compareWithinRun(results, { thresholdOf: thresholdOf(config), gated });
   let verdicts = null;
   if (opts.history) {
     const open = opts.openHistory ?? openStore;
     const { history, seriesKey } = await open(opts.history);
     verdicts = await compareWithHistory(results, history, { seriesKey, config });
   }
-  const gated = gatedBy(gatePatterns(opts.gate));
   const gate = gateOf(
     (verdicts ?? [])
       .filter((v) => gated(v.benchmark, v.metric))
@@ -131,7 +132,7 @@ export async function abCommand(opts) {
   const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
   const config = await configFor(opts.config, results);
-  const gated = gatedBy(gatePatterns(opts.gate));
+  const { gated } = gateFor(gatePatterns(opts.gate), metricsOf(results));
   const rows = compareEnvironments(results, opts.baseline, opts.candidate, { thresholdOf: thresholdOf(config), gated });
   const gate = gateOf(
     rows

@@ -67,10 +67,15 @@ function madeOf(phases) {
 /** "regression", "equivalent within ±10%", "inconclusive, sees ≥ 39%". @param {Comparison} c */
 export function outcomeText(c) {
   if (c.outcome === 'equivalent') return `equivalent within ±${unsignedPct(c.threshold)}`;
-  if (c.outcome === 'inconclusive')
-    return c.detectable.change === null
-      ? 'inconclusive, too few samples for a test'
-      : `inconclusive, sees ≥ ${unsignedPct(c.detectable.change)}`;
+  if (c.outcome === 'inconclusive') {
+    const sees =
+      c.detectable.change === null
+        ? 'inconclusive, too few samples for a test'
+        : `inconclusive, sees ≥ ${unsignedPct(c.detectable.change)}`;
+    return c.samplesToDecide
+      ? `${sees}; about ${c.samplesToDecide.toLocaleString('en')} samples a side would decide it`
+      : sees;
+  }
   return c.outcome ?? 'no number';
 }
 
@@ -95,8 +100,10 @@ export function familySentences(comparisons) {
       const need = inc.map((c) => c.samplesToDecide).filter((x) => x !== null);
       const seesText =
         sees.length < inc.length ? 'some too few for a test' : `sees ≥ ${unsignedPct(Math.min(...sees))} at best`;
+      // The median need: what would decide about half of them (a few noisy metrics need far more).
+      const half = [...need].sort((a, b) => a - b)[Math.floor((need.length - 1) / 2)];
       const needText = need.length
-        ? `; about ${Math.max(...need).toLocaleString('en')} samples a side would decide them`
+        ? `; about ${half.toLocaleString('en')} samples a side would decide half of them`
         : '';
       parts.push(`inconclusive in ${inc.length} (${seesText}${needText})`);
     }

@@ -40,6 +40,25 @@ export function patternToRegExp(pattern) {
 }
 
 /**
+ * What a gate judges when the caller names nothing: what a job pays, the start-up (from the start call to
+ * the first container's output) for the built-in suite and the job's time for a workload. A run with
+ * neither is gated on every metric.
+ */
+export const DEFAULT_GATE = Object.freeze(['lifecycle/startup.total_ms', 'workload.*/job.total_ms']);
+
+/**
+ * The gate's metrics: the patterns given, else DEFAULT_GATE where the run has such a metric, else all.
+ * @param {string[]} patterns @param {Array<{ benchmark: string, metric: string }>} metrics the run's
+ * @returns {{ patterns: string[], gated: (benchmark: string, metric: string) => boolean }}
+ */
+export function gateFor(patterns, metrics) {
+  if (patterns.length) return { patterns, gated: gatedBy(patterns) };
+  const byDefault = gatedBy([...DEFAULT_GATE]);
+  if (metrics.some((m) => byDefault(m.benchmark, m.metric))) return { patterns: [...DEFAULT_GATE], gated: byDefault };
+  return { patterns: [], gated: gatedBy([]) };
+}
+
+/**
  * Which metrics a gate judges: every one when `patterns` is empty, else those matching one of them.
  * @param {string[]} patterns
  * @returns {(benchmark: string, metric: string) => boolean}

@@ -6,6 +6,7 @@ import { defaultThreshold } from '../model/change.js';
 import { summarize } from '../stats/index.js';
 import { judgeAll } from './decide.js';
 import { compareSampleSets } from './pair.js';
+import { gateFor } from './gate.js';
 import { abPairs, versusTitle, withinRunPairs } from './pairs.js';
 
 export { FALSE_ALARM_RATE, benjaminiHochberg, samplesToDecide } from './decide.js';
@@ -27,8 +28,9 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  * decide an inconclusive comparison.
  * @typedef {(benchmark: string, metric: string) => number} ThresholdOf
  * @typedef {{ thresholdOf?: ThresholdOf, gated?: (benchmark: string, metric: string) => boolean, seed?: number, resamples?: number }} ReadOptions
- * gated: the metrics a gate judges. They form a family of their own for the false-alarm control (so a
- * gate on the one metric a team cares about is not diluted by a hundred others), the rest another.
+ * gated: the metrics a gate judges (default: ./gate.js gateFor, what a job pays where the run measured
+ * it). They form a family of their own for the false-alarm control (so a gate on the one metric a team
+ * cares about is not diluted by a hundred others), the rest another.
  */
 
 /**
@@ -38,7 +40,7 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  * @returns {Comparison[]}
  */
 export function readWithinRun(results, opts = {}) {
-  return readPairs(withinRunPairs(okCells(results)), opts);
+  return readPairs(withinRunPairs(okCells(results)), { gated: gateFor([], metricsOf(results)).gated, ...opts });
 }
 
 /**
@@ -48,8 +50,20 @@ export function readWithinRun(results, opts = {}) {
  * @returns {Comparison[]}
  */
 export function readAb(results, baseline, candidate, opts = {}) {
-  return readPairs(abPairs(okCells(results), baseline, candidate), opts);
+  return readPairs(abPairs(okCells(results), baseline, candidate), {
+    gated: gateFor([], metricsOf(results)).gated,
+    ...opts,
+  });
 }
+
+/**
+ * Every benchmark and metric a run measured (cells that ran).
+ * @param {import('#model/results.js').Results} results
+ */
+export const metricsOf = (results) =>
+  okCells(results).flatMap((/** @type {any} */ c) =>
+    c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric })),
+  );
 
 /** @param {import('#model/results.js').Results} results */
 const okCells = (results) => results.cells.filter((/** @type {any} */ c) => c.status === 'ok');
@@ -85,7 +99,8 @@ function readPairs(pairs, opts) {
     }
   }
   const gated = opts.gated;
-  if (!gated) return judgeAll(out.map((c) => ({ ...c, family: /** @type {const} */ ('all') })));
+  if (!gated || out.every((c) => gated(c.benchmark, c.metric)))
+    return judgeAll(out.map((c) => ({ ...c, family: /** @type {const} */ ('all') })));
   // Each family judged apart, then back in the reading's order.
   const order = new Map(out.map((c, i) => [c, i]));
   const inGate = out.filter((c) => gated(c.benchmark, c.metric));
