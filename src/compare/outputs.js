@@ -33,13 +33,13 @@ export function workflowOutputs(docs) {
   const worst = w ? `${w.benchmark} ${w.metric} on ${w.where} +${((w.change ?? 0) * 100).toFixed(1)}%` : '';
   const unseen = g.map((x) => x.unseen).filter((x) => x !== null && x !== undefined);
   const largest = unseen.length ? Math.max(...unseen.map((x) => (typeof x === 'number' ? x : Infinity))) : null;
+  // (an 'any' from one gate, or a number JSON could not write, is no largest number: any change)
   return {
     verdict: verdict === 'nothing gated' ? 'inconclusive' : verdict,
     regressions: String(regressed.length),
     inconclusive: String(inconclusive.length),
     worst: clean(worst),
-    unseen:
-      largest === null ? '' : Number.isFinite(largest) ? `${(largest * 100).toFixed(0)}%` : 'any (too few samples)',
+    unseen: largest === null ? '' : Number.isFinite(largest) ? `${(largest * 100).toFixed(0)}%` : 'any',
     sentence: clean(g.map((x) => x.sentence).join(' ')),
   };
 }

@@ -20,10 +20,10 @@ export const FAIL_ON = Object.freeze(/** @type {const} */ (['regression', 'incon
  * @typedef {{
  *   verdict: import('../model/change.js').Outcome | 'nothing gated', failOn: typeof FAIL_ON[number] | null,
  *   gated: number, regressed: GateItem[], inconclusive: GateItem[], worst: GateItem | null,
- *   unseen: number | null, exitCode: number, sentence: string,
+ *   unseen: number | 'any' | null, exitCode: number, sentence: string,
  * }} Gate
  * `unseen`: the largest change the gate could not have seen, over its inconclusive metrics (the largest
- * `sees`; Infinity when one had too few samples for any test); null when every gated metric was decided.
+ * `sees`; 'any' when one could not have seen a change of any size); null when every gated metric was decided.
  */
 
 /**
@@ -87,7 +87,13 @@ export function gateOf(items, failOn, why = null) {
         : items.some((i) => i.outcome === 'improvement')
           ? 'improvement'
           : 'equivalent';
-  const unseen = inconclusive.length ? Math.max(...inconclusive.map((i) => i.sees ?? Infinity)) : null;
+  // 'any': some inconclusive metric could not have seen a change of any size (no test possible, or a
+  // median of 0), so there is no largest number to give.
+  const unseen = !inconclusive.length
+    ? null
+    : inconclusive.some((i) => i.sees === null || !Number.isFinite(i.sees))
+      ? /** @type {const} */ ('any')
+      : Math.max(...inconclusive.map((i) => /** @type {number} */ (i.sees)));
   const fails =
     failOn === null
       ? 0
@@ -111,10 +117,10 @@ export function gateOf(items, failOn, why = null) {
 
 /** +12.3% @param {number | null} x */
 const signed = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
-/** @param {number | null} x */
+/** @param {number | 'any' | null} x */
 const seesText = (x) =>
-  x === null || !Number.isFinite(x)
-    ? 'any change (too few samples for a test)'
+  typeof x !== 'number'
+    ? 'a change of any size in some of them (too few samples or runs for a test, or a median of 0)'
     : `changes under ${(x * 100).toFixed(0)}%`;
 /** @param {GateItem} i */
 const nameOf = (i) => `${i.benchmark} ${i.metric} on ${i.where}`;

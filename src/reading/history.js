@@ -46,7 +46,7 @@ export function judgeSeries(past, candidate, better, rule, threshold = DEFAULT_T
       status: 'equivalent',
       threshold,
       detectable,
-      reason: `${v.reason}; within ±${pct(threshold)}, which this series can see (≥ ${pct(sees)})`,
+      reason: `${head}; equivalent: within ±${pct(threshold)}, and this series sees changes ≥ ${pct(sees)}${tail}`,
     };
   const why =
     sees === null

@@ -130,14 +130,37 @@ test('compare-all.sh: warnings unless fail-on-regression; regression found eithe
 
 test('compare-all.sh with baseline and candidate: the A/B is the verdict, the outputs and the comment', () => {
   const results = path.join(ROOT, 'test/fixtures/results/quick-debian.json');
-  const ab = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON_REGRESSION: 'false' });
+  // Gated on container creation (the one metric this 5-a-side run shows worse): the gate's outputs name it.
+  const ab = compareAll({
+    RESULTS: results,
+    BASELINE: 'docker',
+    CANDIDATE: 'dind@20.10',
+    FAIL_ON_REGRESSION: 'false',
+    GATE: 'lifecycle/container.create_ms',
+  });
   assert.equal(ab.status, 0, ab.stderr);
   assert.match(ab.output, /^verdict=regression$/m);
-  assert.match(ab.output, /^regressions=[1-9]\d*$/m);
-  assert.match(ab.output, /^worst=lifecycle \S+ on dind@20\.10\/debian \+\d+\.\d%$/m);
+  assert.match(ab.output, /^regressions=1$/m);
+  assert.match(ab.output, /^inconclusive=0$/m);
+  assert.match(ab.output, /^worst=lifecycle container\.create_ms on dind@20\.10\/debian \+\d+\.\d%$/m);
   const comment = readFileSync(path.join(ab.out, 'pr-comment.md'), 'utf8');
   // (an @ in Markdown carries a word joiner, so a name never pings anyone)
-  assert.match(comment, /dind@\u2060?20\.10 against docker: worse in \d+ of \d+ metrics \(most: lifecycle \S+ \+\d+%/);
+  assert.match(
+    comment,
+    /dind@\u2060?20\.10 against docker, by benchmark: lifecycle: regression in 1 of \d+ \(most: container\.create_ms \+\d+%/,
+  );
+  assert.match(comment, /\*\*Gate:\*\* Regression in 1 of 1 gated metrics/);
+  // Every metric gated and asked to fail closed: 5 samples a side cannot judge most, and the outputs say
+  // how many and the largest change it could not have seen (the action's step then fails, exit 5).
+  const blind = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'inconclusive' });
+  assert.equal(blind.status, 0, blind.stderr);
+  assert.match(blind.output, /^verdict=inconclusive$/m);
+  assert.match(blind.output, /^inconclusive=[1-9]\d*$/m);
+  assert.match(blind.output, /^unseen=(\d+%|any)$/m);
+  assert.match(blind.output, /^sentence=Inconclusive: \d+ of \d+ gated metrics could not be judged/m);
+  const bad = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'sometimes' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stdout, /fail-on must be empty, 'regression' or 'inconclusive'/);
   const half = compareAll({ RESULTS: results, BASELINE: 'docker', FAIL_ON_REGRESSION: 'false' });
   assert.equal(half.status, 2);
   assert.match(half.stdout, /baseline and candidate go together/);

@@ -1,0 +1,139 @@
+// The reading layer's parts on their own: the false-alarm control, the families a gate makes, the gate's
+// exits and sentences, the history verdict's words, and the workflow outputs built from the gates.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { workflowOutputs } from '../../src/compare/outputs.js';
+import { benjaminiHochberg, samplesToDecide } from '../../src/reading/decide.js';
+import { DEFAULT_GATE, EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateFor, gateOf } from '../../src/reading/gate.js';
+import { judgeSeries } from '../../src/reading/history.js';
+import { readWithinRun } from '../../src/reading/index.js';
+import { DEFAULT_RULE } from '../../src/stats/verdicts.js';
+import { fixture } from '../history/helpers.js';
+
+test("Benjamini-Hochberg gives R's p.adjust(p, 'BH'), in the order given", () => {
+  const p = [0.041, 0.001, 0.039, 0.008, 0.042, 0.06, 0.074, 0.205];
+  // R 4.3: p.adjust(c(0.001, 0.008, 0.039, 0.041, 0.042, 0.06, 0.074, 0.205), "BH")
+  const expected = {
+    0.001: 0.008,
+    0.008: 0.032,
+    0.039: 0.0672,
+    0.041: 0.0672,
+    0.042: 0.0672,
+    0.06: 0.08,
+    0.074: 0.0845714,
+    0.205: 0.205,
+  };
+  const q = benjaminiHochberg(p);
+  p.forEach((x, i) =>
+    assert.ok(Math.abs(q[i] - expected[/** @type {keyof typeof expected} */ (x)]) < 1e-6, `${x}: ${q[i]}`),
+  );
+  assert.deepEqual(benjaminiHochberg([]), []);
+  assert.deepEqual(benjaminiHochberg([NaN, 0.01]), [1, 0.02]);
+});
+
+test('a gate on what a job pays is a family of its own; without such a metric every metric is gated', () => {
+  const r = fixture();
+  // The fixture run has no start-up waterfall: the default gate falls back to every metric.
+  assert.deepEqual(gateFor([], [{ benchmark: 'sysbench', metric: 'cpu.events_per_second' }]).patterns, []);
+  assert.deepEqual(gateFor([], [{ benchmark: 'lifecycle', metric: 'startup.total_ms' }]).patterns, [...DEFAULT_GATE]);
+  assert.ok(gateFor([], [{ benchmark: 'workload.app', metric: 'job.total_ms' }]).gated('workload.app', 'job.total_ms'));
+  const all = readWithinRun(r);
+  assert.ok(all.every((c) => c.family === 'all'));
+  const one = readWithinRun(r, { gated: (b, m) => b === 'lifecycle' && m === 'container.create_ms' });
+  const create = one.filter((c) => c.metric === 'container.create_ms' && c.kind === 'dind-vs-docker');
+  assert.equal(create[0].family, 'gated');
+  // Alone in its family its q is its p (one test); among all it is adjusted upwards.
+  assert.equal(create[0].q, create[0].p);
+  const same = all.find((c) => c.metric === 'container.create_ms' && c.kind === 'dind-vs-docker');
+  assert.ok(same && same.q > same.p);
+  // The order of the comparisons is the reading's, whatever the families.
+  assert.deepEqual(
+    one.map((c) => `${c.kind} ${c.benchmark} ${c.metric} ${c.candidate.env}`),
+    all.map((c) => `${c.kind} ${c.benchmark} ${c.metric} ${c.candidate.env}`),
+  );
+});
+
+test('the gate: exit 4 on a regression, 5 on what it could not judge when asked to fail closed, 0 otherwise', () => {
+  const item = (/** @type {any} */ outcome, /** @type {number | null} */ sees = 0.2) => ({
+    benchmark: 'b',
+    metric: 'm',
+    where: 'dind@26.1/debian',
+    outcome,
+    change: outcome === 'regression' ? 0.3 : 0.01,
+    sees,
+  });
+  assert.equal(gateOf([item('regression'), item('inconclusive')], 'regression').exitCode, EXIT_REGRESSION);
+  assert.equal(gateOf([item('inconclusive')], 'regression').exitCode, 0);
+  const blind = gateOf([item('inconclusive', 0.39), item('equivalent')], 'inconclusive');
+  assert.equal(blind.exitCode, EXIT_INCONCLUSIVE);
+  assert.equal(blind.unseen, 0.39);
+  assert.match(
+    blind.sentence,
+    /^Inconclusive: 1 of 2 gated metrics could not be judged \(b m on dind@26\.1\/debian\); it could not have seen changes under 39%\. The gate fails \(exit 5\)\.$/,
+  );
+  assert.equal(gateOf([item('inconclusive', null)], 'inconclusive').unseen, 'any');
+  const fine = gateOf([item('equivalent'), item('improvement')], 'inconclusive');
+  assert.equal(fine.exitCode, 0);
+  assert.equal(fine.verdict, 'improvement');
+  // Nothing judged (no history yet): a gate that fails closed fails, and says why.
+  const none = gateOf([], 'inconclusive', 'no history was given');
+  assert.equal(none.exitCode, EXIT_INCONCLUSIVE);
+  assert.match(none.sentence, /^Nothing was judged: no history was given\. The gate fails/);
+  assert.equal(gateOf([], 'regression').exitCode, 0);
+});
+
+test('against history: equivalent only where the series could have seen T, else inconclusive with what it sees', () => {
+  const run = (/** @type {number} */ level, /** @type {number} */ spread) =>
+    Array.from({ length: 10 }, (_, i) => level * (1 + spread * ((i % 5) - 2)));
+  const quiet = Array.from({ length: 6 }, (_, k) => ({ samples: run(100 * (1 + 0.002 * (k % 3)), 0.002) }));
+  const eq = judgeSeries(quiet, { samples: run(100.1, 0.002) }, 'lower', DEFAULT_RULE, 0.1);
+  assert.equal(eq.status, 'equivalent', eq.reason);
+  assert.match(eq.reason, /equivalent: within ±10%, and this series sees changes ≥ /);
+  // Runs that differ by 40% from each other: the same small change cannot be told from noise.
+  const noisy = Array.from({ length: 6 }, (_, k) => ({ samples: run(100 * (1 + 0.4 * ((k % 3) - 1)), 0.01) }));
+  const inc = judgeSeries(noisy, { samples: run(101, 0.01) }, 'lower', DEFAULT_RULE, 0.1);
+  assert.equal(inc.status, 'inconclusive', inc.reason);
+  assert.ok(inc.detectable.change !== null && inc.detectable.change > 0.1);
+  assert.match(inc.reason, /inconclusive: this series sees only changes ≥ [\d,]+(\.\d)?%, more than ±10%/);
+  // A regression stays a regression; the first run stays the baseline.
+  assert.equal(judgeSeries(quiet, { samples: run(150, 0.002) }, 'lower', DEFAULT_RULE, 0.1).status, 'regression');
+  assert.equal(judgeSeries([], { samples: run(150, 0.002) }, 'lower', DEFAULT_RULE, 0.1).status, 'baseline');
+});
+
+test('workflow outputs: the worst verdict over every file, bounded one-line values', () => {
+  const gate = (/** @type {any} */ g) => ({
+    gate: { regressed: [], inconclusive: [], unseen: null, sentence: '', ...g },
+  });
+  const out = workflowOutputs([
+    gate({ verdict: 'equivalent' }),
+    gate({
+      verdict: 'regression',
+      regressed: [{ benchmark: 'lifecycle', metric: 'x\n::warning::$(id)', where: 'dind@26.1/debian', change: 0.5 }],
+      sentence: 'a'.repeat(1000),
+    }),
+    gate({ verdict: 'inconclusive', inconclusive: [{}], unseen: 0.39 }),
+  ]);
+  assert.equal(out.verdict, 'regression');
+  assert.equal(out.regressions, '1');
+  assert.equal(out.inconclusive, '1');
+  assert.equal(out.unseen, '39%');
+  assert.doesNotMatch(out.worst, /[\n$`]/);
+  assert.ok(out.sentence.length <= 300);
+  assert.equal(workflowOutputs([gate({ verdict: 'inconclusive', inconclusive: [{}], unseen: 'any' })]).unseen, 'any');
+  assert.equal(workflowOutputs([]).verdict, 'inconclusive');
+});
+
+test('samples to decide: an interval twice too wide needs about four times the samples', () => {
+  const c = /** @type {any} */ ({
+    better: 'lower',
+    threshold: 0.1,
+    baseline: { n: 10 },
+    candidate: { n: 10 },
+    ratio: { ratio: 1, low: Math.exp(-0.2), high: Math.exp(0.2) },
+  });
+  const n = samplesToDecide(c);
+  // half-width 0.2 in log terms, room log(1.1) = 0.0953: 10 * (0.2 / 0.0953)^2 = 44.
+  assert.equal(n, 45);
+  // An estimate just inside T: the interval would have to shrink to nothing, beyond 10,000 samples.
+  assert.equal(samplesToDecide({ ...c, ratio: { ratio: 1.0999, low: 1, high: 1.21 } }), null);
+});
