@@ -52,15 +52,16 @@ install_compose() {
     return 1
   }
   echo "$tag: docker compose $COMPOSE_VERSION (go build)"
+  # Each step checked here: a caller may run this in an `||` list, where `set -e` does not apply.
   local work src
   work="$(mktemp -d)"
   src="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" \
-    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-  cp -r "$src" "$work/src" && chmod -R u+w "$work/src"
-  (cd "$work/src" && CGO_ENABLED=0 go build -trimpath \
-    -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$work/docker-compose" ./cmd)
-  mkdir -p "$(dirname "$plugin")"
-  cp "$work/docker-compose" "$plugin"
-  chmod +x "$plugin"
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')" \
+    && cp -r "$src" "$work/src" && chmod -R u+w "$work/src" \
+    && (cd "$work/src" && CGO_ENABLED=0 go build -trimpath \
+      -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$work/docker-compose" ./cmd) \
+    && mkdir -p "$(dirname "$plugin")" && cp "$work/docker-compose" "$plugin" && chmod +x "$plugin"
+  local status=$?
   rm -rf "$work"
+  return "$status"
 }
