@@ -232,7 +232,7 @@ function cliOn(engine, s, ctx, rawPrefix) {
 }
 
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
-function failed(step, command, r) {
+export function failed(step, command, r) {
   const text = `${r.stdout}\n${r.stderr}`.trim();
   // The docker CLI and compose say why at the end, after progress lines and before usage hints: the last
   // line that names an error, else the last line.
@@ -301,13 +301,22 @@ async function copyImage(from, name, engine, s, cli) {
 }
 
 /**
- * The compose plugin missing (./quickstart installs it only for a workload): say so, with the fix.
+ * The compose plugin missing (./quickstart installs it only for a workload): say so first, with the fix,
+ * then what the CLI said (Docker 28: "docker: unknown command: docker compose"; older: "'compose' is not a
+ * docker command").
  * @param {Error} e @returns {never}
  */
-function noCompose(e) {
-  if (/'compose' is not a docker command|unknown command "?compose"?/i.test(e.message))
-    throw new Error(
-      `${e.message} (the workload's compose stack needs the docker compose plugin; fix: bash .ci/install.sh)`,
+export function noCompose(e) {
+  if (/'compose' is not a docker command|unknown command:? "?(docker )?compose\b/i.test(e.message))
+    throw Object.assign(
+      new Error(
+        "step compose-up: the workload's compose stack needs the docker compose v2 plugin, which is not installed " +
+          "(`docker compose version` fails). Install it: `apt-get install docker-compose-plugin` where Docker's apt " +
+          'repository is set up (runners/common/provision.sh --engine docker-ce), or on Debian 12, which packages ' +
+          'only the retired docker-compose 1.29, `./quickstart --workload FILE` (it builds compose from its Go module ' +
+          `into ~/.docker/cli-plugins when missing). The CLI said: ${e.message}`,
+      ),
+      { step: 'compose-up' },
     );
   throw e;
 }
