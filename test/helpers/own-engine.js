@@ -64,6 +64,8 @@ export async function startOwnEngine() {
     if (!used.has(candidate)) prefix = candidate;
   }
   if (!prefix) throw new Error('no free 10.213.x.0/24 subnet for the engine of its own');
+  // One left by an earlier test process that had this PID and was killed before its stop().
+  if (existsSync(`/sys/class/net/${bridge}`)) execFileSync('ip', ['link', 'delete', bridge]);
   execFileSync('ip', ['link', 'add', 'name', bridge, 'type', 'bridge']);
   execFileSync('ip', ['addr', 'add', `${prefix}.1/24`, 'dev', bridge]);
   execFileSync('ip', ['link', 'set', bridge, 'up']);
