@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
-COMPOSE_VERSION=v2.40.3  # the newest compose v2 release the Go module proxy served when pinned (2026-11)
+# shellcheck source=.ci/install-lib.sh
+. .ci/install-lib.sh     # install_compose, at the COMPOSE_VERSION pinned there
 
 # Where the install's time goes, printed at the end (the README's fresh-machine figures come from it).
 t_start=$SECONDS
@@ -70,25 +71,10 @@ fi
 
 took buildx
 
-# docker compose v2 (workloads bring up their compose stacks with it): Debian bookworm packages only the
-# retired Python 1.29, so the plugin is built from its Go module. `go install mod@version` refuses the
-# module (its go.mod has exclude directives): its source is fetched with `go mod download` and built there.
-# About 2 min on 2 cores, most of it downloading modules.
-# A first run needs neither: ./quickstart sets DIND_BENCH_INSTALL_COMPOSE=0 unless it runs a workload.
-compose_plugin="$HOME/.docker/cli-plugins/docker-compose"
-if [ "${DIND_BENCH_INSTALL_COMPOSE:-1}" != 0 ] && ! docker compose version 2>/dev/null | grep -q "${COMPOSE_VERSION#v}"; then
-  echo "install: docker compose $COMPOSE_VERSION (go build)"
-  work="$(mktemp -d)"
-  src="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" \
-    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-  cp -r "$src" "$work/src" && chmod -R u+w "$work/src"
-  (cd "$work/src" && CGO_ENABLED=0 go build -trimpath \
-    -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$work/docker-compose" ./cmd)
-  mkdir -p "$(dirname "$compose_plugin")"
-  cp "$work/docker-compose" "$compose_plugin"
-  chmod +x "$compose_plugin"
-  rm -rf "$work"
-fi
+# docker compose v2 (workloads bring up their compose stacks with it; built from its Go module, about
+# 2 min: .ci/install-lib.sh). A first run needs it not: ./quickstart sets DIND_BENCH_INSTALL_COMPOSE=0
+# unless it runs a workload; `npm test` installs it through its pretest (.ci/install-test-tools.sh).
+if [ "${DIND_BENCH_INSTALL_COMPOSE:-1}" != 0 ]; then install_compose install; fi
 
 took compose
 

@@ -4,7 +4,7 @@
 The chart (gha-runner-scale-set) ships no values schema, so: the keys dind-bench relies on are checked
 here, and the Kubernetes objects the values contain (the runner pod template, the work volume claim of
 kubernetes mode) and the manifests beside them (networkpolicy.yaml) are validated against Kubernetes' own
-JSON schemas as shipped by the kubernetes-validate package (pinned in .ci/install-ci-tools.sh), for the
+JSON schemas as shipped by the kubernetes-validate package (pinned in .ci/install-lib.sh), for the
 Kubernetes version below. No network is needed.
 
     python3 runners/k8s/validate.py                   this folder's files, as the repository keeps them

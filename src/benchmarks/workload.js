@@ -14,9 +14,10 @@
 //
 // Offline, a pulled image is pushed by the run into a registry it starts itself (../engine/registry.js)
 // from a local image (`seed`): every pull is a real pull over HTTP. Everything a job makes is removed:
-// a fresh engine with its volume, and on the runner's engine the images it tagged and its compose
-// project, at the end of the run (also on failure and Ctrl-C, through the run's ResourceTracker). BuildKit
-// cache a build leaves on the runner's engine stays, as a persistent runner keeps it (docs/workloads.md).
+// a fresh engine with its volume, and on the runner's engine the images it tagged, the images its builds
+// made (also those a later build under the same tag left untagged) and its compose project, at the end of
+// the run (also on failure and Ctrl-C, through the run's ResourceTracker). BuildKit cache a build leaves
+// on the runner's engine stays, as a persistent runner keeps it (docs/workloads.md).
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,9 +32,10 @@ import { capability } from '../environments/environment.js';
 /** @typedef {import('../environments/environment.js').JobEngine} JobEngine */
 
 /**
- * What a run shares between its jobs: the registry, the CLI's private config, the job's files.
+ * What a run shares between its jobs: the registry, the CLI's private config, the job's files; per engine
+ * that outlives its jobs, the names they gave images (tags) and the IDs of the images their builds made (built).
  * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, dir: string,
- *   primed: Set<string>, tags: Map<import('dockerode'), Set<string>> }} Shared
+ *   primed: Set<string>, tags: Map<import('dockerode'), Set<string>>, built: Map<import('dockerode'), Set<string>> }} Shared
  */
 
 /** @type {WeakMap<object, Promise<Shared>>} per run (its ResourceTracker) */
@@ -97,7 +99,7 @@ async function makeShared(w, tracker, registryImage) {
   const config = await cliConfig();
   tracker.onCleanup(config.remove);
   /** @type {Shared} */
-  const s = { registry: null, config: config.dir, dir, primed: new Set(), tags: new Map() };
+  const s = { registry: null, config: config.dir, dir, primed: new Set(), tags: new Map(), built: new Map() };
   tracker.onCleanup(() => removeTags(s));
   const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
   if (seeds.length) {
@@ -108,7 +110,12 @@ async function makeShared(w, tracker, registryImage) {
   return s;
 }
 
-/** Removes the image tags jobs left on engines that outlive them (the runner's). @param {Shared} s */
+/**
+ * Removes the image tags jobs left on engines that outlive them (the runner's), then the images their builds
+ * made there that no tag names any more: a build again under the same tag (the job's, then the cold and warm
+ * ones) leaves the image before it untagged. Not forced: one that something else tagged or runs meanwhile stays.
+ * @param {Shared} s
+ */
 async function removeTags(s) {
   for (const [docker, tags] of s.tags) {
     for (const tag of tags)
@@ -117,6 +124,12 @@ async function removeTags(s) {
         .remove({ force: true })
         .catch(() => {});
   }
+  for (const [docker, ids] of s.built)
+    for (const id of ids)
+      await docker
+        .getImage(id)
+        .remove()
+        .catch(() => {});
 }
 
 /**
@@ -203,8 +216,10 @@ async function job(w, env, engine, s, ctx, rawPrefix) {
     remember(engine, s, image.name);
   }
   for (const b of w.builds ?? []) {
+    const made = await imagesBefore(engine);
     m.push(ms(`build.${b.name}_ms`, await cli(`build-${b.name}`, buildArgs(b, s, []))));
     remember(engine, s, buildTag(b));
+    await rememberBuilt(engine, s, buildTag(b), made);
   }
   if (w.compose) m.push(...(await compose(w.compose, s, cli)));
   for (const step of w.steps ?? []) m.push(ms(`step.${step.name}_ms`, await shell(step, engine, s, ctx, rawPrefix)));
@@ -232,7 +247,7 @@ function cliOn(engine, s, ctx, rawPrefix) {
 }
 
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
-function failed(step, command, r) {
+export function failed(step, command, r) {
   const text = `${r.stdout}\n${r.stderr}`.trim();
   // The docker CLI and compose say why at the end, after progress lines and before usage hints: the last
   // line that names an error, else the last line.
@@ -254,6 +269,29 @@ function remember(engine, s, tag) {
   if (engine.fresh) return;
   if (!s.tags.has(engine.docker)) s.tags.set(engine.docker, new Set());
   /** @type {Set<string>} */ (s.tags.get(engine.docker)).add(tag);
+}
+
+/**
+ * The IDs of the images on an engine that outlives the job, read before a build (untimed); null on a
+ * fresh engine, which goes with everything in it.
+ * @param {JobEngine} engine @returns {Promise<Set<string> | null>}
+ */
+async function imagesBefore(engine) {
+  if (engine.fresh) return null;
+  return new Set((await engine.docker.listImages({ all: true })).map((i) => i.Id));
+}
+
+/**
+ * After a build: the image its tag now names, if the build made it (it was not there before), is removed at
+ * the run's end, even once another build under the tag has left it untagged.
+ * @param {JobEngine} engine @param {Shared} s @param {string} tag @param {Set<string> | null} before
+ */
+async function rememberBuilt(engine, s, tag, before) {
+  if (!before) return;
+  const { Id } = await engine.docker.getImage(tag).inspect();
+  if (before.has(Id)) return;
+  if (!s.built.has(engine.docker)) s.built.set(engine.docker, new Set());
+  /** @type {Set<string>} */ (s.built.get(engine.docker)).add(Id);
 }
 
 /**
@@ -301,13 +339,22 @@ async function copyImage(from, name, engine, s, cli) {
 }
 
 /**
- * The compose plugin missing (./quickstart installs it only for a workload): say so, with the fix.
+ * The compose plugin missing (./quickstart installs it only for a workload): say so first, with the fix,
+ * then what the CLI said (Docker 28: "docker: unknown command: docker compose"; older: "'compose' is not a
+ * docker command").
  * @param {Error} e @returns {never}
  */
-function noCompose(e) {
-  if (/'compose' is not a docker command|unknown command "?compose"?/i.test(e.message))
-    throw new Error(
-      `${e.message} (the workload's compose stack needs the docker compose plugin; fix: bash .ci/install.sh)`,
+export function noCompose(e) {
+  if (/'compose' is not a docker command|unknown command:? "?(docker )?compose\b/i.test(e.message))
+    throw Object.assign(
+      new Error(
+        "step compose-up: the workload's compose stack needs the docker compose v2 plugin, which is not installed " +
+          "(`docker compose version` fails). Install it: `apt-get install docker-compose-plugin` where Docker's apt " +
+          'repository is set up (runners/common/provision.sh --engine docker-ce), or on Debian 12, which packages ' +
+          'only the retired docker-compose 1.29, `./quickstart --workload FILE` (it builds compose from its Go module ' +
+          `into ~/.docker/cli-plugins when missing). The CLI said: ${e.message}`,
+      ),
+      { step: 'compose-up' },
     );
   throw e;
 }
@@ -375,10 +422,14 @@ async function controlledBuilds(w, engine, s, ctx) {
   for (const b of w.builds ?? []) {
     // Inline cache metadata in the image, so a later build can use it as its cache (--cache-from).
     const inline = ['--build-arg', 'BUILDKIT_INLINE_CACHE=1'];
+    const made = await imagesBefore(engine);
     m.push(
       ms(`build.${b.name}.cold_ms`, await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline]))),
     );
+    await rememberBuilt(engine, s, buildTag(b), made);
+    const warmMade = await imagesBefore(engine);
     m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline))));
+    await rememberBuilt(engine, s, buildTag(b), warmMade);
     if (!engine.fresh) continue; // the runner's engine keeps its own cache: an import would not be used
     const archive = path.join(s.dir, `.dind-bench-cache-${b.name}.tar`);
     try {

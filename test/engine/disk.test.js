@@ -1,5 +1,6 @@
 // The host-side disk counters of src/engine/disk.js, on a real file system (no engine needed): a
-// workload that writes 32 MiB must show up in the device's written bytes and in the peak of used space.
+// workload that writes 32 MiB must show up in the device's written bytes and in the peak of used space;
+// space another process frees meanwhile can hide that peak, never the written bytes.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -27,6 +28,31 @@ test('watchDisk counts what a workload writes and the peak space it took', async
   if (await blockDeviceStatFile(dir))
     assert.ok(r.written_bytes !== null && r.written_bytes >= 32 * MIB, `written ${r.written_bytes} bytes`);
   else assert.equal(r.written_bytes, null);
+});
+
+test('another process freeing space meanwhile hides the growth (peak 0, left negative); the written bytes still show', async (t) => {
+  const dir = mkdtempSync(path.join(parent, '.disk-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // A neighbour's file, on disk before the watch begins, removed while the workload writes 8 MiB.
+  const neighbour = path.join(dir, 'neighbour.bin');
+  const fh = await open(neighbour, 'w');
+  for (let i = 0; i < 256; i++) await fh.write(Buffer.alloc(MIB, 1));
+  await fh.sync();
+  await fh.close();
+  const r = await watchDisk(
+    dir,
+    async () => {
+      rmSync(neighbour);
+      const out = await open(path.join(dir, 'data.bin'), 'w');
+      for (let i = 0; i < 8; i++) await out.write(Buffer.alloc(MIB, 7));
+      await out.close();
+    },
+    { intervalMs: 1 },
+  );
+  assert.equal(r.peak_growth_bytes, 0, 'the peak never rose above the start: 0, though 8 MiB were written');
+  assert.ok(r.left_bytes < 0, `left ${r.left_bytes} bytes`);
+  if (await blockDeviceStatFile(dir))
+    assert.ok(r.written_bytes !== null && r.written_bytes >= 8 * MIB, `written ${r.written_bytes} bytes`);
 });
 
 test('watchDisk stops sampling and rethrows when the workload fails', async () => {

@@ -1,5 +1,6 @@
 // runners/k8s/validate.py, the check of the ARC runner values: it runs here under python3 with the
-// kubernetes-validate package (.ci/install-ci-tools.sh installs it; under CI=true a missing one fails).
+// kubernetes-validate package (npm test's pretest, .ci/install-test-tools.sh, installs it; under CI=true a
+// missing one fails).
 // The repository's files pass with their named placeholders; --deploy, the check before `helm install`,
 // refuses every placeholder and every image not pinned by digest. Both refuse the chart's dind mode
 // (its privileged sidecar is the moving tag docker:dind), an unpinned sidecar, repository runners and
@@ -20,7 +21,8 @@ const KUBERNETES = path.resolve('runners/k8s/values-kubernetes.yaml');
 function pythonOrSkip() {
   const r = spawnSync('python3', ['-c', 'import kubernetes_validate, yaml'], { encoding: 'utf8' });
   if (r.status === 0) return false;
-  const why = 'python3 with kubernetes-validate is missing (.ci/install-ci-tools.sh installs it)';
+  const why =
+    "python3 with kubernetes-validate is missing (`bash .ci/install-test-tools.sh`, npm test's pretest, installs it)";
   if (process.env.CI) throw new Error(`CI=true but ${why}`);
   return why;
 }

@@ -27,6 +27,18 @@ async function jobImages(outer) {
   return tags.filter((t) => /^(team\/|127\.0\.0\.1:|dind-bench-workload\/)/.test(t)).sort();
 }
 
+/**
+ * Every image on the engine, tagged or not, by ID, but the suite's own (dind-bench/...), which a run
+ * beside this one may build meanwhile: a job's build that a later build under its tag left untagged
+ * counts. @param {import('dockerode')} outer
+ */
+async function imageIds(outer) {
+  return (await outer.listImages())
+    .filter((i) => !(i.RepoTags ?? []).some((t) => t.startsWith('dind-bench/')))
+    .map((i) => i.Id)
+    .sort();
+}
+
 /** @param {string} file @param {string} out @param {string[]} [extra] */
 function runWorkload(file, out, extra = []) {
   return spawnSync(
@@ -47,6 +59,7 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
     await ensureImages(outer);
     const before = await snapshot(outer);
     const imagesBefore = await jobImages(outer);
+    const idsBefore = await imageIds(outer);
     const out = path.join(work, example);
     const r = runWorkload(path.join(EXAMPLES, example, 'workload.yml'), out);
     assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
@@ -95,6 +108,7 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
     assert.match(r.stdout + r.stderr, /On this runner your job/);
     assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
     assert.deepEqual(await jobImages(outer), imagesBefore, 'no image of the job is left on the runner');
+    assert.deepEqual(await imageIds(outer), idsBefore, 'nor an image a job built and built again, untagged');
   });
 }
 
