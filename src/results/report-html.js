@@ -3,7 +3,7 @@
 // against Docker as a chart with intervals, then the tables. It fits a 1400 px wide window without
 // horizontal scrolling. The history site with charts over many runs is built by `site build`.
 import { jobSentence, workloadCosts } from './job-cost.js';
-import { DETECTABLE_READING, READING, answers, detectableTables, problemGroups, samplingNote, summaryTables } from './report.js';
+import { DETECTABLE_READING, READING, answers, detectableTables, leftOutNote, problemGroups, samplingNote, summaryTables } from './report.js';
 import { TOO_FEW_NOTE, compareWithinRun, costFactor, details, reading, worseInterval } from './within-run.js';
 import { waterfallSection } from './waterfall.js';
 
@@ -68,7 +68,7 @@ svg { display: block; width: 100%; height: auto; font: 11px system-ui, sans-seri
 svg text { fill: currentColor; } svg .grid { stroke: var(--grid); } svg .one { stroke: currentColor; opacity: .6; }
 </style></head><body>
 <h1>DinD vs Docker on ${esc(results.runner.name)}</h1>
-${workloadCosts(results)
+${leftOutNote(results) ? `<p class="answer bad"><b>${esc(leftOutNote(results))}</b></p>\n` : ''}${workloadCosts(results)
   .map((w) => `<p class="answer"><b>${esc(jobSentence(w))}</b></p>`)
   .join('')}<ul class="answer">${answers(results, comparisons).map((a) => `<li>${esc(a)}</li>`).join('')}</ul>
 <p>Profile <b>${esc(results.run.profile)}</b>, ${esc(results.run.iterations)} iterations after ${esc(results.run.warmup)} warm-up, environments interleaved.

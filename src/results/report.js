@@ -9,6 +9,9 @@ import { markdownTable, mdText } from '../text/tables.js';
 import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 import { answerFor, startupPhases } from '../reading/answer.js';
 
+/** How results.json marks a cell left out for the budget (`sampling.stopped`, src/run/budget.js). */
+const LEFT_OUT = 'left out for the budget';
+
 /** The environments compared with plain Docker: every one but Docker and native. @param {string} k */
 const againstDocker = (k) => k !== 'docker' && k !== 'native';
 
@@ -188,6 +191,11 @@ export function answers(results, comparisons = compareWithinRun(results).filter(
     const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));
     const facts = env.facts;
     const what = `${env.key}${facts?.storageDriver ? ` (inner storage ${facts.storageDriver})` : ''}`;
+    const cellsOf = results.cells.filter((/** @type {any} */ c) => c.environmentKey === env.key);
+    if (mine.length === 0 && cellsOf.length && cellsOf.every((/** @type {any} */ c) => c.sampling?.stopped === LEFT_OUT)) {
+      out.push(`${what}: not measured in this run: left out for the run's budget (see the top of the report).`);
+      continue;
+    }
     if (env.status !== 'ok' || mine.length === 0) {
       out.push(`${what}: not compared with Docker in this run (${env.status !== 'ok' ? String(env.reason ?? env.status).split('\n')[0] : 'no Docker cell to compare with'}).`);
       continue;
@@ -198,9 +206,32 @@ export function answers(results, comparisons = compareWithinRun(results).filter(
   return out;
 }
 
+/**
+ * The cells a run left out for its budget, as the report's first sentence: "Measured less than planned: 3
+ * cells were left out for the run's budget of 900 s: dind-vfs@20.10 (debian): lifecycle, fio; native: memory."
+ * Plain text (callers escape it for their format); empty when none was.
+ * @param {import('#model/results.js').Results} results
+ */
+export function leftOutNote(results) {
+  const cells = results.cells.filter((/** @type {any} */ c) => c.sampling?.stopped === LEFT_OUT);
+  if (!cells.length) return '';
+  /** @type {Map<string, string[]>} benchmarks per environment and distribution */
+  const per = new Map();
+  for (const c of cells) {
+    const where = c.distro === 'host' ? c.environmentKey : `${c.environmentKey} (${c.distro})`;
+    per.set(where, [...(per.get(where) ?? []), c.benchmark]);
+  }
+  const budget = results.run.budgetMs ? ` of ${Math.round(results.run.budgetMs / 1000)} s` : '';
+  const list = [...per].map(([where, b]) => `${where}: ${b.join(', ')}`).join('; ');
+  const n = `${cells.length} cell${cells.length > 1 ? 's were' : ' was'}`;
+  return `Measured less than planned: ${n} left out for the run's budget${budget}, not measured: ${list}.`;
+}
+
 /** The Markdown report of a run. @param {import('#model/results.js').Results} results */
 export function markdownReport(results) {
   const out = [`# dind-bench run ${mdText(results.run.id)}`, ''];
+  const left = leftOutNote(results);
+  if (left) out.push(`**${mdText(left)}**`, '');
   out.push(
     `Profile **${mdText(results.run.profile)}**, ${results.run.iterations} iterations (+${results.run.warmup} warm-up), ` +
       `host ${mdText(results.host.cpuModel)} (${results.host.cores} cores), ${mdText(results.host.distribution)}, cgroup v${mdText(results.host.cgroupVersion)}, ` +
@@ -260,7 +291,8 @@ export function memorySeriesNote(results) {
  * @param {import('#model/results.js').Results} results
  */
 export function samplingNote(results) {
-  const cells = results.cells.filter((/** @type {any} */ c) => c.sampling);
+  // Cells left out for the budget are named at the top of the report (leftOutNote), not here.
+  const cells = results.cells.filter((/** @type {any} */ c) => c.sampling && c.sampling.stopped !== LEFT_OUT);
   const budget = results.run.budgetMs;
   if (!cells.length) return '';
   /** @type {Map<string, string>} */

@@ -7,8 +7,9 @@ import { addRoundTime, runGuarded } from './steps.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
- * @typedef {import('./adaptive.js').AdaptiveOptions & { startedAt: number }} RoundOptions
- *   startedAt: when the run began (performance.now()), so the budget counts image builds and setup too
+ * @typedef {import('./adaptive.js').AdaptiveOptions & { startedAt: number, over?: boolean }} RoundOptions
+ *   startedAt: when the run began (performance.now()), so the budget counts image builds and setup too;
+ *   over: the planned rounds were said to go past the budget (./budget.js): no round after them
  */
 
 /**
@@ -31,7 +32,7 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
     const states = order
       .filter((b) => cellsOf(b).some((x) => x.cell.status === 'pending'))
       .map((b) => stateOf(b, cellsOf(b), run, opts));
-    const next = nextRound(states, remaining(), opts);
+    const next = opts.over ? null : nextRound(states, remaining(), opts);
     if (!next) {
       for (const s of states)
         for (const x of cellsOf(s.benchmark))

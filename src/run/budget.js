@@ -1,75 +1,161 @@
-// The budget bounds the whole run, not only the adaptive rounds after the plan. Before each step the run
-// projects what its planned rounds still cost on this machine (the plan's estimates, corrected by what the
-// finished steps took: ./progress.js). When they cannot fit in what is left of the budget, it says so at
-// once and leaves out comparisons until they fit, or, with a strict budget, stops before spending more.
+// The budget bounds the whole run, decided once, at plan time, before the first step: nothing is left out
+// halfway. What the command line named (--bench, --workload, --env, --engine, --distro, or the A/B pair)
+// is always kept, at its planned rounds. Only cells the profile added by default may be left out, and only
+// when the plan's estimate (src/run/estimate.js) does not fit in what the budget leaves for the planned
+// rounds. When even what was named does not fit, the run says so before the first step with the time it
+// will take, and runs it anyway with no adaptive rounds (never under the planned samples: quick's 5 a side,
+// the minimum for a testable comparison) or, with --budget-strict, refuses to start. While the run goes on,
+// a machine slower than the estimates makes the run go over its budget: ./steps.js says so once (and stops
+// there with --budget-strict); it never leaves a cell out. Pure decisions here; ./command.js applies them.
 //
-// What goes first: a comparison is a non-baseline cell (DinD, an alternative) against its benchmark's
-// Docker cell. Before it has samples nothing says one comparison is worth more than another (the
-// detectable-change model that steers the adaptive rounds needs samples of both sides), so each counts
-// alike and the dearest goes first: the one whose remaining planned rounds cost the most (dind-vfs, whose
-// every container copies its image's layers, is the usual one). A benchmark whose last comparison goes
-// takes its baseline with it. Only comparisons that have run here are left out: a benchmark not started
-// yet counts at its plan estimate (scaling it by the run so far let one benchmark's slow first steps
-// inflate every other and leave whole benchmarks out), and is judged once its own first round has run
-// (the check is made at each round's start). What is kept keeps every planned round, so every comparison kept has at
-// least the profile's samples a side (5 in quick). Pure decisions here; ./steps.js applies them.
+// Which default cells go first, by the value of each comparison per second it costs. A comparison is a
+// non-baseline cell (DinD, an alternative) against its benchmark's Docker cell. Before any sample, nothing
+// says one comparison of a kind tells more than another (the detectable-change model that steers the
+// adaptive rounds needs samples of both sides), so each counts alike and the dearest, all told, goes first:
+// its own planned rounds, the Docker cell it alone kept (a baseline goes with its benchmark's last
+// comparison) and the set-up it alone needed (a DinD environment's start, an image load). DinD against
+// Docker is what the suite exists for: a default `dind` comparison goes only when no other default cell is
+// left to go. Without anything named, one comparison is always kept: a run that measures nothing answers
+// nothing.
 
 /**
- * @typedef {{ key: string, benchmark: string, distro: string, baseline: boolean, remainingS: number, measured: boolean }} PendingCell
- *   a cell with planned rounds still to run; baseline: the Docker cell the benchmark's comparisons are made
- *   against; measured: it has run on this machine, so its cost is known, not extrapolated
- * @typedef {{ keep: boolean, drop: PendingCell[], needS: number, leftS: number }} Fit
- *   needS: what the planned rounds still cost; leftS: what the budget leaves for them
+ * @typedef {{
+ *   key: string, benchmark: string, distro: string, environment: string, environmentKey: string,
+ *   engine: string | null, image: string | null, baseline: boolean, named: boolean, stepsS: number,
+ * }} PlanCell
+ *   a runnable cell at plan time: baseline: the Docker cell (or the A/B pair's baseline) the benchmark's
+ *   comparisons are made against; named: the command line asked for it; stepsS: its planned steps' estimate
+ * @typedef {{ startS: number, imageS: number }} SetupCost
+ *   what a DinD environment (engine not null) costs to start, and each image it loads
+ * @typedef {{ fits: boolean, needS: number, keptS: number, leftS: number, leftOut: PlanCell[], namedS: number }} PlanFit
+ *   needS: the whole plan's estimate; keptS: what is kept; leftS: what the budget leaves for the planned
+ *   rounds; leftOut: default cells left out, in plan order; namedS: what the named cells alone need
+ * @typedef {{ benchmarks?: string[], environments?: string[], engines?: string[], distros?: string[], keys?: string[] }} Named
+ *   what the command line named: benchmarks (a workload's too), environment names, inner Engine
+ *   versions, distributions, environment keys (the A/B pair)
  */
 
 /**
- * Which pending cells to leave out so the planned rounds fit in `leftS` seconds.
- * @param {PendingCell[]} cells in plan order @param {number} leftS
- * @returns {Fit} keep: true when everything fits as planned
+ * Whether the command line asked for a cell: its benchmark, environment, inner Engine or distribution was
+ * named there. Only a cell with none of them named was added by the profile's defaults.
+ * @param {{ benchmark: string, environment: string, environmentKey: string, engine: string | null, distro: string }} cell
+ * @param {Named} named
  */
-export function fitPlan(cells, leftS) {
-  const needS = sum(cells);
-  if (needS <= leftS) return { keep: true, drop: [], needS, leftS };
-  const kept = [...cells];
-  /** @type {PendingCell[]} */
-  const drop = [];
-  while (sum(kept) > leftS) {
-    const comparisons = kept.filter((c) => !c.baseline);
-    if (!comparisons.length) {
-      drop.push(...kept.splice(0)); // only baselines left: no comparison can be made within the budget
-      break;
-    }
-    // the dearest; on a tie the later in the plan (the earlier ones may already have samples)
-    const dearest = comparisons.reduce((a, c) => (c.remainingS >= a.remainingS ? c : a));
-    drop.push(...kept.splice(kept.indexOf(dearest), 1));
-    const orphaned = kept.filter(
-      (c) =>
-        c.baseline &&
-        c.benchmark === dearest.benchmark &&
-        c.distro === dearest.distro &&
-        !kept.some((o) => !o.baseline && o.benchmark === c.benchmark && o.distro === c.distro),
-    );
-    for (const o of orphaned) drop.push(...kept.splice(kept.indexOf(o), 1));
+export function isNamed(cell, named) {
+  return Boolean(
+    named.benchmarks?.includes(cell.benchmark) ||
+    named.environments?.includes(cell.environment) ||
+    (cell.engine !== null && named.engines?.includes(cell.engine)) ||
+    named.distros?.includes(cell.distro) ||
+    named.keys?.includes(cell.environmentKey),
+  );
+}
+
+/**
+ * Seconds the planned rounds of these cells cost, with the set-up of the DinD environments they need.
+ * @param {PlanCell[]} cells @param {SetupCost} setup
+ */
+export function planCost(cells, setup) {
+  /** @type {Map<string, Set<string>>} images per DinD environment */
+  const envs = new Map();
+  let s = 0;
+  for (const c of cells) {
+    s += c.stepsS;
+    if (c.engine === null) continue;
+    const images = envs.get(c.environmentKey) ?? new Set();
+    if (c.image) images.add(c.image);
+    envs.set(c.environmentKey, images);
   }
-  // Only what has run here is left out now: a benchmark not started yet is costed from the plan's estimate,
-  // not this machine's. Chosen, it is judged again at its own first round; until then it still counts, so
-  // nothing cheaper is left out in its place.
-  const now = drop.filter((c) => c.measured);
-  return { keep: now.length === 0, drop: now, needS, leftS };
+  for (const images of envs.values()) s += setup.startS + setup.imageS * images.size;
+  return s;
 }
-
-/** @param {PendingCell[]} cells */
-const sum = (cells) => cells.reduce((s, c) => s + c.remainingS, 0);
 
 /**
- * The log line (and a dropped cell's reason) for a fit that does not keep everything.
- * @param {Fit} fit @param {number} budgetS
+ * Which default cells to leave out so the planned rounds fit in `leftS` seconds (see the top of this file).
+ * @param {PlanCell[]} cells the runnable cells, in plan order @param {number} leftS @param {SetupCost} setup
+ * @returns {PlanFit} fits: false when what is kept still does not fit (what was named, or the last comparison)
  */
-export function fitMessage(fit, budgetS) {
-  return `${overMessage(fit, budgetS)}; leaving out ${fit.drop.map((c) => c.key).join(', ')}`;
+export function fitAtPlan(cells, leftS, setup) {
+  const needS = planCost(cells, setup);
+  const namedS = planCost(
+    cells.filter((c) => c.named),
+    setup,
+  );
+  let kept = [...cells];
+  /** @type {PlanCell[]} */
+  const leftOut = [];
+  while (planCost(kept, setup) > leftS) {
+    const next = dearestDefault(kept, setup);
+    if (!next) break;
+    leftOut.push(...next.cells);
+    kept = kept.filter((c) => !next.cells.includes(c));
+  }
+  const keptS = planCost(kept, setup);
+  const order = (/** @type {PlanCell} */ c) => cells.indexOf(c);
+  leftOut.sort((a, b) => order(a) - order(b));
+  return { fits: keptS <= leftS, needS, keptS, leftS, leftOut, namedS };
 }
 
-/** "budget: the planned rounds need about N s more, M s are left of B s" @param {Fit} fit @param {number} budgetS */
+/**
+ * The default comparison to leave out next, with the baselines it alone kept: the lowest value per second
+ * (other kinds before `dind`, then the most seconds saved; on a tie the later in the plan). Null when no
+ * default cell may go.
+ * @param {PlanCell[]} kept @param {SetupCost} setup
+ * @returns {{ cells: PlanCell[] } | null}
+ */
+function dearestDefault(kept, setup) {
+  const compared = (/** @type {PlanCell} */ c) => !c.baseline && c.environment !== 'native';
+  const comparisons = kept.filter(compared);
+  // Nothing named: the last comparison stays, or the run would answer nothing.
+  const lastStays = !comparisons.some((c) => c.named) && comparisons.length === 1;
+  const candidates = kept.filter((c) => !c.baseline && !c.named && !(lastStays && compared(c)));
+  const before = planCost(kept, setup);
+  let best = null;
+  let bestRank = [Infinity, -Infinity];
+  for (const c of candidates) {
+    const gone = [c, ...orphans(kept, c)];
+    const saved =
+      before -
+      planCost(
+        kept.filter((k) => !gone.includes(k)),
+        setup,
+      );
+    const rank = [c.environment === 'dind' ? 1 : 0, saved];
+    if (rank[0] < bestRank[0] || (rank[0] === bestRank[0] && rank[1] >= bestRank[1])) {
+      best = { cells: gone };
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+/**
+ * The default baselines that keep no comparison once `c` goes: same benchmark and distribution.
+ * @param {PlanCell[]} kept @param {PlanCell} c
+ */
+function orphans(kept, c) {
+  const same = (/** @type {PlanCell} */ o) => o.benchmark === c.benchmark && o.distro === c.distro;
+  if (kept.some((o) => o !== c && !o.baseline && o.environment !== 'native' && same(o))) return [];
+  return kept.filter((o) => o.baseline && !o.named && same(o));
+}
+
+/**
+ * A budget that holds `keptS` seconds of planned rounds after `spentS` already spent and the reserve: what
+ * to give --budget, rounded up to a whole minute ("8m").
+ * @param {number} keptS @param {number} spentS @param {number} reserveMs
+ */
+export function budgetToHold(keptS, spentS, reserveMs) {
+  const minutes = Math.ceil((keptS + spentS + reserveMs / 1000) / 60);
+  return minutes >= 60 ? `${Math.floor(minutes / 60)}h${minutes % 60 ? `${minutes % 60}m` : ''}` : `${minutes}m`;
+}
+
+/**
+ * A strict budget that cannot hold the run: refused before the first step, or stopped before it goes over
+ * (its partial results resumable). `run` exits EXIT.OVER_BUDGET (./command.js).
+ */
+export class BudgetError extends Error {}
+
+/** "budget: the planned rounds need about N s more, M s are left of B s" @param {{needS: number, leftS: number}} fit @param {number} budgetS */
 export function overMessage(fit, budgetS) {
   const left = Math.max(0, Math.round(fit.leftS));
   return `budget: the planned rounds need about ${Math.round(fit.needS)} s more, ${left} s are left of ${Math.round(budgetS)} s`;

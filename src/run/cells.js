@@ -106,6 +106,15 @@ export function reopen(cell) {
   delete cell.logTail;
 }
 
+/**
+ * A cell left out for the run's budget at plan time (./budget.js): unavailable, with why, and no samples.
+ * @param {CellResult} cell @param {string} reason
+ */
+export function leaveOut(cell, reason) {
+  markUnavailable(cell, reason);
+  cell.sampling = { iterations: 0, stopped: 'left out for the budget' };
+}
+
 /** @param {CellResult} cell @param {string} reason */
 export function markUnavailable(cell, reason) {
   cell.status = 'unavailable';

@@ -151,6 +151,8 @@ export function resumedOptions(results) {
       typeof a.baseline === 'string' && typeof a.candidate === 'string'
         ? { baseline: a.baseline, candidate: a.candidate }
         : undefined,
+    // What the command line named: a fresh start on other hardware keeps it from the budget as the first did.
+    named: Array.isArray(a.named) ? a.named.filter((/** @type {unknown} */ x) => typeof x === 'string') : undefined,
     args: a,
   };
 }

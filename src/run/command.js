@@ -12,24 +12,29 @@ import { hostFacts, suiteFacts } from '../results/provenance.js';
 import { DEFAULT_MAX_ITERATIONS } from './adaptive.js';
 import { Checkpoint, OtherHardwareError, ResumeError, readPartial, resumedOptions } from './checkpoint.js';
 import { assembleResults, partialDocument, resumedFacts } from './document.js';
-import { stepEstimates } from './estimate.js';
+import { DIND_START_S, IMAGE_LOAD_S, stepEstimates } from './estimate.js';
 import { describeImages, prepareImages } from './images.js';
 import { printReport, writeOutputs } from './outputs.js';
 import { validateParamOverrides } from './params.js';
 import { makePlan } from './plan.js';
+import { planCells } from './cells.js';
 import { withWorkload } from './workload.js';
 import { duration } from './progress.js';
 import { designOf, runIdOf } from './design.js';
 import { executePlan } from './runner.js';
-import { budgetForSelection } from './budget.js';
+import { BudgetError, budgetForSelection, budgetToHold, fitAtPlan, isNamed } from './budget.js';
 import { startPeakRss } from './memory.js';
 import { OUT_LOCK, lockOut } from './out-lock.js';
 
 /**
  * CELLS_FAILED: the run finished but a cell failed; ENGINE_LOST: an engine went away and did not come back
- * within the wait: the partial results say "interrupted" and `run --resume DIR` continues the run.
+ * within the wait: the partial results say "interrupted" and `run --resume DIR` continues the run;
+ * LESS_THAN_ASKED: the run finished, every cell named on the command line ran, but cells the profile added by
+ * default were left out for the budget at plan time (named then and at the top of the report; a failed cell
+ * takes precedence: 3); OVER_BUDGET: with --budget-strict, the budget cannot hold what was asked for:
+ * refused before the first step, or stopped before going over (the partial results say "interrupted").
  */
-export const EXIT = { OK: 0, CELLS_FAILED: 3, ENGINE_LOST: 5 };
+export const EXIT = { OK: 0, CELLS_FAILED: 3, ENGINE_LOST: 5, LESS_THAN_ASKED: 6, OVER_BUDGET: 7 };
 
 /** The change adaptive sampling aims to make detectable DinD vs Docker (5%; the verdicts against history need 2% since issue 21). */
 export const ADAPTIVE_MIN_CHANGE = 0.05;
@@ -43,11 +48,14 @@ const RESERVE_MS = 45_000;
  *   engines: string[], iterations?: number, out: string, build: boolean, runnerLabels?: string[], args: object,
  *   log: (s: string) => void, paramOverrides?: import('./params.js').ParamOverrides,
  *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number, budgetStrict?: boolean,
- *   locked?: boolean, pair?: import('./adaptive.js').Pair,
+ *   locked?: boolean, pair?: import('./adaptive.js').Pair, named?: string[],
  * }} RunOptions
  *   registry: where benchmark names are looked up (default: every benchmark)
  *   locked: the caller holds the --out folder's lock already (a resume)
- *   budgetStrict: stop as soon as the planned rounds cannot fit in the budget (./budget.js)
+ *   budgetStrict: refuse to start when the budget cannot hold what was asked for, stop when the run is
+ *   projected past it (./budget.js)
+ *   named: the selection options given on the command line (bench, workload, env, engine, distro): their
+ *   cells are never left out for the budget; without it, every cell is the profile's default
  *   pair: the run is an A/B of these two environments: adaptive rounds and the budget's baseline follow it
  *   resumed: the partial results of the run being continued (see resumeCommand)
  *   budgetMs: the run's wall-time budget: after the planned iterations, add iterations where they pay
@@ -89,6 +97,23 @@ async function runLocked(o) {
   });
   checkPair(o.pair, plan);
   const estimates = logPlan(o, design, plan);
+  try {
+    const fit = fitToBudget(o, design, plan, estimates, images.unavailable);
+    return await measure(o, { design, plan, estimates, images, fit, peakRss, outDir, file });
+  } catch (e) {
+    if (!(e instanceof BudgetError)) throw e;
+    o.log(e.message);
+    return { exitCode: EXIT.OVER_BUDGET, results: null, file };
+  }
+}
+
+/**
+ * The plan run, described and written out.
+ * @param {RunOptions} o
+ * @param {{ design: Design, plan: ReturnType<typeof makePlan>, estimates: number[], fit: ReturnType<typeof fitToBudget>,
+ *   images: Awaited<ReturnType<typeof prepareImages>>, peakRss: ReturnType<typeof startPeakRss>, outDir: string, file: string }} p
+ */
+async function measure(o, { design, plan, estimates, images, fit, peakRss, outDir, file }) {
   const runId = o.resumed?.run.id ?? runIdOf(design.startedAt);
   const facts = { startedAt: design.startedAt, iterations: design.iterations, warmup: design.profile.warmup };
   const partial = await partialDocument(o, { runId, ...facts, budgetMs: design.budgetMs });
@@ -107,7 +132,12 @@ async function runLocked(o) {
       : undefined,
     checkpoint: new Checkpoint(file, partial),
     estimates,
-    adaptive: adaptiveOf(design, Boolean(o.budgetStrict), o.pair),
+    adaptive: adaptiveOf(design, Boolean(o.budgetStrict), o.pair, fit.over),
+    leftOut: fit.leftOut,
+  }).catch((e) => {
+    if (e instanceof BudgetError)
+      e.message += `. ${file} is kept as interrupted: continue with \`dind-bench run --resume ${o.out}\``;
+    throw e;
   });
   // Interrupted: the signal handler removes what the run created and exits; nothing more may start
   // (a container describing an image, created after that cleanup, would be left behind).
@@ -130,7 +160,13 @@ async function runLocked(o) {
   if (o.resumed) resumedFacts(results, o.resumed, executed.cells);
   await writeOutputs(outDir, file, results);
   printReport(results, outDir, file, o.log);
-  return { exitCode: results.run.complete ? EXIT.OK : EXIT.CELLS_FAILED, results, file };
+  const left = leftForBudget(results);
+  if (left.length)
+    o.log(
+      `budget: this run measured less than its profile plans: ${left.length} cell(s) the profile added by default were left out for the budget (see the top of report.md); exit ${results.run.complete ? EXIT.LESS_THAN_ASKED : EXIT.CELLS_FAILED}`,
+    );
+  const exitCode = !results.run.complete ? EXIT.CELLS_FAILED : left.length ? EXIT.LESS_THAN_ASKED : EXIT.OK;
+  return { exitCode, results, file };
 }
 
 /** @param {RunOptions} o @returns {Design} */
@@ -178,9 +214,10 @@ function logPlan(o, design, plan) {
  * rounds use what is left. Teardown, image facts and the reports come after the last round: kept out of
  * the budget (reserveMs).
  * @param {Design} design @param {boolean} strict @param {import('./adaptive.js').Pair} [pair]
- * @returns {import('./adaptive-rounds.js').RoundOptions & {strict: boolean} | undefined}
+ * @param {boolean} [over] the plan was said at plan time to go over the budget: not said again as it runs
+ * @returns {import('./adaptive-rounds.js').RoundOptions & {strict: boolean, over: boolean} | undefined}
  */
-function adaptiveOf({ budgetMs, profile, t0 }, strict, pair) {
+function adaptiveOf({ budgetMs, profile, t0 }, strict, pair, over = false) {
   if (!budgetMs) return undefined;
   return {
     pair,
@@ -190,6 +227,7 @@ function adaptiveOf({ budgetMs, profile, t0 }, strict, pair) {
     reserveMs: RESERVE_MS,
     startedAt: t0,
     strict,
+    over,
   };
 }
 
@@ -230,6 +268,88 @@ function budgetOfSelection(o, design, selectedS) {
   }
   return budgetMs;
 }
+
+/**
+ * At plan time, before anything is set up, with a budget: which cells it leaves out (./budget.js), by key
+ * with why. What the command line named is kept; when it (or, with nothing named, the last comparison) does
+ * not fit either, the run says so with the time it will take and goes on without adaptive rounds, or with
+ * --budget-strict refuses (BudgetError). A resumed run keeps the decisions of its first attempt.
+ * @param {RunOptions} o @param {Design} design @param {ReturnType<typeof makePlan>} plan
+ * @param {number[]} estimates each step's, in plan order @param {Record<string, string>} unavailableImages
+ * @returns {{ leftOut: Map<string, string>, over: boolean }} leftOut: by key, with why; over: what is kept
+ *   does not fit either (said here)
+ */
+function fitToBudget(o, design, plan, estimates, unavailableImages) {
+  const budgetMs = design.budgetMs;
+  if (!budgetMs || o.resumed) return { leftOut: new Map(), over: false };
+  const cells = planCells(plan, design.registry, unavailableImages);
+  /** @type {Map<string, number>} */
+  const stepsS = new Map();
+  plan.steps.forEach((s, i) => stepsS.set(s.cell, (stepsS.get(s.cell) ?? 0) + estimates[i]));
+  const given = new Set(o.named ?? []);
+  const named = {
+    benchmarks: given.has('bench') || given.has('workload') ? o.benchmarks : [],
+    environments: given.has('env') ? o.environments : [],
+    engines: given.has('engine') ? o.engines : [],
+    distros: given.has('distro') ? o.distros : [],
+    keys: o.pair ? [o.pair.baseline, o.pair.candidate] : [],
+  };
+  const runnable = [...cells]
+    .filter(([, c]) => c.status === 'pending')
+    .map(([key, c]) => ({
+      key,
+      ...c,
+      baseline: c.environmentKey === (o.pair?.baseline ?? 'docker'),
+      named: isNamed(c, named),
+      stepsS: stepsS.get(key) ?? 0,
+    }));
+  const spentS = (performance.now() - design.t0) / 1000;
+  const budgetS = Math.round(budgetMs / 1000);
+  const leftS = budgetMs / 1000 - RESERVE_MS / 1000 - spentS;
+  const fit = fitAtPlan(runnable, leftS, { startS: DIND_START_S, imageS: IMAGE_LOAD_S });
+  const hold = budgetToHold(fit.keptS, spentS, RESERVE_MS);
+  const left = `${Math.max(0, Math.round(leftS))} s are left of ${budgetS} s for the planned rounds`;
+  if (!fit.fits && o.budgetStrict) {
+    throw new BudgetError(
+      `budget: what was asked for needs about ${Math.round(fit.keptS)} s (${duration(fit.keptS)}) of planned rounds, ${left}; ` +
+        `not started (--budget-strict): --budget ${hold} would hold it`,
+    );
+  }
+  /** @type {Map<string, string>} */
+  const out = new Map();
+  if (fit.leftOut.length) {
+    const savedS = Math.round(fit.needS - fit.keptS);
+    o.log(
+      `budget: the plan needs about ${Math.round(fit.needS)} s, ${left}: leaving out, before the first step, ` +
+        `${fit.leftOut.length} cell(s) the profile added by default (nothing named on the command line is left out), ` +
+        `about ${savedS} s: ${fit.leftOut.map((c) => c.key).join(', ')}`,
+    );
+    o.log(
+      `budget: this run will measure less than its profile plans (exit ${EXIT.LESS_THAN_ASKED} at the end, unless a cell fails); name a cell (--bench, --env, --engine, --distro) to keep it, or give a larger --budget`,
+    );
+    for (const c of fit.leftOut) {
+      out.set(
+        c.key,
+        `left out at plan time to keep the run within its budget of ${budgetS} s: the profile added it by default (not named on the command line) and the budget could not hold its planned rounds (about ${Math.round(c.stepsS)} s)`,
+      );
+    }
+  }
+  if (!fit.fits) {
+    const kept = fit.namedS > 0 ? 'every cell named on the command line' : 'the last comparison';
+    o.log(
+      `budget: what is kept needs about ${Math.round(fit.keptS)} s (${duration(fit.keptS)}) of planned rounds, ${left}: ` +
+        `${kept} keeps its planned ${design.iterations} iteration(s), so the run goes over its budget and takes no adaptive rounds ` +
+        `(--budget ${hold} would hold it; with --budget and --budget-strict it would refuse to start instead)`,
+    );
+  }
+  return { leftOut: out, over: !fit.fits };
+}
+
+/**
+ * The cells a finished run left out for its budget. @param {import('#model/results.js').Results} results
+ */
+const leftForBudget = (results) =>
+  results.cells.filter((/** @type {any} */ c) => c.sampling?.stopped === 'left out for the budget');
 
 /**
  * `dind-bench run --resume DIR`: the interrupted run in DIR continued with the options it recorded, on

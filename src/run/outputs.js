@@ -2,7 +2,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { htmlReport } from '../results/report-html.js';
-import { answers, markdownReport, problems, summaryTables } from '../results/report.js';
+import { answers, leftOutNote, markdownReport, problems, summaryTables } from '../results/report.js';
 import { costTable, jobSentence, workloadCosts } from '../results/job-cost.js';
 import { validateResults } from '../results/schema.js';
 import { textTable, wrap } from '../text/tables.js';
@@ -31,6 +31,8 @@ export async function writeOutputs(outDir, file, results) {
  */
 export function printReport(results, outDir, file, log) {
   const jobs = workloadCosts(results);
+  const left = leftOutNote(results);
+  if (left) log(`\n${wrap(left)}`);
   for (const w of jobs) log(`\n${wrap(jobSentence(w))}`);
   for (const t of summaryTables(results)) log(`\n${t.title}\n${textTable(t.header, t.rows)}`);
   for (const p of problems(results)) log(`\n${wrap(p)}`);

@@ -15,7 +15,8 @@ import { ResourceTracker } from '../engine/resources.js';
 import { createEnvironment } from '../environments/index.js';
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { runAdaptiveRounds } from './adaptive-rounds.js';
-import { finishCells, planCells, resumeCells } from './cells.js';
+import { BudgetError } from './budget.js';
+import { finishCells, leaveOut, planCells, resumeCells } from './cells.js';
 import { runIdOf } from './design.js';
 import { Progress } from './progress.js';
 import { EngineWatch } from './engine-watch.js';
@@ -41,7 +42,7 @@ import { guardTeardown } from './teardown.js';
  * }} RunContext
  *   roundMs: per benchmark, the wall time of each measured interleaved round (every cell once)
  *   engines: checks the engines before each step and recovers a lost one (./engine-watch.js)
- *   budget: the whole run's budget: the planned rounds are fitted into it (./budget.js)
+ *   budget: the whole run's budget (./budget.js): fitted at plan time; over: the run was projected past it
  *   What every step of a run shares.
  */
 
@@ -60,6 +61,7 @@ import { guardTeardown } from './teardown.js';
  *   checkpoint?: import('./checkpoint.js').Checkpoint,
  *   estimates?: number[],
  *   adaptive?: import('./adaptive-rounds.js').RoundOptions & {strict?: boolean},
+ *   leftOut?: Map<string, string>,
  * }} args
  *   unavailableImages: image ref -> why it cannot be had here (e.g. Alpine offline)
  *   benchmarks: the registry the plan's benchmark names are looked up in (default: every benchmark)
@@ -67,6 +69,7 @@ import { guardTeardown } from './teardown.js';
  *   checkpoint: where the run is written as it goes; estimates: seconds per plan step, for the ETA
  *   adaptive: after the plan, add iterations while the budget lasts (src/run/adaptive.js); startedAt is
  *   when the run began (performance.now()), so the budget counts image builds and setup too
+ *   leftOut: cells left out for the budget at plan time (./budget.js), by key, with why: never set up, never run
  * @returns {Promise<{runId: string, environments: EnvironmentResult[], cells: CellResult[], interrupted: boolean,
  *   engineEvents: import('./engine-watch.js').EngineEvent[], lost: string | null}>}
  *   lost: why the run stopped early because an engine did not come back (its partial file says interrupted)
@@ -85,6 +88,7 @@ export async function executePlan({
   checkpoint,
   estimates,
   adaptive,
+  leftOut,
 }) {
   const tracker = new ResourceTracker(runId);
   /** @type {RunContext} */
@@ -107,6 +111,7 @@ export async function executePlan({
 
   const cells = planCells(plan, benchmarks, unavailableImages);
   if (resume) resumeCells(cells, resume.cells);
+  for (const [key, why] of leftOut ?? []) leaveOut(/** @type {CellResult} */ (cells.get(key)), why);
   const watch = new EngineWatch({
     outer,
     envs,
@@ -125,7 +130,11 @@ export async function executePlan({
     await save();
     run.environments = keepRecorded(await setUpEnvironments(plan.environments, envs, cells, run), resume?.environments);
     await save();
-    await runPlannedSteps(plan.steps, envs, cells, run, save);
+    await runPlannedSteps(plan.steps, envs, cells, run, save).catch(async (e) => {
+      // A strict budget stopped the run before it went over: kept as interrupted, for `run --resume`.
+      if (e instanceof BudgetError) await save().then(() => checkpoint?.interrupted());
+      throw e;
+    });
     if (adaptive && !watch.lost) await runAdaptiveRounds(plan, envs, cells, run, adaptive, save);
     if (!watch.lost) finishCells(cells);
     else await save().then(() => checkpoint?.interrupted());

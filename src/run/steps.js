@@ -7,7 +7,7 @@ import { withTimeout } from '../engine/containers.js';
 import { UnavailableError } from '../benchmarks/benchmark.js';
 import { markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
-import { fitMessage, fitPlan, overMessage } from './budget.js';
+import { BudgetError, overMessage } from './budget.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -49,10 +49,11 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
 }
 
 /**
- * Before step `from`, at the start of a round: when the planned rounds left cannot fit in what is left of
- * the budget, leave out the comparisons ./budget.js chooses (marked unavailable, with why), or stop when the
- * budget is strict. A cell that has run here is costed by what its steps took, one not started yet by the
- * plan's estimate.
+ * Before step `from`, at the start of a round: when the planned rounds left are projected past what is left
+ * of the budget (a machine slower than the plan's estimates), say so once; every cell keeps its planned
+ * rounds (what to leave out was decided at plan time, ./budget.js), and the adaptive rounds get nothing.
+ * With --budget-strict the run stops there instead, its partial results resumable. A cell that has run
+ * here is costed by what its steps took, one not started yet by the plan's estimate.
  * @param {import('./plan.js').PlannedStep[]} steps @param {number} from
  * @param {Map<string, CellResult>} cells @param {RunContext} run @param {NonNullable<RunContext['budget']>} budget
  */
@@ -60,35 +61,19 @@ function keepWithinBudget(steps, from, cells, run, budget) {
   // At the start of a round (each cell's previous round measured), never mid-round.
   const prev = steps[from - 1];
   const roundStart = !prev || prev.iteration !== steps[from].iteration || prev.warmup !== steps[from].warmup;
-  if (!run.progress.measured || !roundStart) return;
-  /** @type {Map<string, import('./budget.js').PendingCell>} */
-  const pending = new Map();
+  if (!run.progress.measured || !roundStart || budget.over) return;
+  let needS = 0;
   for (let j = from; j < steps.length; j++) {
-    const cell = /** @type {CellResult} */ (cells.get(steps[j].cell));
-    if (cell.status !== 'pending') continue;
-    const p = pending.get(steps[j].cell) ?? {
-      key: steps[j].cell,
-      benchmark: cell.benchmark,
-      distro: cell.distro,
-      baseline: cell.environmentKey === (budget.pair?.baseline ?? 'docker'),
-      measured: (cell.stepsDone ?? 0) > 0,
-      remainingS: 0,
-    };
-    p.remainingS += run.progress.secondsOf(j, { extrapolate: false });
-    pending.set(steps[j].cell, p);
+    if (cells.get(steps[j].cell)?.status === 'pending') needS += run.progress.secondsOf(j, { extrapolate: false });
   }
   const leftS = (budget.startedAt + budget.budgetMs - budget.reserveMs - performance.now()) / 1000;
-  const fit = fitPlan([...pending.values()], leftS);
-  if (fit.needS <= fit.leftS) return;
-  if (budget.strict) throw new Error(`${overMessage(fit, budget.budgetMs / 1000)}; stopped (--budget-strict)`);
-  if (fit.keep) return; // over only by what has not run here yet: judged at its own first round
-  run.log(fitMessage(fit, budget.budgetMs / 1000));
-  for (const d of fit.drop) {
-    const cell = /** @type {CellResult} */ (cells.get(d.key));
-    const why = `left out to keep the run within its budget of ${Math.round(budget.budgetMs / 1000)} s: its planned rounds did not fit on this machine`;
-    markUnavailable(cell, why);
-    cell.sampling = { iterations: cell.metrics[0]?.samples.length ?? 0, stopped: 'left out for the budget' };
-  }
+  if (needS <= leftS) return;
+  const over = overMessage({ needS, leftS }, budget.budgetMs / 1000);
+  if (budget.strict) throw new BudgetError(`${over}; stopped (--budget-strict)`);
+  budget.over = true;
+  run.log(
+    `${over}: this machine is slower than the plan's estimates. Every cell keeps its planned rounds (nothing is left out halfway); the run goes over its budget and takes no adaptive rounds`,
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { compareWithinRun } from '../../src/results/within-run.js';
 import { terminalReport, markdownReport as compareMarkdown } from '../../src/compare/render.js';
 import { htmlReport } from '../../src/results/report-html.js';
-import { answers, markdownReport, problemGroups, problems, summaryTables } from '../../src/results/report.js';
+import { answers, leftOutNote, markdownReport, problemGroups, problems, samplingNote, summaryTables } from '../../src/results/report.js';
 import { textTable, wrap } from '../../src/text/tables.js';
 import { CHROMIUM, launch } from '../helpers/browser.js';
 
@@ -91,6 +91,33 @@ test('the answer comes first: a sentence per DinD environment', () => {
   assert.doesNotMatch(a.join(' '), /worse in 0|no change/);
   const md = markdownReport(r);
   assert.ok(md.indexOf('- dind@20.10') < md.indexOf('| environment |'), 'answers before the tables');
+});
+
+test("cells left out for the budget are named in the report's first lines, and an environment left out whole says so", () => {
+  const r = run();
+  assert.equal(leftOutNote(r), '', 'nothing left out: no line');
+  r.run.budgetMs = 900_000;
+  for (const c of r.cells) {
+    if (c.environmentKey === 'dind-vfs@20.10' || (c.environmentKey === 'native' && c.benchmark === 'sysbench')) {
+      Object.assign(c, { status: 'unavailable', reason: 'left out at plan time to keep the run within its budget of 900 s', metrics: [] });
+      c.sampling = { iterations: 0, stopped: 'left out for the budget' };
+    } else if (c.status === 'ok') c.sampling = { iterations: 5, stopped: 'budget spent' };
+  }
+  const vfs = r.cells.filter((/** @type {any} */ c) => c.environmentKey === 'dind-vfs@20.10');
+  const note = leftOutNote(r);
+  assert.equal(
+    note,
+    `Measured less than planned: ${vfs.length + 1} cells were left out for the run's budget of 900 s, not measured: ` +
+      `dind-vfs@20.10 (debian): lifecycle, sysbench; dind-vfs@20.10 (alpine): lifecycle, sysbench; native: sysbench.`,
+  );
+  const md = markdownReport(r).split('\n');
+  assert.equal(md[2], `**${note.replaceAll('@', '@\u2060')}**`, 'under the title, first (mdText keeps @ from mentioning)');
+  assert.ok(
+    answers(r).some((a) => /^dind-vfs@20\.10 .*: not measured in this run: left out for the run's budget \(see the top of the report\)\.$/.test(a)),
+    answers(r).join('\n'),
+  );
+  assert.doesNotMatch(samplingNote(r), /left out/, 'the sampling line names only the cells that ran');
+  assert.ok(htmlReport(r).includes('<p class="answer bad"><b>Measured less than planned: '));
 });
 
 test('data from the results file cannot break a Markdown table or reach the terminal as control characters', () => {

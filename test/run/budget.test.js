@@ -1,96 +1,144 @@
-// The whole run's budget (src/run/budget.js): planned rounds that cannot fit leave out the dearest
-// comparisons first, a benchmark's baseline goes with its last comparison, what fits is kept whole; the
-// profile's budget follows the share of the plan that was asked for.
+// The whole run's budget (src/run/budget.js), decided at plan time: what the command line named is never
+// left out; only cells the profile added by default go, the least value per second first (DinD against
+// Docker last), a baseline with its benchmark's last comparison; with nothing named one comparison stays;
+// the profile's budget follows the share of the plan that was asked for. On the real engine: named
+// environments kept over the budget, default cells left out and named before the first step and at the top
+// of the report (exit 6), --budget-strict refusing before the first step (exit 7), and a machine slower
+// than the estimates never losing a cell halfway.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { validateResults } from '../../src/results/schema.js';
-import { budgetForSelection, fitMessage, fitPlan } from '../../src/run/budget.js';
+import { budgetForSelection, budgetToHold, fitAtPlan, isNamed, planCost } from '../../src/run/budget.js';
+import { EXIT, runCommand } from '../../src/run/command.js';
 import { engineOrSkip, ensureImages } from '../helpers/engine.js';
-import { NOTHING, runCli, settled } from '../helpers/run-cli.js';
+import { NOTHING, STEP, runCli, settled } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
-/** @param {string} key @param {number} remainingS @param {boolean} [measured] */
-const cell = (key, remainingS, measured = true) => {
-  const [benchmark, env, distro] = key.split('/');
-  return { key, benchmark, distro, baseline: env === 'docker', remainingS, measured };
+const SETUP = { startS: 3, imageS: 3 };
+
+/**
+ * A runnable cell at plan time. @param {string} key benchmark/env/distro
+ * @param {number} stepsS @param {boolean} [named]
+ * @returns {import('../../src/run/budget.js').PlanCell}
+ */
+const cell = (key, stepsS, named = false) => {
+  const [benchmark, environmentKey, distro] = key.split('/');
+  const [environment, engine = null] = environmentKey.split('@');
+  return {
+    key,
+    benchmark,
+    distro,
+    environment,
+    environmentKey,
+    engine,
+    image: engine ? `dind-bench/${benchmark}:${distro}` : null,
+    baseline: environmentKey === 'docker',
+    named,
+    stepsS,
+  };
 };
 const PLAN = [
+  cell('lifecycle/native/host', 5),
   cell('lifecycle/docker/debian', 20),
   cell('lifecycle/dind@20.10/debian', 30),
   cell('lifecycle/dind-vfs@20.10/debian', 120),
+  cell('fio/native/host', 10),
   cell('fio/docker/debian', 40),
   cell('fio/dind@20.10/debian', 45),
   cell('fio/dind-vfs@20.10/debian', 90),
 ];
+const keys = (/** @type {{key: string}[]} */ cells) => cells.map((c) => c.key);
+
+test('named: a cell whose benchmark, environment, inner Engine, distribution or A/B key the command line gave', () => {
+  const c = { benchmark: 'fio', environment: 'dind', environmentKey: 'dind@20.10', engine: '20.10', distro: 'debian' };
+  assert.equal(isNamed(c, {}), false, 'nothing named: the profile added it');
+  assert.equal(isNamed(c, { benchmarks: ['fio'] }), true);
+  assert.equal(isNamed(c, { environments: ['dind'] }), true);
+  assert.equal(isNamed(c, { environments: ['dind-vfs'] }), false);
+  assert.equal(isNamed(c, { engines: ['20.10'] }), true);
+  assert.equal(
+    isNamed({ ...c, environment: 'docker', environmentKey: 'docker', engine: null }, { engines: ['20.10'] }),
+    false,
+  );
+  assert.equal(isNamed(c, { distros: ['debian'] }), true);
+  assert.equal(isNamed(c, { keys: ['dind@20.10'] }), true);
+});
+
+test('what a plan costs: its steps, and the set-up of each DinD environment it needs (start, one load per image)', () => {
+  assert.equal(planCost(PLAN, SETUP), 360 + 2 * (3 + 2 * 3));
+  assert.equal(planCost([cell('lifecycle/docker/debian', 20)], SETUP), 20, 'no DinD environment, no set-up');
+});
 
 test('a plan that fits is kept whole', () => {
-  const fit = fitPlan(PLAN, 345);
-  assert.equal(fit.keep, true);
-  assert.deepEqual(fit.drop, []);
-  assert.equal(fit.needS, 345);
+  const fit = fitAtPlan(PLAN, 400, SETUP);
+  assert.equal(fit.fits, true);
+  assert.deepEqual(fit.leftOut, []);
+  assert.equal(fit.needS, 378);
+  assert.equal(fit.keptS, 378);
 });
 
-test('over the budget, the dearest comparisons go first until the rest fits', () => {
-  let fit = fitPlan(PLAN, 300);
-  assert.equal(fit.keep, false);
+test('over the budget, default cells go by value per second: the dearest first, DinD against Docker last', () => {
+  let fit = fitAtPlan(PLAN, 300, SETUP);
+  assert.equal(fit.fits, true);
+  assert.deepEqual(keys(fit.leftOut), ['lifecycle/dind-vfs@20.10/debian'], 'the dearest, with its image load');
+  assert.equal(fit.keptS, 378 - 120 - 3);
+  fit = fitAtPlan(PLAN, 150, SETUP);
   assert.deepEqual(
-    fit.drop.map((c) => c.key),
-    ['lifecycle/dind-vfs@20.10/debian'],
+    keys(fit.leftOut),
+    ['lifecycle/dind-vfs@20.10/debian', 'fio/native/host', 'fio/dind-vfs@20.10/debian'],
+    "the last dind-vfs cell takes its environment's start with it; then native, the dearer first",
   );
-  fit = fitPlan(PLAN, 200);
+  assert.equal(fit.keptS, 378 - 123 - 96 - 10);
+  fit = fitAtPlan(PLAN, 100, SETUP);
   assert.deepEqual(
-    fit.drop.map((c) => c.key),
-    ['lifecycle/dind-vfs@20.10/debian', 'fio/dind-vfs@20.10/debian'],
+    keys(fit.leftOut).filter((k) => !k.includes('vfs') && !k.includes('native')),
+    ['fio/docker/debian', 'fio/dind@20.10/debian'],
+    'every other kind has gone before a dind comparison; then the dearer one goes, its Docker cell with it',
   );
-  assert.match(
-    fitMessage(fit, 900),
-    /^budget: the planned rounds need about 345 s more, 200 s are left of 900 s; leaving out lifecycle\/dind-vfs/,
-  );
+  assert.equal(fit.leftOut.length, 6);
+  assert.equal(fit.keptS, 20 + 30 + 3 + 3);
+  assert.equal(fit.fits, true);
 });
 
-test("a benchmark's baseline goes with its last comparison; nothing left when not even one fits", () => {
-  const fit = fitPlan(PLAN, 60);
-  const dropped = fit.drop.map((c) => c.key);
-  assert.ok(dropped.includes('fio/docker/debian'), 'fio has no comparison left, so its Docker cell goes too');
-  assert.ok(!dropped.includes('lifecycle/docker/debian'), 'lifecycle keeps a comparison, so it keeps its baseline');
-  const kept = PLAN.filter((c) => !dropped.includes(c.key));
+test('nothing named is never left out: over the budget it is all kept, and says it does not fit', () => {
+  const named = PLAN.map((c) => ({ ...c, named: c.environment === 'dind' || c.baseline }));
+  const fit = fitAtPlan(named, 60, SETUP);
+  assert.deepEqual(keys(fit.leftOut), [
+    'lifecycle/native/host',
+    'lifecycle/dind-vfs@20.10/debian',
+    'fio/native/host',
+    'fio/dind-vfs@20.10/debian',
+  ]);
+  assert.equal(fit.fits, false);
+  assert.equal(fit.keptS, fit.namedS);
+  for (const c of named.filter((x) => x.named)) assert.ok(!fit.leftOut.includes(c), `${c.key} is kept`);
+  const all = fitAtPlan(
+    PLAN.map((c) => ({ ...c, named: true })),
+    10,
+    SETUP,
+  );
+  assert.deepEqual(all.leftOut, []);
+  assert.equal(all.fits, false);
+});
+
+test('with nothing named, the last comparison stays: a run that measures nothing answers nothing', () => {
+  const fit = fitAtPlan(PLAN, 5, SETUP);
+  assert.equal(fit.fits, false);
+  const kept = PLAN.filter((c) => !fit.leftOut.includes(c));
   assert.deepEqual(
-    kept.map((c) => c.key),
+    keys(kept),
     ['lifecycle/docker/debian', 'lifecycle/dind@20.10/debian'],
+    'the cheapest dind comparison',
   );
-  assert.ok(kept.reduce((s, c) => s + c.remainingS, 0) <= 60);
-  assert.equal(fitPlan(PLAN, 5).drop.length, PLAN.length);
 });
 
-test('a benchmark not started yet is not left out on an extrapolated cost: only what has run here', () => {
-  const plan = [
-    cell('lifecycle/docker/debian', 20),
-    cell('lifecycle/dind-vfs@20.10/debian', 40),
-    cell('fio/docker/debian', 40, false),
-    cell('fio/dind-vfs@20.10/debian', 300, false),
-  ];
-  const fit = fitPlan(plan, 100);
-  assert.deepEqual(
-    fit.drop,
-    [],
-    'fio is the dearest, and waits for its own first round; lifecycle is not left out in its place',
-  );
-  assert.equal(fit.keep, true);
-  const later = fitPlan(
-    plan.map((c) => ({ ...c, measured: true })),
-    100,
-  );
-  assert.deepEqual(
-    later.drop.map((c) => c.key),
-    ['fio/dind-vfs@20.10/debian', 'fio/docker/debian'],
-    'measured, fio goes (with its baseline)',
-  );
-  assert.equal(
-    fitPlan([cell('fio/docker/debian', 40, false), cell('fio/dind@20.10/debian', 300, false)], 10).keep,
-    true,
-  );
+test('the budget that would hold a plan, in whole minutes', () => {
+  assert.equal(budgetToHold(100, 10, 45_000), '3m');
+  assert.equal(budgetToHold(3600, 0, 45_000), '1h1m');
+  assert.equal(budgetToHold(3555, 0, 45_000), '1h');
 });
 
 test("the profile's budget in proportion to the plan asked for, never below the selection's own rounds, never more than the whole", () => {
@@ -101,47 +149,260 @@ test("the profile's budget in proportion to the plan asked for, never below the 
   assert.equal(budgetForSelection(900_000, 10, 0, 45_000), 900_000);
 });
 
+/** image-load with one 1-KiB file: the cheapest benchmark to run and to estimate (0.5 s a step). */
+function tinyConfig() {
+  const dir = tmpDir('budget-config');
+  const file = path.join(dir, 'tiny.json');
+  writeFileSync(file, JSON.stringify({ 'image-load': { files: 1, fileKib: 1 } }));
+  return file;
+}
+
+/** The index of the first line matching `re`, -1 when none. @param {string[]} lines @param {RegExp} re */
+const lineOf = (lines, re) => lines.findIndex((l) => re.test(l));
+
 test(
-  'on the real engine: a budget the planned rounds cannot fit leaves comparisons out, named in the report; the kept ones get 5 samples a side; --budget-strict stops instead',
-  { timeout: 600_000 },
+  'on the real engine: named environments are never left out for the budget, kept over it and said so before the first step',
+  { timeout: 300_000 },
   async (t) => {
     const outer = await engineOrSkip(t);
     if (!outer) return;
     await ensureImages(outer);
-    const dir = tmpDir('budget');
-    const args = ['run', '--profile', 'quick', '--bench', 'lifecycle', '--env', 'docker,dind,dind-vfs', '--no-build'];
-    const r = await runCli([...args, '--budget', '100s', '--out', path.join(dir, 'fit')]);
-    assert.equal(r.code, 0, r.lines.join('\n'));
-    assert.ok(
-      r.lines.some((l) =>
-        /^budget: the planned rounds need about \d+ s more, \d+ s are left of 100 s; leaving out /.test(l),
-      ),
-      r.lines.join('\n'),
+    const out = path.join(tmpDir('budget-named'), 'named');
+    const args = ['run', '--profile', 'quick', '--bench', 'image-load', '--env', 'docker,dind,dind-vfs'];
+    const r = await runCli([...args, '--no-build', '--config', tinyConfig(), '--budget', '20s', '--out', out]);
+    const log = r.lines.join('\n');
+    assert.equal(r.code, EXIT.OK, log);
+    const over = lineOf(
+      r.lines,
+      /^budget: what is kept needs about \d+ s \(\S+\) of planned rounds, 0 s are left of 20 s for the planned rounds: every cell named on the command line keeps its planned 5 iteration\(s\), so the run goes over its budget and takes no adaptive rounds \(--budget \d+m would hold it/,
     );
-    const results = validateResults(JSON.parse(readFileSync(path.join(dir, 'fit', 'results.json'), 'utf8')), 'fit');
-    const left = results.cells.filter((c) => c.sampling?.stopped === 'left out for the budget');
-    assert.ok(left.length > 0, 'a comparison was left out');
-    for (const c of left) {
-      assert.equal(c.status, 'unavailable');
-      assert.match(c.reason ?? '', /left out to keep the run within its budget of 100 s/);
-    }
-    for (const c of results.cells.filter((x) => x.status === 'ok')) {
+    assert.ok(over >= 0, log);
+    assert.ok(over < lineOf(r.lines, /^setting up /) && over < lineOf(r.lines, STEP), 'said before the first step');
+    assert.equal(lineOf(r.lines, /leaving out/), -1, log);
+    assert.equal(lineOf(r.lines, /slower than the plan's estimates/), -1, 'said once, at plan time');
+    const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'named');
+    assert.deepEqual(results.run.args.named, ['bench', 'env']);
+    assert.deepEqual(
+      results.cells.map((c) => [c.environmentKey, c.status]),
+      [
+        ['docker', 'ok'],
+        ['dind@20.10', 'ok'],
+        ['dind-vfs@20.10', 'ok'],
+      ],
+    );
+    for (const c of results.cells) {
+      assert.notEqual(c.sampling?.stopped, 'left out for the budget');
       for (const m of c.metrics)
         assert.ok(m.samples.length >= 5, `${c.environmentKey} ${m.metric}: ${m.samples.length}`);
     }
-    const report = readFileSync(path.join(dir, 'fit', 'report.md'), 'utf8');
-    assert.match(report, /left out to keep the run within its budget of 100 s/);
+    assert.doesNotMatch(readFileSync(path.join(out, 'report.md'), 'utf8'), /Measured less than planned/);
+    assert.deepEqual(await settled(outer), NOTHING);
+  },
+);
 
-    const strict = await runCli([...args, '--budget', '100s', '--budget-strict', '--out', path.join(dir, 'strict')]);
-    assert.equal(strict.code, 1, strict.lines.join('\n'));
+test(
+  'on the real engine: cells the profile added by default are left out at plan time, named before the first step and in the report’s first lines; exit 6',
+  { timeout: 300_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    const out = path.join(tmpDir('budget-default'), 'default');
+    // Nothing named: the profile's every benchmark and environment. The budget holds none of it, so all
+    // but the last comparison goes: image-load (the cheapest here) in dind, with its Docker cell.
+    const r = await runCli([
+      'run',
+      '--profile',
+      'quick',
+      '--no-build',
+      '--config',
+      tinyConfig(),
+      '--budget',
+      '20s',
+      '--out',
+      out,
+    ]);
+    const log = r.lines.join('\n');
+    assert.equal(r.code, EXIT.LESS_THAN_ASKED, log);
+    const planned = lineOf(
+      r.lines,
+      /^budget: the plan needs about \d+ s, 0 s are left of 20 s for the planned rounds: leaving out, before the first step, \d+ cell\(s\) the profile added by default \(nothing named on the command line is left out\), about \d+ s: lifecycle\/native\/host, lifecycle\/docker\/debian, /,
+    );
+    assert.ok(planned >= 0, log);
     assert.ok(
-      strict.lines.some((l) =>
-        /budget: the planned rounds need about \d+ s more, \d+ s are left of 100 s; stopped \(--budget-strict\)/.test(
+      planned < lineOf(r.lines, /^setting up /) && planned < lineOf(r.lines, STEP),
+      'said before the first step',
+    );
+    assert.match(
+      r.lines[planned + 1],
+      /^budget: this run will measure less than its profile plans \(exit 6 at the end/,
+    );
+    assert.match(
+      r.lines[planned + 2],
+      /^budget: what is kept needs about .*: the last comparison keeps its planned 5 iteration\(s\)/,
+    );
+    assert.match(
+      r.lines.at(-1) ?? '',
+      /^budget: this run measured less than its profile plans: \d+ cell\(s\) .* exit 6$/,
+    );
+    assert.equal(
+      lineOf(r.lines, /^setting up dind-vfs/),
+      -1,
+      'an environment left out in every benchmark is not set up',
+    );
+
+    const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'default');
+    assert.deepEqual(results.run.args.named, []);
+    const ran = results.cells.filter((c) => c.status === 'ok');
+    assert.deepEqual(
+      ran.map((c) => `${c.benchmark}/${c.environmentKey}`),
+      ['image-load/docker', 'image-load/dind@20.10'],
+    );
+    for (const c of ran) for (const m of c.metrics) assert.ok(m.samples.length >= 5, `${c.environmentKey} ${m.metric}`);
+    const left = results.cells.filter((c) => c.sampling?.stopped === 'left out for the budget');
+    assert.equal(left.length, Number(/leaving out, before the first step, (\d+) cell/.exec(r.lines[planned])?.[1]));
+    for (const c of left) {
+      assert.equal(c.status, 'unavailable');
+      assert.equal(c.sampling?.iterations, 0);
+      assert.match(
+        c.reason ?? '',
+        /^left out at plan time to keep the run within its budget of 20 s: the profile added it by default/,
+      );
+      assert.ok(
+        r.lines[planned].includes(`${c.benchmark}/${c.environmentKey}/${c.distro}`),
+        `${c.benchmark}/${c.environmentKey} named at plan time`,
+      );
+    }
+    const report = readFileSync(path.join(out, 'report.md'), 'utf8').split('\n');
+    assert.match(report[0], /^# dind-bench run /);
+    assert.match(
+      report[2],
+      /^\*\*Measured less than planned: \d+ cells were left out for the run's budget of 20 s, not measured: native: lifecycle, .*dind-vfs@\u2060?20\.10 \(debian\): lifecycle, /, // mdText keeps @ from mentioning
+    );
+    assert.ok(report[2].includes(`${left.length} cells`));
+    assert.ok(
+      answersOf(report).some((a) =>
+        /^- dind-vfs@\u2060?20\.10: not measured in this run: left out for the run's budget/.test(a),
+      ),
+      report.join('\n'),
+    );
+    assert.deepEqual(await settled(outer), NOTHING);
+  },
+);
+
+/** The answer lines of a Markdown report. @param {string[]} report */
+const answersOf = (report) => report.filter((l) => l.startsWith('- '));
+
+test(
+  'on the real engine: --budget-strict refuses before the first step, naming the budget that would hold the run; it needs --budget',
+  { timeout: 120_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    const dir = tmpDir('budget-strict');
+    const args = [
+      'run',
+      '--profile',
+      'quick',
+      '--bench',
+      'image-load',
+      '--env',
+      'docker,dind',
+      '--no-build',
+      '--config',
+      tinyConfig(),
+    ];
+    const r = await runCli([...args, '--budget', '20s', '--budget-strict', '--out', path.join(dir, 'strict')]);
+    const log = r.lines.join('\n');
+    assert.equal(r.code, EXIT.OVER_BUDGET, log);
+    assert.ok(
+      r.lines.some((l) =>
+        /^budget: what was asked for needs about \d+ s \(\S+\) of planned rounds, 0 s are left of 20 s for the planned rounds; not started \(--budget-strict\): --budget \d+m would hold it$/.test(
           l,
         ),
       ),
-      strict.lines.join('\n'),
+      log,
     );
+    assert.equal(lineOf(r.lines, /^setting up /), -1, log);
+    assert.equal(lineOf(r.lines, STEP), -1, log);
+    assert.equal(existsSync(path.join(dir, 'strict', 'results.json')), false, 'nothing measured, nothing written');
+
+    const usage = await runCli([...args, '--budget-strict', '--out', path.join(dir, 'usage')]);
+    assert.equal(usage.code, 1);
+    assert.match(usage.lines.join('\n'), /--budget-strict goes with --budget/);
+    assert.deepEqual(await settled(outer), NOTHING);
+  },
+);
+
+test(
+  'on the real engine: a machine slower than the estimates never loses a cell halfway; --budget-strict stops there instead (exit 7, resumable)',
+  { timeout: 180_000 },
+  async (t) => {
+    const outer = await engineOrSkip(t);
+    if (!outer) return;
+    await ensureImages(outer);
+    // Estimated at 0.01 s a step, it takes 2 s: after its first round the planned rounds are projected far
+    // past a budget that held them at plan time.
+    /** @type {import('../../src/benchmarks/benchmark.js').Benchmark} */
+    const slow = {
+      name: 'slow',
+      image: 'lifecycle',
+      description: 'test only: slower than its estimate',
+      params: { quick: {} },
+      estimateSeconds: () => 0.01,
+      async measure() {
+        await delay(2000);
+        return [{ metric: 'wait_ms', unit: 'ms', better: 'lower', value: 2000 + Math.random() }];
+      },
+    };
+    const dir = tmpDir('budget-slow');
+    /** @param {string} name @param {boolean} strict */
+    const go = async (name, strict) => {
+      /** @type {string[]} */
+      const lines = [];
+      const r = await runCommand({
+        outer,
+        profile: 'quick',
+        benchmarks: ['slow'],
+        environments: ['native', 'docker'],
+        distros: ['debian'],
+        engines: [],
+        out: path.join(dir, name),
+        build: false,
+        args: {},
+        log: (s) => lines.push(s),
+        registry: { slow },
+        budgetMs: 55_000,
+        budgetStrict: strict,
+        named: [],
+      });
+      return { ...r, lines };
+    };
+    const kept = await go('kept', false);
+    const log = kept.lines.join('\n');
+    assert.equal(kept.exitCode, EXIT.OK, log);
+    const over = kept.lines.filter((l) =>
+      /^budget: the planned rounds need about \d+ s more, \d+ s are left of 55 s: this machine is slower than the plan's estimates\. Every cell keeps its planned rounds \(nothing is left out halfway\)/.test(
+        l,
+      ),
+    );
+    assert.equal(over.length, 1, log);
+    assert.equal(lineOf(kept.lines, /leaving out/), -1, log);
+    for (const c of kept.results.cells) {
+      assert.equal(c.status, 'ok', `${c.environmentKey}: not left out halfway, though the profile added it`);
+      assert.equal(c.metrics[0].samples.length, 5);
+    }
+
+    const strict = await go('strict', true);
+    assert.equal(strict.exitCode, EXIT.OVER_BUDGET, strict.lines.join('\n'));
+    assert.match(
+      strict.lines.at(-1) ?? '',
+      /; stopped \(--budget-strict\)\. .*results\.json is kept as interrupted: continue with `dind-bench run --resume /,
+    );
+    const partial = JSON.parse(readFileSync(path.join(dir, 'strict', 'results.json'), 'utf8'));
+    assert.equal(partial.run.state, 'interrupted');
+    assert.ok(partial.cells.every((/** @type {any} */ c) => c.status === 'pending' && c.metrics[0].samples.length < 5));
     assert.deepEqual(await settled(outer), NOTHING);
   },
 );

@@ -33,6 +33,18 @@ function price(v) {
   return n;
 }
 
+/** `run`'s exit codes (src/run/command.js EXIT), in its --help. */
+const EXIT_CODES = `
+Exit codes:
+  0  every cell that could run here ran
+  1  bad usage, or the run could not start
+  3  some cell failed (results written, the failure recorded with its reason)
+  5  an engine went away and did not come back (results say "interrupted": run --resume DIR)
+  6  the run measured less than its profile plans: cells the profile added by default were left out for
+     the budget, named before the first step and at the top of the report (everything named ran)
+  7  --budget-strict: the budget cannot hold what was asked for: refused before the first step (naming the
+     budget that would), or stopped before going over (results say "interrupted": run --resume DIR)`;
+
 /** @param {import('commander').Command} cli */
 export function register(cli) {
   addRunSelection(
@@ -44,12 +56,12 @@ export function register(cli) {
     .option('--no-build', 'do not build missing images; their cells are reported unavailable')
     .option(
       '--budget <duration>',
-      'wall-time budget of the whole run (e.g. 15m): planned rounds that cannot fit leave out the dearest comparisons (named in the report); after them, add iterations where DinD vs Docker is still too wide to show 5%, while it lasts',
+      'wall-time budget of the whole run (e.g. 15m): decided at plan time, before the first step. What you name (--bench, --workload, --env, --engine, --distro) is always kept at its planned iterations, over the budget if need be; only cells the profile added by default may be left out (named then and at the top of the report; exit 6). After the plan, add iterations where DinD vs Docker is still too wide to show 5%, while it lasts',
       duration,
     )
     .option(
       '--budget-strict',
-      'stop the run as soon as its planned rounds cannot fit in the budget, instead of leaving comparisons out',
+      'with --budget: refuse to start (exit 7) when the budget cannot hold what was asked for, naming the budget that would, and stop (exit 7, resumable) when the run is projected past it',
     )
     .option(
       '--baseline <key>',
@@ -67,6 +79,7 @@ export function register(cli) {
       'what one billed runner minute costs you, for the cost per job (default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
       price,
     )
+    .addHelpText('after', EXIT_CODES)
     .action(async (opts, command) => {
       // Loaded here, not at start: `--help` and other commands never pay for dockerode and the benchmarks.
       const [{ outerEngine }, { resumeCommand, runCommand }, { loadParamOverrides }, { withWorkload }] =
@@ -84,6 +97,11 @@ export function register(cli) {
         return;
       }
       if (!opts.out) throw new Error("required option '--out <dir>' not specified (or --resume DIR to continue a run)");
+      if (opts.budgetStrict && opts.budget === undefined)
+        throw new Error('--budget-strict goes with --budget: a strict limit is one you set (e.g. --budget 15m)');
+      // What the command line named is never left out for the budget (src/run/budget.js); recorded in run.args.
+      const named = ['bench', 'env', 'engine', 'distro'].filter((k) => command.getOptionValueSource(k) === 'cli');
+      if (opts.workload) named.push('workload');
       // Validated before anything starts; recorded in results (run.args.paramOverrides).
       const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
       // A workload is loaded and checked before anything runs; its job joins the registry as a benchmark.
@@ -106,7 +124,8 @@ export function register(cli) {
         budgetMs: opts.budget,
         budgetStrict: Boolean(opts.budgetStrict),
         pair: pairOf(opts),
-        args: { ...opts, paramOverrides },
+        named,
+        args: { ...opts, paramOverrides, named },
         paramOverrides,
         log,
       });
