@@ -5,7 +5,7 @@
 
 /** Exit codes of `compare` with --fail-on (run uses 3 for failed cells, 1 for usage). */
 export const EXIT_REGRESSION = 4;
-export const EXIT_INCONCLUSIVE = 5;
+export const EXIT_INCONCLUSIVE = 8;
 
 /** What a gate fails on. */
 export const FAIL_ON = Object.freeze(/** @type {const} */ (['regression', 'inconclusive']));

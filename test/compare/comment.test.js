@@ -151,7 +151,7 @@ test('compare-all.sh with baseline and candidate: the A/B is the verdict, the ou
   );
   assert.match(comment, /\*\*Gate:\*\* Regression in 1 of 1 gated metrics/);
   // Every metric gated and asked to fail closed: 5 samples a side cannot judge most, and the outputs say
-  // how many and the largest change it could not have seen (the action's step then fails, exit 5).
+  // how many and the largest change it could not have seen (the action's step then fails, exit 8).
   const blind = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'inconclusive' });
   assert.equal(blind.status, 0, blind.stderr);
   assert.match(blind.output, /^verdict=inconclusive$/m);

@@ -69,7 +69,7 @@ test('the gate: exit 4 on a regression, 5 on what it could not judge when asked 
   assert.equal(blind.unseen, 0.39);
   assert.match(
     blind.sentence,
-    /^Inconclusive: 1 of 2 gated metrics could not be judged \(b m on dind@26\.1\/debian\); it could not have seen changes under 39%\. The gate fails \(exit 5\)\.$/,
+    /^Inconclusive: 1 of 2 gated metrics could not be judged \(b m on dind@26\.1\/debian\); it could not have seen changes under 39%\. The gate fails \(exit 8\)\.$/,
   );
   assert.equal(gateOf([item('inconclusive', null)], 'inconclusive').unseen, 'any');
   const fine = gateOf([item('equivalent'), item('improvement')], 'inconclusive');

@@ -44,7 +44,7 @@ export function register(cli) {
     .addOption(
       new Option(
         '--fail-on <what>',
-        'regression: exit 4 on a regression among the gated metrics; inconclusive: also exit 5 when one could not be judged (fails closed)',
+        'regression: exit 4 on a regression among the gated metrics; inconclusive: also exit 8 when one could not be judged (fails closed)',
       ).choices(['regression', 'inconclusive']),
     )
     .action(async (results, opts) => {
