@@ -2,7 +2,8 @@
 // of one benchmark, in plan order), for the benchmark ./adaptive.js picks, until every benchmark is narrow
 // enough, capped, or the budget cannot pay for another round. ./adaptive.js decides; this runs the rounds.
 import { smallestMannWhitneyP } from '../results/within-run.js';
-import { needOf, nextRound, stopReason } from './adaptive.js';
+import { gateFor } from '../reading/gate.js';
+import { defaultAim, needAndGate, nextRound, stopReason } from './adaptive.js';
 import { addRoundTime, runGuarded } from './steps.js';
 
 /**
@@ -34,6 +35,7 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
       .map((b) => stateOf(b, cellsOf(b), run, opts));
     const next = opts.over ? null : nextRound(states, remaining(), opts);
     if (!next) {
+      undecided(states, run);
       for (const s of states)
         for (const x of cellsOf(s.benchmark))
           if (x.cell.sampling?.stopped !== 'left out for the budget')
@@ -56,7 +58,23 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
 }
 
 /**
- * Where one benchmark stands: how far its comparisons are from showing minChange, what a round of it
+ * When the rounds end with a gated comparison that still cannot decide, say so, with about how many
+ * samples a side would let it (the MDC shrinks as 1/sqrt(n), so n times need squared).
+ * @param {import('./adaptive.js').BenchmarkState[]} states @param {import('./runner.js').RunContext} run
+ */
+function undecided(states, run) {
+  for (const s of states.filter((x) => x.gated && x.need > 1)) {
+    const would = Number.isFinite(s.need)
+      ? `about ${Math.ceil(s.iterations * s.need ** 2).toLocaleString('en')}`
+      : 'at least 5';
+    run.log(
+      `adaptive: the budget could not make ${s.benchmark}'s gated comparisons able to decide (they see ${Number.isFinite(s.need) ? `${s.need.toFixed(1)} times` : 'far more than'} their threshold, ${s.iterations} samples a side): ${would} samples a side would`,
+    );
+  }
+}
+
+/**
+ * Where one benchmark stands: how far its comparisons are from being able to decide, what a round of it
  * costs now, and how many iterations its running cells have.
  * @param {string} benchmark @param {{cell: CellResult}[]} mine its cells
  * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts
@@ -65,14 +83,20 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
 function stateOf(benchmark, mine, run, opts) {
   const running = mine.filter((x) => x.cell.status === 'pending');
   const rounds = (run.roundMs.get(benchmark) ?? []).filter((x) => x !== undefined);
+  // The gate's metrics, as the reading will judge them (its default: what a job pays, where measured).
+  const metrics = running.flatMap((x) => x.cell.metrics.map((m) => ({ benchmark, metric: m.metric })));
+  const aim = { ...defaultAim, gated: gateFor([], metrics).gated };
+  const { need, gated } = needAndGate(
+    running.map((x) => x.cell),
+    opts.minChange,
+    smallestMannWhitneyP,
+    opts.pair,
+    aim,
+  );
   return {
     benchmark,
-    need: needOf(
-      running.map((x) => x.cell),
-      opts.minChange,
-      smallestMannWhitneyP,
-      opts.pair,
-    ),
+    need,
+    gated,
     // the newest rounds describe the machine as it is now
     roundMs: rounds.length ? rounds.slice(-3).reduce((a, x) => a + x, 0) / Math.min(3, rounds.length) : Infinity,
     iterations: Math.max(0, ...running.map((x) => x.cell.metrics[0]?.samples.length ?? 0)),

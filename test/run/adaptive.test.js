@@ -2,7 +2,7 @@
 // benchmark gets the next round, why one stops, and --budget's durations.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { needOf, nextRound, stopReason } from '../../src/run/adaptive.js';
+import { needAndGate, needOf, nextRound, stopReason } from '../../src/run/adaptive.js';
 import { smallestMannWhitneyP } from '../../src/results/within-run.js';
 import { normalDeviate, seededRandom } from '../../src/stats/index.js';
 import { parseDuration } from '../../src/text/durations.js';
@@ -73,4 +73,39 @@ test('--budget durations', () => {
   assert.equal(parseDuration('900'), 900_000);
   assert.ok(Number.isNaN(parseDuration('5q')));
   assert.ok(Number.isNaN(parseDuration('')));
+});
+
+test('aimed at a decision: each metric against its threshold, and a gated comparison decides its benchmark', () => {
+  const c = cells(8, 0.08).map((x) => ({ ...x, benchmark: 'lifecycle' }));
+  // A 10% threshold needs less than a 5% one: the MDC is divided by T.
+  const at5 = needOf(c, 0.05, smallestMannWhitneyP);
+  const at10 = needOf(c, 0.05, smallestMannWhitneyP, undefined, { thresholdOf: () => 0.1 });
+  assert.ok(Math.abs(at5 / at10 - 2) < 1e-9, `${at5} vs ${at10}`);
+  // Gated on metric b alone: the need is b's, whatever a's.
+  const onlyB = needAndGate(c, 0.05, smallestMannWhitneyP, undefined, { gated: (_b, m) => m === 'b' });
+  assert.equal(onlyB.gated, true);
+  const noisyA = c.map((x) => ({
+    ...x,
+    metrics: x.metrics.map((m) => (m.metric === 'a' ? { ...m, samples: samples(8, 0.6) } : m)),
+  }));
+  assert.equal(
+    needAndGate(noisyA, 0.05, smallestMannWhitneyP, undefined, { gated: (_b, m) => m === 'b' }).need,
+    onlyB.need,
+  );
+  assert.ok(needOf(noisyA, 0.05, smallestMannWhitneyP) >= onlyB.need);
+  // Every environment judged against Docker counts, not only dind (the reading's one pairing rule).
+  const dood = c.map((x) => (x.environment === 'dind' ? { ...x, environment: 'dood', environmentKey: 'dood' } : x));
+  assert.ok(needOf(dood, 0.05, smallestMannWhitneyP) > 0);
+});
+
+test('next round: a gated benchmark that cannot decide yet goes first, however cheap the others', () => {
+  const opts = { budgetMs: 0, minChange: 0.05, maxIterations: 30, reserveMs: 0 };
+  const states = [
+    { benchmark: 'sysbench', need: 9, roundMs: 500, iterations: 5 },
+    { benchmark: 'lifecycle', need: 1.5, roundMs: 30_000, iterations: 5, gated: true },
+  ];
+  assert.equal(nextRound(states, 100_000, opts)?.benchmark, 'lifecycle');
+  // Once the gated one can decide (or cannot fit), the others get the rounds.
+  assert.equal(nextRound([states[0], { ...states[1], need: 0.9 }], 100_000, opts)?.benchmark, 'sysbench');
+  assert.equal(nextRound(states, 10_000, opts)?.benchmark, 'sysbench');
 });
