@@ -31,7 +31,8 @@ export function htmlReport(results) {
       const verdictFrom = t.header.length - (t.comparisons[0]?.length ?? 0);
       const cell = (/** @type {string} */ c, /** @type {number} */ i, /** @type {number} */ row) => {
         const cmp = i >= verdictFrom ? t.comparisons[row][i - verdictFrom] : null;
-        const cls = cmp?.significant ? (c.includes('▲') ? 'worse' : 'better') : i > 0 ? 'num' : '';
+        const cls =
+          cmp?.outcome === 'regression' ? 'worse' : cmp?.outcome === 'improvement' ? 'better' : i > 0 ? 'num' : '';
         return `<td class="${cls}"${cmp ? ` title="ratio ${esc(details(cmp))}"` : ''}>${esc(c)}</td>`;
       };
       return (
@@ -50,7 +51,7 @@ export function htmlReport(results) {
     )
     .join('\n');
   const groups = problemGroups(results);
-  const tooFew = summary.some((t) => t.rows.some((r) => r.some((c) => c.endsWith('(too few)'))));
+  const tooFew = summary.some((t) => t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && !c.testable)));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dind-bench run ${esc(results.run.id)}</title>
