@@ -137,5 +137,7 @@ export function reading(c) {
 
 /** The footnote that explains "(too few)" once per report. */
 export const TOO_FEW_NOTE =
-  '"inconclusive (too few)": with so few samples a side (3 vs 3 or fewer) the exact Mann-Whitney test cannot go ' +
-  'below p = 0.1, so no difference can be shown and nothing proven equivalent: run with --iterations 5 or more.';
+  '"inconclusive (too few)": with so few samples a side the exact Mann-Whitney test cannot reach the p-value the ' +
+  "run's false-alarm control asks of it (3 vs 3 cannot go below p = 0.1; 5 vs 5 not below 0.008, which among more " +
+  'than six metrics judged together is not enough), so nothing can be shown: run more iterations, or gate fewer ' +
+  'metrics (--gate).';

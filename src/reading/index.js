@@ -4,7 +4,7 @@
 // the pull-request comment, `compare --json` and the workflow outputs (./gate.js).
 import { defaultThreshold } from '../model/change.js';
 import { summarize } from '../stats/index.js';
-import { judgeAll } from './decide.js';
+import { FALSE_ALARM_RATE, judgeAll } from './decide.js';
 import { compareSampleSets } from './pair.js';
 import { gateFor } from './gate.js';
 import { abPairs, versusTitle, withinRunPairs } from './pairs.js';
@@ -74,41 +74,55 @@ const okCells = (results) => results.cells.filter((/** @type {any} */ c) => c.st
  */
 function readPairs(pairs, opts) {
   const thresholdOf = opts.thresholdOf ?? defaultThreshold;
-  const stats = { seed: opts.seed, resamples: opts.resamples };
-  const out = [];
-  for (const { kind, baseline, candidate } of pairs) {
-    for (const m of candidate.metrics) {
-      const b = baseline.metrics.find((/** @type {any} */ x) => x.metric === m.metric);
-      if (!b || b.samples.length === 0 || m.samples.length === 0) continue;
-      const pair = compareSampleSets(b.samples, m.samples, m.better, stats);
-      const sides = {
-        baseline: { env: baseline.environmentKey, distro: baseline.distro, ...summaryOf(b.samples, stats) },
-        candidate: { env: candidate.environmentKey, distro: candidate.distro, ...summaryOf(m.samples, stats) },
-      };
-      out.push({
-        kind,
-        title: versusTitle({ kind, ...sides }),
-        benchmark: candidate.benchmark,
-        metric: m.metric,
-        unit: m.unit,
-        engine: candidate.engine ?? null,
-        ...sides,
-        ...pair,
-        threshold: thresholdOf(candidate.benchmark, m.metric),
-      });
-    }
-  }
   const gated = opts.gated;
-  if (!gated || out.every((c) => gated(c.benchmark, c.metric)))
-    return judgeAll(out.map((c) => ({ ...c, family: /** @type {const} */ ('all') })));
+  /** @type {Array<[import('./pairs.js').CellPair, any, any]>} */
+  const found = [];
+  for (const pair of pairs)
+    for (const m of pair.candidate.metrics) {
+      const b = pair.baseline.metrics.find((/** @type {any} */ x) => x.metric === m.metric);
+      if (b && b.samples.length && m.samples.length) found.push([pair, b, m]);
+    }
+  // Gated and not gated are families of their own only when a gate splits the reading.
+  const split = gated && !found.every(([p, , m]) => gated(p.candidate.benchmark, m.metric));
+  const familyOf = (/** @type {string} */ bench, /** @type {string} */ metric) =>
+    !split ? 'all' : /** @type {any} */ (gated)(bench, metric) ? 'gated' : 'not gated';
+  /** @type {Record<string, number>} */
+  const sizes = {};
+  for (const [p, , m] of found) {
+    const f = familyOf(p.candidate.benchmark, m.metric);
+    sizes[f] = (sizes[f] ?? 0) + 1;
+  }
+  const out = found.map(([{ kind, baseline, candidate }, b, m], at) => {
+    const family = /** @type {Comparison['family']} */ (familyOf(candidate.benchmark, m.metric));
+    // What it could see if it changed alone in its family: the false-alarm control then asks for p below
+    // FALSE_ALARM_RATE over the family's size (Benjamini-Hochberg's first step).
+    const alpha = FALSE_ALARM_RATE / sizes[family];
+    const pair = compareSampleSets(b.samples, m.samples, m.better, {
+      seed: opts.seed,
+      resamples: opts.resamples,
+      alpha,
+    });
+    const stats = { seed: opts.seed, resamples: opts.resamples };
+    const sides = {
+      baseline: { env: baseline.environmentKey, distro: baseline.distro, ...summaryOf(b.samples, stats) },
+      candidate: { env: candidate.environmentKey, distro: candidate.distro, ...summaryOf(m.samples, stats) },
+    };
+    return {
+      kind,
+      title: versusTitle({ kind, ...sides }),
+      benchmark: candidate.benchmark,
+      metric: m.metric,
+      unit: m.unit,
+      engine: candidate.engine ?? null,
+      ...sides,
+      ...pair,
+      threshold: thresholdOf(candidate.benchmark, m.metric),
+      family,
+      at,
+    };
+  });
   // Each family judged apart, then back in the reading's order.
-  const order = new Map(out.map((c, i) => [c, i]));
-  const inGate = out.filter((c) => gated(c.benchmark, c.metric));
-  const rest = out.filter((c) => !gated(c.benchmark, c.metric));
-  const judged = [
-    ...judgeAll(inGate.map((c) => ({ ...c, family: /** @type {const} */ ('gated'), at: order.get(c) ?? 0 }))),
-    ...judgeAll(rest.map((c) => ({ ...c, family: /** @type {const} */ ('not gated'), at: order.get(c) ?? 0 }))),
-  ];
+  const judged = Object.keys(sizes).flatMap((f) => judgeAll(out.filter((c) => c.family === f)));
   return judged.sort((a, b) => a.at - b.at).map(({ at: _at, ...c }) => c);
 }
 

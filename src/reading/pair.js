@@ -29,11 +29,13 @@ export function smallestMannWhitneyP(n, m) {
 /**
  * One candidate's samples against a baseline's.
  * @param {number[]} baseline @param {number[]} candidate @param {'higher' | 'lower'} better
- * @param {{ seed?: number, resamples?: number }} [opts] the bootstrap's; readings use the defaults
+ * @param {{ seed?: number, resamples?: number, alpha?: number }} [opts] the bootstrap's (readings use the
+ *   defaults), and the level the detectable change is computed at (default 0.05; a reading passes the
+ *   level its false-alarm control gives a comparison that changed alone, 0.05 over the family's size)
  * @returns {PairStats}
  */
 export function compareSampleSets(baseline, candidate, better, opts = {}) {
-  const ratio = ratioOfMedians(baseline, candidate, opts);
+  const ratio = ratioOfMedians(baseline, candidate, { seed: opts.seed, resamples: opts.resamples });
   const { p } = mannWhitneyU(candidate, baseline);
   const { delta, magnitude } = cliffsDelta(candidate, baseline);
   return {
@@ -45,6 +47,9 @@ export function compareSampleSets(baseline, candidate, better, opts = {}) {
     worse: better === 'lower' ? ratio.ratio - 1 : 1 / ratio.ratio - 1,
     significant: p < 0.05 && (ratio.low > 1 || ratio.high < 1),
     testable: smallestMannWhitneyP(candidate.length, baseline.length) < 0.05,
-    detectable: detectableWithinRun(baseline, candidate, { alpha: 0.05, smallestP: smallestMannWhitneyP }),
+    detectable: detectableWithinRun(baseline, candidate, {
+      alpha: opts.alpha ?? 0.05,
+      smallestP: smallestMannWhitneyP,
+    }),
   };
 }

@@ -51,7 +51,7 @@ export function htmlReport(results) {
     )
     .join('\n');
   const groups = problemGroups(results);
-  const tooFew = summary.some((t) => t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && !c.testable)));
+  const tooFew = summary.some((t) => t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && c.detectable.change === null)));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dind-bench run ${esc(results.run.id)}</title>

@@ -253,7 +253,11 @@ export function markdownReport(results) {
   }
   const tables = summaryTables(results);
   out.push('', READING);
-  if (tables.some((t) => t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && !c.testable))))
+  if (
+    tables.some((t) =>
+      t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && c.detectable.change === null)),
+    )
+  )
     out.push('', TOO_FEW_NOTE);
   for (const t of tables) out.push('', `## ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
   const detect = detectableTables(results, tables);

@@ -33,4 +33,5 @@ export function details(c) {
 }
 
 /** @param {Comparison[]} comparisons */
-export const anyTooFew = (comparisons) => comparisons.some((c) => c.outcome === 'inconclusive' && c.testable === false);
+export const anyTooFew = (comparisons) =>
+  comparisons.some((c) => c.outcome === 'inconclusive' && c.detectable.change === null);
