@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # Installs what a dind-bench run needs on a Debian machine, idempotently: the Docker engine from Debian,
-# debootstrap (offline base images), the benchmark tools for the `native` environment, buildx from
-# the Go module proxy, and the npm dependencies of the command (not the dev ones). Safe to run again: it
-# skips what is there. The project's own checks (tests in Chromium, type checks, workflow linters, act)
+# debootstrap (offline base images), the benchmark tools for the `native` environment, docker buildx and
+# compose from Debian's packages, and the npm dependencies of the command (not the dev ones). Safe to run
+# again: it skips what is there. The project's own checks (tests in Chromium, type checks, workflow linters, act)
 # need more: .ci/install-ci-tools.sh, which .ci/run calls after this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
-COMPOSE_VERSION=v2.40.3  # the newest compose v2 release the Go module proxy served when pinned (2026-11)
 
 # Where the install's time goes, printed at the end (the README's fresh-machine figures come from it).
 t_start=$SECONDS
@@ -57,40 +54,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 took packages
-plugin="$HOME/.docker/cli-plugins/docker-buildx"
-if ! docker buildx version >/dev/null 2>&1; then
-  echo "install: docker buildx $BUILDX_VERSION (go install)"
-  gobin="$(mktemp -d)"
-  GOBIN="$gobin" go install "github.com/docker/buildx/cmd/buildx@$BUILDX_VERSION"
-  mkdir -p "$(dirname "$plugin")"
-  cp "$gobin/buildx" "$plugin"
-  rm -rf "$gobin"
-  chmod +x "$plugin"
-fi
-
-took buildx
-
-# docker compose v2 (workloads bring up their compose stacks with it): Debian bookworm packages only the
-# retired Python 1.29, so the plugin is built from its Go module. `go install mod@version` refuses the
-# module (its go.mod has exclude directives): its source is fetched with `go mod download` and built there.
-# About 2 min on 2 cores, most of it downloading modules.
-# A first run needs neither: ./quickstart sets DIND_BENCH_INSTALL_COMPOSE=0 unless it runs a workload.
-compose_plugin="$HOME/.docker/cli-plugins/docker-compose"
-if [ "${DIND_BENCH_INSTALL_COMPOSE:-1}" != 0 ] && ! docker compose version 2>/dev/null | grep -q "${COMPOSE_VERSION#v}"; then
-  echo "install: docker compose $COMPOSE_VERSION (go build)"
-  work="$(mktemp -d)"
-  src="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" \
-    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-  cp -r "$src" "$work/src" && chmod -R u+w "$work/src"
-  (cd "$work/src" && CGO_ENABLED=0 go build -trimpath \
-    -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$work/docker-compose" ./cmd)
-  mkdir -p "$(dirname "$compose_plugin")"
-  cp "$work/docker-compose" "$compose_plugin"
-  chmod +x "$compose_plugin"
-  rm -rf "$work"
-fi
-
-took compose
+# docker buildx (images build: bake) and docker compose v2 (workloads' stacks), from Debian's packages: on
+# bookworm from trixie, pinned so that only these two come from it (runners/common/install-plugins.sh,
+# shared with the runners' provisioning and the setup action).
+bash runners/common/install-plugins.sh buildx compose
+took plugins
 
 # Only what the command needs; .ci/install-ci-tools.sh adds the dev dependencies (tsc, playwright-core).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
