@@ -13,6 +13,35 @@ times=()
 took() { times+=("$1 $((SECONDS - t_mark)) s"); t_mark=$SECONDS; }
 t_mark=$SECONDS
 
+# The npm dependencies of the command (not the dev ones: .ci/install-ci-tools.sh adds tsc, playwright-core)
+# download beside the Debian packages, which npm does not use (the optional native parts of ssh2 build with
+# the machine's compiler, or are left out): the install takes about the longer of the two, not their sum.
+# npm's output goes to a log, printed if it fails; its own duration is printed at the end.
+npm_pid=""
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "install: npm dependencies (beside the Debian packages)"
+  npm_log=$(mktemp)
+  npm_start=$(date +%s)
+  (
+    npm ci --omit=dev --no-audit --no-fund --loglevel=error &
+    child=$!
+    trap 'kill "$child" 2>/dev/null; wait "$child"' TERM
+    status=0
+    wait "$child" || status=$?
+    date +%s >"$npm_log.end"
+    exit "$status"
+  ) >"$npm_log" 2>&1 &
+  npm_pid=$!
+  # If the install stops before npm is waited for, the npm it started stops too (npm takes a few seconds).
+  stop_npm() {
+    local rc=$?
+    if [ -n "$npm_pid" ] && kill "$npm_pid" 2>/dev/null; then wait "$npm_pid" || true; fi
+    rm -f "$npm_log" "$npm_log.end"
+    exit "$rc"
+  }
+  trap stop_npm EXIT
+fi
+
 # git: the suite's commit in every result's provenance; python3: the storage benchmark's probe (native).
 apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq stress-ng fio python3 git)
 
@@ -60,11 +89,16 @@ took packages
 bash runners/common/install-plugins.sh buildx compose
 took plugins
 
-# Only what the command needs; .ci/install-ci-tools.sh adds the dev dependencies (tsc, playwright-core).
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "install: npm dependencies"
-  npm ci --omit=dev --no-audit --no-fund --loglevel=error
+if [ -n "$npm_pid" ]; then
+  pid=$npm_pid
+  npm_pid=""
+  if ! wait "$pid"; then
+    cat "$npm_log" >&2
+    echo "install: npm ci failed" >&2
+    exit 1
+  fi
+  npm_took=$(($(cat "$npm_log.end") - npm_start))
+  took "waiting for npm"
 fi
-took npm
 parts=$(IFS=,; echo "${times[*]}")
-echo "install: took $((SECONDS - t_start)) s (${parts//,/, })"
+echo "install: took $((SECONDS - t_start)) s (${parts//,/, }${npm_took:+; npm $npm_took s beside the packages})"
