@@ -4,7 +4,6 @@
 # is installed one way, at one pinned version, whichever command brings it. Sourced after
 # `set -euo pipefail`; each function skips what is already there.
 
-COMPOSE_VERSION=v2.40.3              # the newest compose v2 release the Go module proxy served when pinned (2026-11)
 # shellcheck disable=SC2034 # read by the scripts that source this file (and by .github/workflows/ci.yml)
 KUBERNETES_VALIDATE_VERSION=1.37.0   # ships the Kubernetes JSON schemas: validates runners/k8s offline
 
@@ -38,30 +37,16 @@ pip_tool() {
   fi
 }
 
-# install_compose TAG: the docker compose v2 plugin at COMPOSE_VERSION in ~/.docker/cli-plugins, unless
-# `docker compose version` already reports that version. Workloads bring up their compose stacks with it.
-# Debian bookworm packages only the retired Python 1.29, so the plugin is built from its Go module.
-# `go install mod@version` refuses the module (its go.mod has exclude directives): its source is fetched
-# with `go mod download` and built there. About 2 min on 2 cores, most of it downloading modules.
+# install_compose TAG: the docker compose v2 plugin, unless `docker compose version` already answers: from the
+# distribution's packages (runners/common/install-plugins.sh, as .ci/install.sh installs it: on bookworm,
+# trixie's docker-compose, pinned). Needs root; without it, says what to run.
 install_compose() {
   local tag=$1
-  local plugin="$HOME/.docker/cli-plugins/docker-compose"
-  case "$(docker compose version 2>/dev/null || true)" in *"${COMPOSE_VERSION#v}"*) return 0 ;; esac
-  command -v go >/dev/null || {
-    echo "$tag: docker compose $COMPOSE_VERSION is missing, and building it needs Go (>= 1.24) on PATH" >&2
+  docker compose version >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "$tag: docker compose is missing; as root: bash runners/common/install-plugins.sh compose" >&2
     return 1
-  }
-  echo "$tag: docker compose $COMPOSE_VERSION (go build)"
-  # Each step checked here: a caller may run this in an `||` list, where `set -e` does not apply.
-  local work src
-  work="$(mktemp -d)"
-  src="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" \
-    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')" \
-    && cp -r "$src" "$work/src" && chmod -R u+w "$work/src" \
-    && (cd "$work/src" && CGO_ENABLED=0 go build -trimpath \
-      -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$work/docker-compose" ./cmd) \
-    && mkdir -p "$(dirname "$plugin")" && cp "$work/docker-compose" "$plugin" && chmod +x "$plugin"
-  local status=$?
-  rm -rf "$work"
-  return "$status"
+  fi
+  echo "$tag: docker compose (Debian's package)"
+  bash runners/common/install-plugins.sh compose
 }

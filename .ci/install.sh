@@ -1,21 +1,46 @@
 #!/usr/bin/env bash
 # Installs what a dind-bench run needs on a Debian machine, idempotently: the Docker engine from Debian,
-# debootstrap (offline base images), the benchmark tools for the `native` environment, buildx from
-# the Go module proxy, and the npm dependencies of the command (not the dev ones). Safe to run again: it
-# skips what is there. The project's own checks (tests in Chromium, type checks, workflow linters, act)
+# debootstrap (offline base images), the benchmark tools for the `native` environment, docker buildx and
+# compose from Debian's packages, and the npm dependencies of the command (not the dev ones). Safe to run
+# again: it skips what is there. The project's own checks (tests in Chromium, type checks, workflow linters, act)
 # need more: .ci/install-ci-tools.sh, which .ci/run calls after this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-BUILDX_VERSION=v0.19.3   # the newest buildx release that resolves on the Go module proxy
-# shellcheck source=.ci/install-lib.sh
-. .ci/install-lib.sh     # install_compose, at the COMPOSE_VERSION pinned there
 
 # Where the install's time goes, printed at the end (the README's fresh-machine figures come from it).
 t_start=$SECONDS
 times=()
 took() { times+=("$1 $((SECONDS - t_mark)) s"); t_mark=$SECONDS; }
 t_mark=$SECONDS
+
+# The npm dependencies of the command (not the dev ones: .ci/install-ci-tools.sh adds tsc, playwright-core)
+# download beside the Debian packages, which npm does not use (the optional native parts of ssh2 build with
+# the machine's compiler, or are left out): the install takes about the longer of the two, not their sum.
+# npm's output goes to a log, printed if it fails; its own duration is printed at the end.
+npm_pid=""
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "install: npm dependencies (beside the Debian packages)"
+  npm_log=$(mktemp)
+  npm_start=$(date +%s)
+  (
+    npm ci --omit=dev --no-audit --no-fund --loglevel=error &
+    child=$!
+    trap 'kill "$child" 2>/dev/null; wait "$child"' TERM
+    status=0
+    wait "$child" || status=$?
+    date +%s >"$npm_log.end"
+    exit "$status"
+  ) >"$npm_log" 2>&1 &
+  npm_pid=$!
+  # If the install stops before npm is waited for, the npm it started stops too (npm takes a few seconds).
+  stop_npm() {
+    local rc=$?
+    if [ -n "$npm_pid" ] && kill "$npm_pid" 2>/dev/null; then wait "$npm_pid" || true; fi
+    rm -f "$npm_log" "$npm_log.end"
+    exit "$rc"
+  }
+  trap stop_npm EXIT
+fi
 
 # git: the suite's commit in every result's provenance; python3: the storage benchmark's probe (native).
 apt_packages=(docker.io debootstrap sysbench iptables ca-certificates jq stress-ng fio python3 git)
@@ -58,31 +83,22 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 took packages
-plugin="$HOME/.docker/cli-plugins/docker-buildx"
-if ! docker buildx version >/dev/null 2>&1; then
-  echo "install: docker buildx $BUILDX_VERSION (go install)"
-  gobin="$(mktemp -d)"
-  GOBIN="$gobin" go install "github.com/docker/buildx/cmd/buildx@$BUILDX_VERSION"
-  mkdir -p "$(dirname "$plugin")"
-  cp "$gobin/buildx" "$plugin"
-  rm -rf "$gobin"
-  chmod +x "$plugin"
+# docker buildx (images build: bake) and docker compose v2 (workloads' stacks), from Debian's packages: on
+# bookworm from trixie, pinned so that only these two come from it (runners/common/install-plugins.sh,
+# shared with the runners' provisioning and the setup action).
+bash runners/common/install-plugins.sh buildx compose
+took plugins
+
+if [ -n "$npm_pid" ]; then
+  pid=$npm_pid
+  npm_pid=""
+  if ! wait "$pid"; then
+    cat "$npm_log" >&2
+    echo "install: npm ci failed" >&2
+    exit 1
+  fi
+  npm_took=$(($(cat "$npm_log.end") - npm_start))
+  took "waiting for npm"
 fi
-
-took buildx
-
-# docker compose v2 (workloads bring up their compose stacks with it; built from its Go module, about
-# 2 min: .ci/install-lib.sh). A first run needs it not: ./quickstart sets DIND_BENCH_INSTALL_COMPOSE=0
-# unless it runs a workload; `npm test` installs it through its pretest (.ci/install-test-tools.sh).
-if [ "${DIND_BENCH_INSTALL_COMPOSE:-1}" != 0 ]; then install_compose install; fi
-
-took compose
-
-# Only what the command needs; .ci/install-ci-tools.sh adds the dev dependencies (tsc, playwright-core).
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "install: npm dependencies"
-  npm ci --omit=dev --no-audit --no-fund --loglevel=error
-fi
-took npm
 parts=$(IFS=,; echo "${times[*]}")
-echo "install: took $((SECONDS - t_start)) s (${parts//,/, })"
+echo "install: took $((SECONDS - t_start)) s (${parts//,/, }${npm_took:+; npm $npm_took s beside the packages})"

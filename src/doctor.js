@@ -63,7 +63,7 @@ async function hostChecks(outer, reachable) {
       fix: buildx
         ? undefined
         : 'on a runner, as root: `runners/common/provision.sh` (or the setup action installs it per job); ' +
-          'on a development machine: `bash .ci/install.sh` (go install of buildx v0.19.3 into ~/.docker/cli-plugins)',
+          "on a development machine: `bash .ci/install.sh` (Debian's docker-buildx package; on Debian 12 from Debian 13, pinned)",
     },
     {
       check: 'native tools',

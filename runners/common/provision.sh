@@ -7,13 +7,16 @@
 #
 # --engine docker-ce  Docker Engine ENGINE_VERSION from Docker's apt repository, pinned and held
 #                     (install-engine.sh; the default: GCE and lab runners, where the Engine version is an axis)
-# --engine distro     the distribution's own Engine (Debian: docker.io, docker-cli, docker-buildx)
-# --engine none       only the CLI and buildx: the engine runs next to the runner and its socket is mounted
+# --engine distro     the distribution's own Engine (Debian: docker.io, and docker-cli on Debian 13)
+# --engine none       only the CLI and its plugins: the engine runs next to the runner and its socket is mounted
 #                     (ARC dind mode, a runner in a container). Set DIND_BENCH_SOCKET_DIR for the runner.
 # --native-tools      the host tools of the `native` environment (default: sysbench fio stress-ng iperf3)
 #
-# Also: git, jq, curl, ca-certificates, debootstrap (offline Debian bases), and Node.js >= 20 from the
-# distribution where it has one (Debian 13); elsewhere the setup action installs Node (actions/setup-node).
+# Every mode: docker buildx and docker compose v2 from the distribution's packages where no package brings
+# them yet (install-plugins.sh, next to this script: on Debian 12 from Debian 13, pinned to those two), so
+# with docker-ce, Docker's own docker-buildx-plugin stays. Also: git, jq, curl, ca-certificates, debootstrap
+# (offline Debian bases), and Node.js >= 20 from the distribution where it has one (Debian 13); elsewhere
+# the setup action installs Node (actions/setup-node).
 # Ends with a check of what the workflow will find, and prints the fix for anything missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,14 +58,12 @@ fi
 case "$engine" in
   distro)
     packages+=(docker.io)
-    if available docker-cli; then packages+=(docker-cli); fi   # Debian 13 splits the CLI off
-    if available docker-buildx; then packages+=(docker-buildx); fi ;;
+    if available docker-cli; then packages+=(docker-cli); fi ;;  # Debian 13 splits the CLI off
   none)
     # An image that already brings the CLI (the ARC runner image) keeps its own.
     if ! command -v docker >/dev/null; then
       if available docker-cli; then packages+=(docker-cli); else packages+=(docker.io); fi
-    fi
-    if ! docker buildx version >/dev/null 2>&1 && available docker-buildx; then packages+=(docker-buildx); fi ;;
+    fi ;;
 esac
 
 # Installing a daemon package must not start daemons inside an image build or a container.
@@ -82,6 +83,8 @@ if [ "$engine" = docker-ce ]; then
 elif [ "$engine" = distro ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
   systemctl enable --now docker >/dev/null
 fi
+# After the engine: docker-ce's own buildx plugin, when there, is kept. A failure is reported below.
+bash "$here/install-plugins.sh" buildx compose || echo "provision.sh: install-plugins.sh failed (the check below says what is missing)"
 
 # What the workflow will find. Missing pieces are reported with the fix; only a missing CLI is fatal.
 missing=0
@@ -94,8 +97,10 @@ else report "docker CLI" 1 "not installed" "--engine distro or docker-ce"; fi
 if docker buildx version >/dev/null 2>&1; then report "docker buildx" 0 "$(docker buildx version | head -n1)" ""
 else
   report "docker buildx" 1 "not installed" \
-    "Docker's docker-buildx-plugin (--engine docker-ce), or the setup action installs it per job"
+    "runners/common/install-plugins.sh, or the setup action installs it per job"
 fi
+if docker compose version >/dev/null 2>&1; then report "docker compose" 0 "$(docker compose version | head -n1)" ""
+else report "docker compose" 1 "not installed" "runners/common/install-plugins.sh (workloads need it)"; fi
 if have node && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; then
   report "node" 0 "$(node --version)" ""
 else report "node" 1 "none >= 20 on PATH" "the setup action (actions/setup-node) installs it in each job"; fi

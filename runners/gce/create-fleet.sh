@@ -82,7 +82,7 @@ gcloud compute instance-templates create "$name" \
   --shielded-secure-boot --shielded-vtpm --shielded-integrity-monitoring \
   --labels "app=dind-bench,engine=${ENGINE_VERSION//./-}" \
   --metadata "^;^block-project-ssh-keys=true;dind-bench-labels=dind-bench,docker-$ENGINE_VERSION,$MACHINE_TYPE,$LABELS" \
-  --metadata-from-file "user-data=cloud-init.yaml,dind-bench-provision=../common/provision.sh,dind-bench-install-engine=../common/install-engine.sh,dind-bench-ephemeral-runner=../common/ephemeral-runner.sh,dind-bench-runner-release=../common/runner-release.sh,dind-bench-runner-version=../common/runner-version.sh,dind-bench-env=$env_file"
+  --metadata-from-file "user-data=cloud-init.yaml,dind-bench-provision=../common/provision.sh,dind-bench-install-engine=../common/install-engine.sh,dind-bench-install-plugins=../common/install-plugins.sh,dind-bench-ephemeral-runner=../common/ephemeral-runner.sh,dind-bench-runner-release=../common/runner-release.sh,dind-bench-runner-version=../common/runner-version.sh,dind-bench-env=$env_file"
 
 if gcloud compute instance-groups managed describe "$name" --zone "$ZONE" >/dev/null 2>&1; then
   gcloud compute instance-groups managed resize "$name" --zone "$ZONE" --size "$SIZE"

@@ -20,8 +20,8 @@ id runner >/dev/null 2>&1 || useradd --create-home --shell /bin/bash runner
 usermod -aG docker runner
 
 install -d -o root -g root -m 0755 "$lib"
-install -o root -g root -m 0755 ../common/ephemeral-runner.sh ../common/clean-engine.sh ../common/install-engine.sh ../common/provision.sh \
-  ../common/runner-release.sh ../common/runner-version.sh "$lib/"
+install -o root -g root -m 0755 ../common/ephemeral-runner.sh ../common/clean-engine.sh ../common/install-engine.sh \
+  ../common/install-plugins.sh ../common/provision.sh ../common/runner-release.sh ../common/runner-version.sh "$lib/"
 bash "$lib/runner-release.sh"
 install -d -o root -g root -m 0700 /var/lib/dind-bench-runner /var/lib/dind-bench-runner/jit
 umask 022

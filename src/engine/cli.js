@@ -12,12 +12,16 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Where the plugins are looked for, in order: the user's, then the system's (Debian's docker.io puts them here). */
+/**
+ * Where the plugins are looked for, in the docker CLI's own order: the user's, then the system's (Debian's
+ * docker-buildx and docker-compose packages put them in /usr/libexec/docker/cli-plugins).
+ */
 const PLUGIN_DIRS = [
   path.join(os.homedir(), '.docker', 'cli-plugins'),
   '/usr/local/lib/docker/cli-plugins',
-  '/usr/libexec/docker/cli-plugins',
+  '/usr/local/libexec/docker/cli-plugins',
   '/usr/lib/docker/cli-plugins',
+  '/usr/libexec/docker/cli-plugins',
 ];
 const PLUGINS = ['docker-buildx', 'docker-compose'];
 /** Output kept per stream: a build log can be long; the end is what says why it failed. */

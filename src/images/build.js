@@ -148,7 +148,7 @@ export async function buildImages({
 }) {
   if (!(await buildxVersion())) {
     throw new Error(
-      'docker buildx is not installed: run `bash .ci/install.sh` (it installs buildx from the Go module proxy), then try again.',
+      "docker buildx is not installed: run `bash .ci/install.sh` (it installs Debian's docker-buildx package), then try again.",
     );
   }
   let targets = await bakeTargets({ distros, engines, benchImages });

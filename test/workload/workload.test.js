@@ -15,6 +15,7 @@ import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { packagedPlugin } from '../helpers/plugins.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;
@@ -97,6 +98,21 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
         dindCell.metrics.some((/** @type {any} */ m) => m.metric === 'build.app.cache_import_ms'),
         'DinD measures a cache import',
       );
+    if (example === 'compose-db') {
+      // The stack came up with the distribution's packaged compose (.ci/install.sh installs it), not a
+      // plugin in ~/.docker that shadows it: the compose version each environment recorded is the package's.
+      const compose = packagedPlugin('compose');
+      if (process.env.CI) assert.ok(compose, 'CI=true but no package installed docker compose (.ci/install.sh does)');
+      const builders = results.environments.filter((/** @type {any} */ e) => e.facts?.builder);
+      assert.equal(builders.length, 2, 'docker and dind record their builder');
+      for (const env of compose ? builders : []) {
+        const used = String(env.facts?.builder?.compose).replace(/^v/, '');
+        assert.ok(
+          compose?.version.replace(/^\d+:/, '').startsWith(used),
+          `${env.key}: compose ${used}, package ${compose?.version}`,
+        );
+      }
+    }
     const report = readFileSync(path.join(out, 'report.md'), 'utf8');
     const first = report.split('\n').find((l) => l.startsWith('**On this runner'));
     assert.match(
