@@ -4,7 +4,9 @@
 # `regression`. Inputs come from the environment (see action.yml), never from the command line of a
 # workflow expression:
 #   FAIL_ON_REGRESSION  'true': regressions are error annotations (else warnings); the gate is the caller's
-#   FAIL_ON             '', regression or inconclusive: what the gate fails on (`compare --fail-on`), over
+#   FAIL_ON             none, regression or inconclusive: what the gate fails on (`compare --fail-on`); empty:
+#                       regression with FAIL_ON_REGRESSION, else inconclusive for an A/B (a gate fails closed
+#                       by default), else none (a history run reports); written back as the output fail-on, over
 #   GATE                the metrics it judges (`compare --gate`, benchmark/metric patterns; empty: all)
 #   COMMENT_MAX         cap on the merged pull-request comment (default 60000; GitHub refuses > 65536)
 #   REPORT_URL          link kept in the comment (default: this workflow run's page)
@@ -17,9 +19,15 @@ case "${FAIL_ON_REGRESSION:-false}" in
   *) echo "::error title=dind-bench compare::fail-on-regression must be 'true' or 'false'"; exit 2 ;;
 esac
 case "${FAIL_ON:-}" in
-  ''|regression|inconclusive) ;;
-  *) echo "::error title=dind-bench compare::fail-on must be empty, 'regression' or 'inconclusive'"; exit 2 ;;
+  ''|none|regression|inconclusive) ;;
+  *) echo "::error title=dind-bench compare::fail-on must be empty, 'none', 'regression' or 'inconclusive'"; exit 2 ;;
 esac
+fail_on=${FAIL_ON:-}
+if [ -z "$fail_on" ]; then
+  if [ "${FAIL_ON_REGRESSION:-false}" = true ]; then fail_on=regression
+  elif [ -n "${BASELINE:-}" ]; then fail_on=inconclusive
+  else fail_on=none; fi
+fi
 gate=${GATE:-}
 if [ "${#gate}" -gt 1000 ]; then echo "::error title=dind-bench compare::gate is longer than 1,000 characters"; exit 2; fi
 if { [ -n "${BASELINE:-}" ] && [ -z "${CANDIDATE:-}" ]; } || { [ -z "${BASELINE:-}" ] && [ -n "${CANDIDATE:-}" ]; }; then
@@ -52,8 +60,7 @@ for file in "${files[@]}"; do
   if [ -n "${BASELINE:-}" ]; then args+=(--baseline "$BASELINE" --candidate "$CANDIDATE")
   else args+=(--pr-comment "$OUT/pr-comment-$n.md"); fi
   # The annotation level follows the caller's input: error annotations only when regressions fail the job.
-  if [ -n "${FAIL_ON:-}" ]; then args+=(--fail-on "$FAIL_ON")
-  elif [ "${FAIL_ON_REGRESSION:-false}" = true ]; then args+=(--fail-on-regression); fi
+  if [ "$fail_on" != none ]; then args+=(--fail-on "$fail_on"); fi
   if [ -n "${GATE:-}" ]; then args+=(--gate "$GATE"); fi
   if [ "$use_history" = true ] && [ -z "${BASELINE:-}" ]; then args+=(--history "$HISTORY"); fi
   echo "compare $file"
@@ -86,4 +93,5 @@ node "$SUITE/src/compare/outputs.js" "$OUT"/comparison-*.json > "$OUT/outputs.tx
   echo "markdown=$(cd "$OUT" && pwd)/comparison.md"
   echo "regression=$regression"
   cat "$OUT/outputs.txt"
+  echo "fail-on=$fail_on"
 } >> "${GITHUB_OUTPUT:-/dev/null}"

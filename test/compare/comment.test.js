@@ -160,7 +160,14 @@ test('compare-all.sh with baseline and candidate: the A/B is the verdict, the ou
   assert.match(blind.output, /^sentence=Inconclusive: \d+ of \d+ gated metrics could not be judged/m);
   const bad = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'sometimes' });
   assert.equal(bad.status, 2);
-  assert.match(bad.stdout, /fail-on must be empty, 'regression' or 'inconclusive'/);
+  assert.match(bad.stdout, /fail-on must be empty, 'none', 'regression' or 'inconclusive'/);
+  // An A/B is a gate: without fail-on it fails closed (the action's steps read the output fail-on).
+  assert.match(blind.output, /^fail-on=inconclusive$/m);
+  const byDefault = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10' });
+  assert.match(byDefault.output, /^fail-on=inconclusive$/m);
+  const reportOnly = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'none' });
+  assert.match(reportOnly.output, /^fail-on=none$/m);
+  assert.match(reportOnly.output, /^verdict=inconclusive$/m);
   const half = compareAll({ RESULTS: results, BASELINE: 'docker', FAIL_ON_REGRESSION: 'false' });
   assert.equal(half.status, 2);
   assert.match(half.stdout, /baseline and candidate go together/);
