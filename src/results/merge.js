@@ -284,22 +284,29 @@ export function groupsOf(matrix) {
   return groups;
 }
 
+/** The start of a shard job's folder (and artifact) name, before its job id: bench.yml's SHARD_PREFIX. */
+export const SHARD_PREFIX = 'shard-';
+const SHARD_PREFIX_FORM = /^[A-Za-z0-9_.-]+$/;
+
 /**
  * The workflow's merge job: each group of the job matrix made one run in OUT/<group>/, from the shard
- * folders `SHARDS/shard-<job id>/` (as the bench jobs upload them and the merge job downloads them). A
+ * folders `SHARDS/<prefix><job id>/` (as the bench jobs upload them and the merge job downloads them; the
+ * prefix is `shard-`, or `shard.<suffix>.` for a call of the workflow given an artifact-suffix). A
  * group of one job is copied as it is (its run id unchanged); a group of several is merged (mergeCommand).
  * A group with a shard missing or stopped before its end is left out, saying which and what to do, and
  * the other groups are still written: each is a whole run on its own.
- * @param {{matrix: unknown, shardsDir: string, out: string, log: (s: string) => void}} o
+ * @param {{matrix: unknown, shardsDir: string, out: string, log: (s: string) => void, prefix?: string}} o
  * @returns {Promise<{merged: string[], skipped: {group: string, reason: string}[]}>}
  */
-export async function mergeGroups({ matrix, shardsDir, out, log }) {
+export async function mergeGroups({ matrix, shardsDir, out, log, prefix = SHARD_PREFIX }) {
+  if (!SHARD_PREFIX_FORM.test(prefix))
+    throw new Error(`shard prefix ${JSON.stringify(prefix)}: letters, digits, . _ - only (a folder name's start)`);
   const groups = groupsOf(matrix);
   const merged = [];
   const skipped = [];
   for (const [group, ids] of groups) {
     try {
-      await mergeGroup({ group, ids, shardsDir, out: path.join(path.resolve(out), group), log });
+      await mergeGroup({ group, ids, shardsDir, out: path.join(path.resolve(out), group), log, prefix });
       merged.push(group);
     } catch (e) {
       if (!(e instanceof MergeError)) throw e;
@@ -310,12 +317,14 @@ export async function mergeGroups({ matrix, shardsDir, out, log }) {
   return { merged, skipped };
 }
 
-/** @param {{group: string, ids: string[], shardsDir: string, out: string, log: (s: string) => void}} o */
-async function mergeGroup({ group, ids, shardsDir, out, log }) {
+/**
+ * @param {{group: string, ids: string[], shardsDir: string, out: string, log: (s: string) => void, prefix: string}} o
+ */
+async function mergeGroup({ group, ids, shardsDir, out, log, prefix }) {
   if (existsSync(out)) throw new MergeError(`${out} already exists: merge into an empty folder`);
   const files = [];
   for (const id of ids) {
-    const file = path.join(shardsDir, `shard-${id}`, 'results.json');
+    const file = path.join(shardsDir, `${prefix}${id}`, 'results.json');
     if (!existsSync(file)) {
       throw new MergeError(
         `job ${id} left no results (${file}): it failed before its first step, or its upload failed; re-run that job`,

@@ -10,13 +10,16 @@
 //   job_workflow_sha: GitHub has no context for a called workflow's own ref). Every job that runs the
 //   suite fetches that commit into SUITE_DIR and runs `./SUITE_DIR/actions/NAME` from it, so
 //   `reusable-bench.yml@<sha>` runs the actions of that SHA, and results record it (actions/setup/suite.sh).
-//   Without a token (act, or a caller that did not grant id-token: write) the actions come from MAJOR, with
-//   a warning that says so.
+//   The token is the only source: without it (a caller that did not grant id-token: write) the suite job
+//   fails, naming the permission, so a fork or a mirror never runs another repository's code.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, parseDocument } from 'yaml';
 
-/** The repository and moving major tag other repositories call (docs/releasing.md). */
+/**
+ * The repository and moving major tag other repositories call (docs/releasing.md): the generated file's
+ * header and the examples name them. The workflow itself never does: it reads its own from the OIDC token.
+ */
 export const SUITE_REPOSITORY = 'dind-bench/dind-bench';
 export const MAJOR = 'v1';
 
@@ -36,37 +39,42 @@ const HEADER = `# GENERATED from bench.yml by \`npm run workflows:reusable\` (sr
 export const SUITE_DIR = '.dind-bench-suite';
 
 /**
- * The `suite` job's script: this workflow's repository, ref and commit as step outputs. The OIDC token is
- * the runner's own (ACTIONS_ID_TOKEN_REQUEST_URL/TOKEN, set by GitHub when the job has id-token: write);
- * only its claims are read, it is never printed or stored. Claims are checked before use: a repository
- * name and a 40-hex commit, or the job fails.
+ * The `suite` job's script: this workflow's repository, ref and commit as step outputs, read only from the
+ * job's OIDC token (ACTIONS_ID_TOKEN_REQUEST_URL/TOKEN, which GitHub sets when the calling job grants
+ * id-token: write). Without them it fails closed, naming that permission: there is no other repository or
+ * ref to fall back on, so a fork, a mirror or a renamed copy runs its own code, never upstream's. Under act
+ * (no token service) the token comes from a stand-in (.ci/consumer-e2e.sh) or the job fails the same way.
+ * The request token reaches curl on its standard input (its -H option reading a header file from stdin, fed
+ * by the shell's builtin printf), so no process's command line holds it. The token minted is masked, never
+ * printed or stored: only its claims are read, and checked before use (a repository name, a ref and a
+ * 40-hex commit), or the job fails.
  */
 const RESOLVE_SCRIPT = `set -euo pipefail
-ref='' sha='' repo=''
-if [ -n "\${ACTIONS_ID_TOKEN_REQUEST_URL:-}" ] && [ -n "\${ACTIONS_ID_TOKEN_REQUEST_TOKEN:-}" ]; then
-  token=$(curl -sSf --max-time 30 -H "Authorization: bearer $ACTIONS_ID_TOKEN_REQUEST_TOKEN" \\
-    "$ACTIONS_ID_TOKEN_REQUEST_URL&audience=dind-bench" | jq -r '.value // empty')
-  claims=$(cut -d. -f2 <<<"$token" | tr '_-' '/+')
-  while [ $(( \${#claims} % 4 )) -ne 0 ]; do claims+='='; done
-  claims=$(base64 -d <<<"$claims" 2>/dev/null || true)
-  workflow=$(jq -r '.job_workflow_ref // empty' <<<"$claims" 2>/dev/null || true)
-  sha=$(jq -r '.job_workflow_sha // empty' <<<"$claims" 2>/dev/null || true)
-  repo=\${workflow%%/.github/workflows/*}
-  ref=\${workflow#*@}
-  echo "dind-bench: this workflow is $workflow (commit $sha), from the job's OIDC token"
-else
-  repo=$FALLBACK_REPOSITORY
-  ref=$FALLBACK_REF
-  url=$GITHUB_SERVER_URL/$repo
-  if [ -n "\${ACT:-}" ]; then url=\${DIND_BENCH_SUITE_GIT:?under act, DIND_BENCH_SUITE_GIT names a git repository of dind-bench}; fi
-  sha=$(git ls-remote "$url" "refs/tags/$ref^{}" "refs/tags/$ref" "refs/heads/$ref" | awk 'NR == 1 { print $1 }')
-  echo "::warning title=dind-bench suite::no OIDC token in this job (the calling job grants id-token: write): the actions run from $repo@$ref ($sha), which is the commit of the workflow only if you called it @$ref"
+fail() { echo "::error title=dind-bench suite::$*"; exit 1; }
+if [ -z "\${ACTIONS_ID_TOKEN_REQUEST_URL:-}" ] || [ -z "\${ACTIONS_ID_TOKEN_REQUEST_TOKEN:-}" ]; then
+  if [ -n "\${ACT:-}" ]; then
+    fail "no OIDC token in this job: act has no token service; stand one in and pass ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN with --env (as .ci/consumer-e2e.sh does)"
+  fi
+  fail "no OIDC token in this job: grant the permission id-token: write on the job that calls this workflow (permissions: id-token: write next to its uses:). dind-bench takes its own repository and commit only from that token, and runs nothing without it"
 fi
+response=$(printf 'Authorization: bearer %s\\n' "$ACTIONS_ID_TOKEN_REQUEST_TOKEN" \\
+  | curl -sS --fail --max-time 30 -H @- "$ACTIONS_ID_TOKEN_REQUEST_URL&audience=dind-bench") \\
+  || fail "the OIDC token request failed (curl's message above); this job needs its own token to tell which dind-bench to run"
+token=$(jq -r '.value // empty' <<<"$response" 2>/dev/null || true)
+[[ "$token" =~ ^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_.-]*$ ]] || fail "the OIDC token service answered without a token"
+echo "::add-mask::$token"
+claims=$(cut -d. -f2 <<<"$token" | tr '_-' '/+')
+while [ $(( \${#claims} % 4 )) -ne 0 ]; do claims+='='; done
+claims=$(base64 -d <<<"$claims" 2>/dev/null || true)
+workflow=$(jq -r '.job_workflow_ref // empty' <<<"$claims" 2>/dev/null || true)
+sha=$(jq -r '.job_workflow_sha // empty' <<<"$claims" 2>/dev/null || true)
+repo=\${workflow%%/.github/workflows/*}
+ref=\${workflow#*@}
 if ! [[ "$repo" =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$ ]] || ! [[ "$sha" =~ ^[0-9a-f]{40}$ ]] \\
-  || ! [[ "$ref" =~ ^[A-Za-z0-9][A-Za-z0-9/_.-]*$ ]]; then
-  echo "::error title=dind-bench suite::cannot tell this workflow's own commit (repository '\${repo//[^A-Za-z0-9_.-]/?}', commit '\${sha//[^0-9a-f]/?}')"
-  exit 1
+  || ! [[ "$ref" =~ ^[A-Za-z0-9][A-Za-z0-9/_.-]*$ ]] || ! [[ "$workflow" =~ ^[A-Za-z0-9/_.-]+@[A-Za-z0-9/_.-]+$ ]]; then
+  fail "cannot tell this workflow's own commit from its OIDC token (repository '\${repo//[^A-Za-z0-9_.-]/?}', commit '\${sha//[^0-9a-f]/?}')"
 fi
+echo "dind-bench: this workflow is $workflow (commit $sha), from the job's OIDC token"
 { echo "repository=$repo"; echo "ref=$ref"; echo "sha=$sha"; } >> "$GITHUB_OUTPUT"
 `;
 
@@ -96,7 +104,6 @@ const suiteJob = () => ({
     {
       name: "This workflow's own commit",
       id: 'suite',
-      env: { FALLBACK_REPOSITORY: SUITE_REPOSITORY, FALLBACK_REF: MAJOR },
       run: RESOLVE_SCRIPT,
     },
   ],

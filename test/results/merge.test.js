@@ -112,6 +112,35 @@ test('merge --matrix: each group one run, a single job copied as it is, an incom
   assert.match(none.stderr, /no run of the matrix could be merged/);
 });
 
+test("merge --matrix --shard-prefix: a call's own shard folders (the workflow's artifact-suffix), not another call's", () => {
+  const { dir } = workflowShards();
+  const shards = path.join(dir, 'shards');
+  // A second call of the workflow in the same run: its shards beside the first call's, under its prefix.
+  const other = fixture();
+  other.run.id = 'other-call';
+  mkdirSync(path.join(shards, 'shard.gate-26.gce-docker'), { recursive: true });
+  writeFileSync(path.join(shards, 'shard.gate-26.gce-docker', 'results.json'), JSON.stringify(other));
+  const matrix = JSON.stringify({ include: [{ id: 'gce-docker', group: 'gce-docker' }] });
+  const read = (/** @type {string} */ out) =>
+    JSON.parse(readFileSync(path.join(out, 'gce-docker', 'results.json'), 'utf8')).run.id;
+
+  const plain = cli(['merge', '--matrix', matrix, '--out', path.join(dir, 'plain'), shards]);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.equal(read(path.join(dir, 'plain')), 'whole-run', 'the default prefix is shard-');
+  const own = ['merge', '--matrix', matrix, '--shard-prefix', 'shard.gate-26.', '--out', path.join(dir, 'own'), shards];
+  const r = cli(own);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(read(path.join(dir, 'own')), 'other-call');
+  const missing = cli(['merge', '--matrix', matrix, '--shard-prefix', 'shard.x.', '--out', path.join(dir, 'x'), shards]);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /job gce-docker left no results \(.*shard\.x\.gce-docker\/results\.json\)/);
+  for (const bad of ['../', 'a/b', '']) {
+    const b = cli(['merge', '--matrix', matrix, '--shard-prefix', bad, '--out', path.join(dir, 'bad'), shards]);
+    assert.notEqual(b.status, 0, bad);
+    assert.match(b.stderr, /shard prefix .*: letters, digits, \. _ - only/, bad);
+  }
+});
+
 test('the matrix is checked before its names become folders', () => {
   assert.deepEqual([...groupsOf({ include: [{ id: 'a-1', group: 'a' }, { id: 'a-2', group: 'a' }, { id: 'b' }] })], [
     ['a', ['a-1', 'a-2']],

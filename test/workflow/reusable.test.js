@@ -91,7 +91,8 @@ test("the reusable workflow checks out only the caller for its workload, and run
   }
   assert.deepEqual(wf.jobs.suite.permissions, { 'id-token': 'write' });
   assert.ok(wf.jobs.suite.steps.every((/** @type {any} */ s) => !s.uses));
-  assert.equal(wf.jobs.suite.steps[0].env.FALLBACK_REF, MAJOR);
+  // Its repository and commit come only from its OIDC token (test/workflow/suite-identity.test.js).
+  assert.equal(wf.jobs.suite.steps[0].env, undefined);
 });
 
 test('the example consumer uses dind-bench by reference only, at the major tag', () => {

@@ -5,7 +5,7 @@
 // the real quick run cut into its shards: prepare -> bench folders -> merge -> compare -> publish.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -82,7 +82,7 @@ for (const rel of WORKFLOWS) {
     assert.equal(bench.strategy.matrix, '${{ fromJSON(needs.prepare.outputs.matrix) }}');
     const [earlier] = usesOf(bench, 'actions/download-artifact');
     const [upload] = usesOf(bench, 'actions/upload-artifact');
-    assert.equal(upload.with.name, 'shard-${{ matrix.id }}');
+    assert.equal(upload.with.name, '${{ env.SHARD_PREFIX }}${{ matrix.id }}');
     assert.match(upload.if, /always\(\)/);
     assert.equal(upload.with.overwrite, true, "a re-run's upload replaces the stopped attempt's");
     assert.equal(upload.with.path, '${{ steps.out.outputs.dir }}');
@@ -102,13 +102,14 @@ for (const rel of WORKFLOWS) {
     assert.deepEqual([...merge.needs].filter((n) => n !== 'suite').sort(), ['bench', 'prepare']);
     assert.match(merge.if, /!cancelled\(\)/);
     const [shards] = usesOf(merge, 'actions/download-artifact');
-    assert.equal(shards.with.pattern, 'shard-*');
+    assert.equal(shards.with.pattern, '${{ env.SHARD_PREFIX }}*');
     assert.ok(upload.with.name.startsWith(shards.with.pattern.replace('*', '')));
     assert.equal(shards.with.path, '${{ steps.dirs.outputs.shards }}');
     const mergeStep = step(merge, 'Merge the shards of each run');
     assert.equal(mergeStep.env.MATRIX, '${{ needs.prepare.outputs.matrix }}');
+    assert.match(mergeStep.run, /merge --matrix "\$MATRIX" --shard-prefix "\$SHARD_PREFIX"/);
     const [merged] = usesOf(merge, 'actions/upload-artifact');
-    assert.equal(merged.with.name, 'results');
+    assert.equal(merged.with.name, 'results${{ env.ARTIFACT_SUFFIX }}');
     assert.equal(merged.with.path, '${{ steps.dirs.outputs.results }}');
     const bound = step(merge, 'Bound the untrusted results');
     assert.equal(bound.env.RESULTS, '${{ steps.dirs.outputs.shards }}');
@@ -125,94 +126,152 @@ for (const rel of WORKFLOWS) {
       const downloads = usesOf(job, 'actions/download-artifact');
       assert.deepEqual(
         downloads.map((/** @type {any} */ d) => [d.with.name, d.with.path]),
-        [['results', '${{ steps.dirs.outputs.results }}']],
+        [['results${{ env.ARTIFACT_SUFFIX }}', '${{ steps.dirs.outputs.results }}']],
       );
     }
     const compare = report.steps.find((/** @type {any} */ s) => String(s.uses).includes('actions/compare'));
     assert.equal(compare.with.results, '${{ steps.dirs.outputs.results }}');
-    assert.equal(compare.with['report-artifact'], 'comparison-report', 'the full report, linked from the comment');
+    assert.equal(
+      compare.with['report-artifact'],
+      'comparison-report${{ env.ARTIFACT_SUFFIX }}',
+      'the full report, linked from the comment',
+    );
     const pub = publish.steps.find((/** @type {any} */ s) => String(s.uses).includes('actions/publish'));
     assert.equal(pub.with.results, '${{ steps.dirs.outputs.results }}');
   });
 }
 
-test("bench.yml's scripts, run in order: a quick profile sharded in two, merged into one run, compared and published", () => {
-  const { prepare, bench, merge, report } = workflow('.github/workflows/bench.yml').jobs;
+/**
+ * The workflow-level env a call's steps see for its artifact-suffix input: bench.yml's env block, whose
+ * expressions are checked here as written (test/workflow/artifact-names.test.js checks the names).
+ * @param {any} w @param {string} suffix
+ */
+function callEnv(w, suffix) {
+  assert.equal(w.env.ARTIFACT_SUFFIX, "${{ inputs.artifact-suffix && format('.{0}', inputs.artifact-suffix) || '' }}");
+  assert.equal(
+    w.env.SHARD_PREFIX,
+    "${{ inputs.artifact-suffix && format('shard.{0}.', inputs.artifact-suffix) || 'shard-' }}",
+  );
+  return { ARTIFACT_SUFFIX: suffix ? `.${suffix}` : '', SHARD_PREFIX: suffix ? `shard.${suffix}.` : 'shard-' };
+}
+
+test("bench.yml's scripts, run in order for two calls sharing one folder (as under act): each a quick profile sharded in two, merged into its own run, compared and published", () => {
+  const w = workflow('.github/workflows/bench.yml');
+  const { prepare, bench, merge, report } = w.jobs;
   const act = path.join(tmp, 'act-out');
-  const runner = { DIND_BENCH_SUITE: ROOT, DIND_BENCH_ACT_OUT: act, RUNNER_TEMP: tmp };
-
-  // prepare, with a budget under the whole job's estimate: one shard per benchmark.
-  const bake = JSON.stringify({ distros: ['debian'], engines: ['20.10'] });
-  const p = runStep(
-    step(prepare, 'Job matrix'),
-    {
-      '${{ steps.bake.outputs.matrix }}': bake,
-      "${{ inputs.benchmarks || vars.DIND_BENCH_BENCHMARKS || 'lifecycle,sysbench' }}": 'lifecycle,sysbench',
-      "${{ inputs.distributions || vars.DIND_BENCH_DISTRIBUTIONS || 'debian' }}": 'debian',
-      "${{ inputs.engines || vars.DIND_BENCH_ENGINES || '20.10,26.1' }}": '20.10',
-      "${{ inputs.host-engines || vars.DIND_BENCH_HOST_ENGINES || '' }}": '',
-      "${{ inputs.runners || vars.DIND_BENCH_RUNNERS || 'self-hosted,linux,gce; self-hosted,linux,lab' }}":
-        'self-hosted,linux,local',
-      "${{ inputs.layout || vars.DIND_BENCH_LAYOUT || 'both' }}": 'interleaved',
-      "${{ inputs.max-minutes || vars.DIND_BENCH_MAX_MINUTES || '200' }}": '2',
-    },
-    { ...runner, PROFILE: 'quick' },
-  );
-  assert.equal(p.status, 0, p.log);
-  const matrix = JSON.parse(p.out.matrix);
-  assert.deepEqual(
-    matrix.include.map((/** @type {any} */ j) => [j.id, j.group, j.shard, j.benchmarks]),
-    [
-      ['local-interleaved-1', 'local-interleaved', '1/2', 'lifecycle'],
-      ['local-interleaved-2', 'local-interleaved', '2/2', 'sysbench'],
-    ],
-  );
-
-  // bench: each job's folder, and in it the results that job would write (the quick run, its benchmark only).
   const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8'));
-  for (const job of matrix.include) {
-    const b = runStep(step(bench, 'Results folder'), { '${{ matrix.id }}': job.id }, runner);
-    assert.equal(b.status, 0, b.log);
-    mkdirSync(b.out.dir, { recursive: true });
-    const shard = structuredClone(fixture);
-    shard.run.id = `${fixture.run.id}-${job.id}`;
-    shard.cells = shard.cells.filter((/** @type {any} */ c) => job.benchmarks.split(',').includes(c.benchmark));
-    writeFileSync(path.join(b.out.dir, 'results.json'), JSON.stringify(shard));
+  const history = path.join(tmp, 'history');
+  /** @type {Record<string, string>} call -> its merged run's results.json */
+  const runs = {};
+
+  // The plain names (no artifact-suffix), then a second call of the same run with one.
+  for (const suffix of ['', 'gate-26']) {
+    const call = callEnv(w, suffix);
+    const runner = { DIND_BENCH_SUITE: ROOT, DIND_BENCH_ACT_OUT: act, RUNNER_TEMP: tmp, ...call };
+
+    // prepare: the suffix is checked; under act, this call's earlier outputs go (never another call's).
+    const names = runStep(step(prepare, 'Artifact names'), { '${{ inputs.artifact-suffix }}': suffix }, runner);
+    assert.equal(names.status, 0, names.log);
+    const fresh = runStep(step(prepare, 'Fresh outputs under act'), {}, runner);
+    assert.equal(fresh.status, 0, fresh.log);
+    for (const earlier of Object.values(runs)) assert.ok(existsSync(earlier), `${suffix}: removed ${earlier}`);
+
+    // prepare, with a budget under the whole job's estimate: one shard per benchmark.
+    const bake = JSON.stringify({ distros: ['debian'], engines: ['20.10'] });
+    const p = runStep(
+      step(prepare, 'Job matrix'),
+      {
+        '${{ steps.bake.outputs.matrix }}': bake,
+        "${{ inputs.benchmarks || vars.DIND_BENCH_BENCHMARKS || 'lifecycle,sysbench' }}": 'lifecycle,sysbench',
+        "${{ inputs.distributions || vars.DIND_BENCH_DISTRIBUTIONS || 'debian' }}": 'debian',
+        "${{ inputs.engines || vars.DIND_BENCH_ENGINES || '20.10,26.1' }}": '20.10',
+        "${{ inputs.host-engines || vars.DIND_BENCH_HOST_ENGINES || '' }}": '',
+        "${{ inputs.runners || vars.DIND_BENCH_RUNNERS || 'self-hosted,linux,gce; self-hosted,linux,lab' }}":
+          'self-hosted,linux,local',
+        "${{ inputs.layout || vars.DIND_BENCH_LAYOUT || 'both' }}": 'interleaved',
+        "${{ inputs.max-minutes || vars.DIND_BENCH_MAX_MINUTES || '200' }}": '2',
+      },
+      { ...runner, PROFILE: 'quick' },
+    );
+    assert.equal(p.status, 0, p.log);
+    const matrix = JSON.parse(p.out.matrix);
+    assert.deepEqual(
+      matrix.include.map((/** @type {any} */ j) => [j.id, j.group, j.shard, j.benchmarks]),
+      [
+        ['local-interleaved-1', 'local-interleaved', '1/2', 'lifecycle'],
+        ['local-interleaved-2', 'local-interleaved', '2/2', 'sysbench'],
+      ],
+    );
+
+    // bench: each job's folder, named as its artifact (the call's shard prefix and the job id), and in it
+    // the results that job would write (the quick run, its benchmark only).
+    for (const job of matrix.include) {
+      const b = runStep(step(bench, 'Results folder'), { '${{ matrix.id }}': job.id }, runner);
+      assert.equal(b.status, 0, b.log);
+      assert.equal(b.out.dir, path.join(act, 'shards', `${call.SHARD_PREFIX}${job.id}`));
+      mkdirSync(b.out.dir, { recursive: true });
+      const shard = structuredClone(fixture);
+      shard.run.id = `${fixture.run.id}-${suffix || 'plain'}-${job.id}`;
+      shard.cells = shard.cells.filter((/** @type {any} */ c) => job.benchmarks.split(',').includes(c.benchmark));
+      writeFileSync(path.join(b.out.dir, 'results.json'), JSON.stringify(shard));
+    }
+
+    // merge: the folders where bench left them (under act) or download-artifact put them (on GitHub): the
+    // other call's shards are there too, and stay apart.
+    const dirs = runStep(step(merge, 'Folders'), {}, runner);
+    assert.equal(dirs.status, 0, dirs.log);
+    assert.equal(dirs.out.results, path.join(act, `results${call.ARTIFACT_SUFFIX}`));
+    const m = runStep(
+      step(merge, 'Merge the shards of each run'),
+      {
+        '${{ needs.prepare.outputs.matrix }}': p.out.matrix,
+        '${{ steps.dirs.outputs.shards }}': dirs.out.shards,
+        '${{ steps.dirs.outputs.results }}': dirs.out.results,
+      },
+      runner,
+    );
+    assert.equal(m.status, 0, m.log);
+    assert.deepEqual(readdirSync(dirs.out.results), ['local-interleaved']);
+    const file = path.join(dirs.out.results, 'local-interleaved', 'results.json');
+    const run = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(run.run.shards.length, 2);
+    assert.deepEqual(
+      run.run.shards.map((/** @type {any} */ x) => x.id),
+      matrix.include.map((/** @type {any} */ j) => `${fixture.run.id}-${suffix || 'plain'}-${j.id}`),
+      'merged from its own shards',
+    );
+    assert.equal(run.run.order, 'interleaved', 'split by benchmark: each still interleaved');
+    assert.equal(run.cells.length, fixture.cells.length);
+    runs[suffix] = file;
+
+    // report reads the folder merge wrote: compare (the action's script) and publish accept the merged run.
+    const r = runStep(step(report, 'Folders'), {}, runner);
+    assert.equal(r.out.results, dirs.out.results);
+    assert.equal(r.out.compare, path.join(act, `compare${call.ARTIFACT_SUFFIX}`));
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, SUITE: ROOT, DIND_BENCH_SUITE: ROOT };
+    const compare = spawnSync('bash', [path.join(ROOT, 'actions/compare/compare-all.sh')], {
+      env: { ...env, RESULTS: r.out.results, OUT: r.out.compare, HISTORY: '' },
+      encoding: 'utf8',
+    });
+    assert.equal(compare.status, 0, compare.stderr);
+    assert.match(readFileSync(path.join(r.out.compare, 'comparison.md'), 'utf8'), /lifecycle/);
+    const publish = spawnSync('bash', [path.join(ROOT, 'actions/publish/publish-history.sh')], {
+      env: { ...env, RESULTS: r.out.results, HISTORY: history },
+      encoding: 'utf8',
+    });
+    assert.equal(publish.status, 0, publish.stderr);
+    assert.match(publish.stderr, /publish: run .*-merged-[0-9a-f]{8}/);
   }
-
-  // merge: the folders where bench left them (under act) or download-artifact put them (on GitHub).
-  const dirs = runStep(step(merge, 'Folders'), {}, runner);
-  assert.equal(dirs.status, 0, dirs.log);
-  const m = runStep(
-    step(merge, 'Merge the shards of each run'),
-    {
-      '${{ needs.prepare.outputs.matrix }}': p.out.matrix,
-      '${{ steps.dirs.outputs.shards }}': dirs.out.shards,
-      '${{ steps.dirs.outputs.results }}': dirs.out.results,
-    },
-    runner,
+  // Both calls' runs are there, each its own; their comparisons too.
+  assert.notEqual(
+    JSON.parse(readFileSync(runs[''], 'utf8')).run.id,
+    JSON.parse(readFileSync(runs['gate-26'], 'utf8')).run.id,
   );
-  assert.equal(m.status, 0, m.log);
-  assert.deepEqual(readdirSync(dirs.out.results), ['local-interleaved']);
-  const run = JSON.parse(readFileSync(path.join(dirs.out.results, 'local-interleaved', 'results.json'), 'utf8'));
-  assert.equal(run.run.shards.length, 2);
-  assert.equal(run.run.order, 'interleaved', 'split by benchmark: each still interleaved');
-  assert.equal(run.cells.length, fixture.cells.length);
-
-  // report reads the folder merge wrote: compare (the action's script) and publish accept the merged run.
-  const r = runStep(step(report, 'Folders'), {}, runner);
-  assert.equal(r.out.results, dirs.out.results);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SUITE: ROOT, DIND_BENCH_SUITE: ROOT };
-  const compare = spawnSync('bash', [path.join(ROOT, 'actions/compare/compare-all.sh')], {
-    env: { ...env, RESULTS: r.out.results, OUT: path.join(tmp, 'compare'), HISTORY: '' },
-    encoding: 'utf8',
-  });
-  assert.equal(compare.status, 0, compare.stderr);
-  assert.match(readFileSync(path.join(tmp, 'compare', 'comparison.md'), 'utf8'), /lifecycle/);
-  const publish = spawnSync('bash', [path.join(ROOT, 'actions/publish/publish-history.sh')], {
-    env: { ...env, RESULTS: r.out.results, HISTORY: path.join(tmp, 'history') },
-    encoding: 'utf8',
-  });
-  assert.equal(publish.status, 0, publish.stderr);
-  assert.match(publish.stderr, /publish: run .*-merged-[0-9a-f]{8}/);
+  assert.deepEqual(readdirSync(act).sort(), ['compare', 'compare.gate-26', 'results', 'results.gate-26', 'shards']);
+  assert.deepEqual(readdirSync(path.join(act, 'shards')).sort(), [
+    'shard-local-interleaved-1',
+    'shard-local-interleaved-2',
+    'shard.gate-26.local-interleaved-1',
+    'shard.gate-26.local-interleaved-2',
+  ]);
 });

@@ -16,7 +16,7 @@ export function register(cli) {
     .argument(
       '<shards...>',
       'results.json files, or folders searched for them (e.g. the downloaded artifacts of the shard jobs); ' +
-        'with --matrix, the one folder holding shard-<job id>/ of every job',
+        'with --matrix, the one folder holding shard-<job id>/ of every job (see --shard-prefix)',
     )
     .requiredOption(
       '--out <dir>',
@@ -28,13 +28,20 @@ export function register(cli) {
       'the job matrix (`workflow matrix` output): merge each group of shard jobs into OUT/<group>/; ' +
         `exits ${SOME_LEFT_OUT} when a group was left out (a shard missing or partial) and the others written`,
     )
+    .option(
+      '--shard-prefix <prefix>',
+      "with --matrix, the start of each job's folder name before its job id: the workflow's shard artifact " +
+        'names (shard.<suffix>. for a call given an artifact-suffix)',
+      'shard-',
+    )
     .action(async (shards, opts) => {
       const { mergeCommand, mergeGroups, MergeError } = await import('../../results/merge.js');
       if (!opts.matrix) {
         await mergeCommand({ shards, out: opts.out, log });
         return;
       }
-      if (shards.length !== 1) throw new Error('with --matrix, give one folder: the one holding shard-<job id>/');
+      if (shards.length !== 1)
+        throw new Error(`with --matrix, give one folder: the one holding ${opts.shardPrefix}<job id>/`);
       let matrix;
       try {
         matrix = JSON.parse(opts.matrix);
@@ -43,7 +50,7 @@ export function register(cli) {
           `--matrix is not JSON (${/** @type {Error} */ (e).message}): pass the \`workflow matrix\` output`,
         );
       }
-      const r = await mergeGroups({ matrix, shardsDir: shards[0], out: opts.out, log });
+      const r = await mergeGroups({ matrix, shardsDir: shards[0], out: opts.out, log, prefix: opts.shardPrefix });
       if (r.merged.length === 0)
         throw new MergeError(`no run of the matrix could be merged (${r.skipped.length} left out)`);
       log(`merge: ${r.merged.length} run(s) written to ${opts.out}, ${r.skipped.length} left out`);
