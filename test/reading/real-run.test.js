@@ -5,12 +5,13 @@
 // inconclusive metrics and what they could have seen.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { equivalenceBand, reading, worseInterval } from '../../src/model/change.js';
 import { readAb, readWithinRun } from '../../src/reading/index.js';
 import { EXIT_INCONCLUSIVE } from '../../src/reading/gate.js';
-import { BIN } from '../history/helpers.js';
+import { BIN, tmpDir } from '../history/helpers.js';
 
 const FILE = new URL('../fixtures/results/decide-quick-5.json', import.meta.url).pathname;
 const results = () => JSON.parse(readFileSync(FILE, 'utf8'));
@@ -68,4 +69,50 @@ test('--fail-on inconclusive on the real run: exit 8, naming the metric and what
     dind.stdout.split('\n')[0],
     /^dind@20\.10 costs a job \+7\.1 s \[\+3\.5 s, \+16\.3 s\] to start against docker \(7\.7 s vs 0\.57 s, regression\)/,
   );
+});
+
+test('10 samples a side of sysbench on a quiet machine: decided where the data can decide, and said where not', () => {
+  // test/fixtures/results/decide-sysbench-10.json: docker and dind@20.10, 10 samples a side, 2026-11-27, load
+  // average 1.7 on 2 cores. cpu.events_per_second in DinD is 4.7% slower, its interval reaching +9.3%:
+  // within ±10% it is proven equivalent, within ±5% (sysbench's default T) the estimate sits too near T.
+  const file = new URL('../fixtures/results/decide-sysbench-10.json', import.meta.url).pathname;
+  const dir = tmpDir('sysbench-10');
+  const config = path.join(dir, 't10.json');
+  writeFileSync(config, JSON.stringify({ metrics: { 'sysbench/cpu.events_per_second': { threshold: 0.1 } } }));
+  const gate = (/** @type {string} */ metric, /** @type {string[]} */ more = []) =>
+    spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'compare',
+        file,
+        '--baseline',
+        'docker',
+        '--candidate',
+        'dind@20.10',
+        '--gate',
+        `sysbench/${metric}`,
+        '--fail-on',
+        'inconclusive',
+        ...more,
+      ],
+      { encoding: 'utf8' },
+    );
+  const at5 = gate('cpu.events_per_second');
+  assert.equal(at5.status, EXIT_INCONCLUSIVE, at5.stderr);
+  const row = readAb(JSON.parse(readFileSync(file, 'utf8')), 'docker', 'dind@20.10').find(
+    (c) => c.metric === 'cpu.events_per_second',
+  );
+  assert.ok(row && row.outcome === 'inconclusive' && row.worse > 0.04 && row.worse < 0.05, `${row?.worse}`);
+  assert.ok(
+    row && row.samplesToDecide !== null && row.samplesToDecide > 1000,
+    'an estimate near T needs thousands of samples',
+  );
+  const at10 = gate('cpu.events_per_second', ['--config', config]);
+  assert.equal(at10.status, 0, at10.stdout);
+  assert.match(
+    at10.stdout.replace(/\n {2}/g, ' '),
+    /Gate: Equivalent: every one of 1 gated metrics was decided, none regressed\. The gate passes\./,
+  );
+  assert.equal(gate('cpu.latency_p50_ms').status, 0);
 });
