@@ -120,7 +120,7 @@ test('the comment job runs only after a report that succeeded, and posts only th
     const digest = report.steps.find((/** @type {any} */ s) => s.id === id);
     assert.match(digest.run, /sha256sum/);
     assert.equal(digest.env.COMMENT, '${{ steps.dirs.outputs.compare }}/pr-comment.md');
-    const upload = report.steps.findIndex((/** @type {any} */ s) => s.with?.name === 'pr-comment');
+    const upload = report.steps.findIndex((/** @type {any} */ s) => /^pr-comment\b/.test(s.with?.name ?? ''));
     assert.ok(report.steps.indexOf(digest) < upload, `${file}: the digest is of the file uploaded`);
     // The comment job hands that digest to pr-comment.sh, which refuses any other file (action-scripts.test.js).
     const post = comment.steps.find((/** @type {any} */ s) => /pr-comment\.sh/.test(s.run ?? ''));
