@@ -241,9 +241,30 @@ function cliOn(engine, s, ctx, rawPrefix) {
   return async (step, args) => {
     const r = await dockerCli({ socket: engine.socket, args, cwd: s.dir, timeoutMs: ctx.timeoutMs, config: s.config });
     await ctx.saveRaw(`${rawPrefix}${step}`, `$ docker ${args.join(' ')}\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
-    if (r.exitCode !== 0) throw failed(step, `docker ${args.join(' ')}`, r);
+    const e = stepError(step, `docker ${args.join(' ')}`, r);
+    if (e) throw e;
     return r.ms;
   };
+}
+
+/**
+ * What a command of the job came to: null for a success, else the error that fails the job. A command that
+ * exited 0 but left a process running (a step's `server &`) is no success: the run ended that process, so
+ * what the step started did not run to its end, and on a runner it would have outlived the job.
+ * @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r
+ */
+export function stepError(step, command, r) {
+  if (r.exitCode !== 0) return failed(step, command, r);
+  if (!r.leftRunning.length) return null;
+  const n = r.leftRunning.length;
+  const shown = r.leftRunning.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
+  return Object.assign(
+    new Error(
+      `step ${step}: \`${command.slice(0, 300)}\` exited 0 but left ${n} process${n === 1 ? '' : 'es'} running (${shown}), ended by the run. ` +
+        "A step's processes end with it: wait for background work in the step (`wait`), or stop what it started before it ends",
+    ),
+    { step },
+  );
 }
 
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
@@ -406,7 +427,8 @@ async function shell(step, engine, s, ctx, rawPrefix) {
     `${rawPrefix}step-${step.name}`,
     `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}`,
   );
-  if (r.exitCode !== 0) throw failed(`step-${step.name}`, step.run, r);
+  const e = stepError(`step-${step.name}`, step.run, r);
+  if (e) throw e;
   return r.ms;
 }
 
