@@ -12,9 +12,11 @@ Kubernetes version below. No network is needed.
 
 Both refuse what would weaken the runners: a repository instead of an organisation, the default runner
 group, the chart's dind mode (its sidecar is the moving tag docker:dind), and a dind sidecar that is not
-pinned by digest. The repository's own files carry named placeholders (OWNER, REGISTRY/,
-REPLACE_WITH_...); --deploy refuses every placeholder and every image that is not pinned by digest.
-RUNNER_ALLOW_REPO_SCOPE=1 and RUNNER_ALLOW_DEFAULT_GROUP=1 accept those two, as the brokers do.
+pinned by digest. The repository's own files carry named placeholders (OWNER; an image as the mapping
+{REPLACE_WITH: IMAGE}, which `helm install` refuses: the chart copies it into the runner scale set, whose
+schema takes only a string there, so the API server rejects it); --deploy refuses every placeholder and every
+image that is not pinned by digest. RUNNER_ALLOW_REPO_SCOPE=1 and RUNNER_ALLOW_DEFAULT_GROUP=1 accept those
+two, as the brokers do.
 """
 import os
 import pathlib
@@ -28,9 +30,11 @@ KUBERNETES_VERSION = "1.31.0"
 HERE = pathlib.Path(__file__).parent
 MODES = {"dind", "kubernetes"}
 DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
-# The named placeholder of a digest: the whole "@sha256:..." tail, until it is replaced.
-DIGEST_PLACEHOLDER = re.compile(r"@sha256:REPLACE_WITH_[A-Za-z0-9_.-]+$")
-PLACEHOLDERS = re.compile(r"REPLACE_WITH_|^REGISTRY/|github\.com/OWNER(/|$)")
+# An image's placeholder: the mapping {REPLACE_WITH: "NAME:TAG@sha256:<digest>"}, never a string (a string
+# placeholder is an image reference `helm install` deploys; pods then fail to pull it).
+PLACEHOLDER_KEY = "REPLACE_WITH"
+PLACEHOLDER_IMAGE = re.compile(r"@sha256:<digest>$")
+PLACEHOLDERS = re.compile(r"REPLACE_WITH|^REGISTRY/|<digest>|github\.com/OWNER(/|$)")
 DIGEST_COMMAND = "`docker buildx imagetools inspect IMAGE:TAG` or `crane digest IMAGE:TAG` prints it"
 
 
@@ -61,18 +65,49 @@ def scope_problems(values):
     return problems
 
 
+def is_placeholder(image):
+    return isinstance(image, dict) and list(image) == [PLACEHOLDER_KEY] and isinstance(image[PLACEHOLDER_KEY], str)
+
+
+def shown(image):
+    return f"{{{PLACEHOLDER_KEY}: {image[PLACEHOLDER_KEY]}}}" if is_placeholder(image) else str(image)
+
+
+def without_placeholders(spec):
+    """The pod spec with each placeholder image as its text, for the schema check of the repository's files."""
+    out = dict(spec)
+    for key in ("initContainers", "containers"):
+        if spec.get(key):
+            out[key] = [{**c, "image": c["image"][PLACEHOLDER_KEY]} if is_placeholder(c.get("image")) else c
+                        for c in spec[key]]
+    return out
+
+
 def image_problems(spec, deploy):
     problems = []
     for c in containers(spec):
-        image = str(c.get("image", ""))
+        raw = c.get("image", "")
+        image = str(raw)
         where = f"container {c.get('name')!r}"
+        if is_placeholder(raw):
+            if deploy:
+                problems.append(f"{where}: image {shown(raw)} is a placeholder: replace the mapping with the image, "
+                                f"pinned by digest ({DIGEST_COMMAND})")
+            elif not PLACEHOLDER_IMAGE.search(raw[PLACEHOLDER_KEY]):
+                problems.append(f"{where}: the placeholder {shown(raw)} must name the image pinned by digest, "
+                                "ending @sha256:<digest>")
+            continue
+        if not deploy and PLACEHOLDERS.search(image):
+            problems.append(f"{where}: image {image} is a placeholder that `helm install` would deploy: write it as "
+                            f"the mapping {{{PLACEHOLDER_KEY}: IMAGE}}, which it refuses")
+            continue
         if deploy:
             if PLACEHOLDERS.search(image):
                 problems.append(f"{where}: image {image} still has a placeholder: replace it")
             elif not DIGEST.search(image):
                 problems.append(f"{where}: image {image} is not pinned by digest: append @sha256:<digest> "
                                 f"({DIGEST_COMMAND})")
-        elif c.get("name") == "dind" and not (DIGEST.search(image) or DIGEST_PLACEHOLDER.search(image)):
+        elif c.get("name") == "dind" and not DIGEST.search(image):
             problems.append(
                 f"{where}: the privileged dind sidecar's image {image} is not pinned by digest: write it as "
                 f"docker:<version>-dind@sha256:<digest> ({DIGEST_COMMAND})"
@@ -115,8 +150,9 @@ def check_values(values, deploy):
         if not str(env.get("DIND_BENCH_SOCKET_DIR", "")).startswith("/home/runner/_work/"):
             problems.append("dind mode: the runner container needs DIND_BENCH_SOCKET_DIR under /home/runner/_work/")
     problems += image_problems(spec, deploy)
+    # --deploy checks the pod as `helm install` would send it: a placeholder left is a schema error there too.
     objects = [("runner pod template", {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "runner"},
-                                         "spec": spec})]
+                                         "spec": spec if deploy else without_placeholders(spec)})]
     claim = container_mode.get("kubernetesModeWorkVolumeClaim")
     if claim is not None:
         objects.append(("kubernetesModeWorkVolumeClaim", {"apiVersion": "v1", "kind": "PersistentVolumeClaim",

@@ -17,13 +17,19 @@
 // a fresh engine with its volume, and on the runner's engine the images it tagged, the images its builds
 // made (also those a later build under the same tag left untagged) and its compose project, at the end of
 // the run (also on failure and Ctrl-C, through the run's ResourceTracker). BuildKit cache a build leaves
-// on the runner's engine stays, as a persistent runner keeps it (docs/workloads.md).
+// on the runner's engine stays, as a persistent runner keeps it (docs/workloads.md). A step's `docker`
+// commands reach the engine through ../engine/label-proxy.js, in every environment alike: the containers,
+// volumes and networks they create carry the run's label and the step's (STEP_LABEL), and on an engine
+// that outlives the job they are listed and removed when the job ends (the run's sweep finds what a
+// Ctrl-C left).
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { cliConfig, dockerCli, shellStep } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
+import { labelProxy } from '../engine/label-proxy.js';
 import { startRegistry } from '../engine/registry.js';
+import { RUN_LABEL } from '../engine/resources.js';
 import { benchImage } from '../images/catalog.js';
 import { capability } from '../environments/environment.js';
 
@@ -33,10 +39,15 @@ import { capability } from '../environments/environment.js';
 
 /**
  * What a run shares between its jobs: the registry, the CLI's private config, the job's files; per engine
- * that outlives its jobs, the names they gave images (tags) and the IDs of the images their builds made (built).
+ * that outlives its jobs, the names they gave images (tags) and the IDs of the images their builds made (built);
+ * the run's labels, put on what steps create.
  * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, dir: string,
- *   primed: Set<string>, tags: Map<import('dockerode'), Set<string>>, built: Map<import('dockerode'), Set<string>> }} Shared
+ *   primed: Set<string>, tags: Map<import('dockerode'), Set<string>>, built: Map<import('dockerode'), Set<string>>,
+ *   labels: Record<string, string> }} Shared
  */
+
+/** The label naming the step that created a container, volume or network (its value: the step's name). */
+export const STEP_LABEL = 'dind-bench.workload-step';
 
 /** @type {WeakMap<object, Promise<Shared>>} per run (its ResourceTracker) */
 const runs = new WeakMap();
@@ -99,7 +110,15 @@ async function makeShared(w, tracker, registryImage) {
   const config = await cliConfig();
   tracker.onCleanup(config.remove);
   /** @type {Shared} */
-  const s = { registry: null, config: config.dir, dir, primed: new Set(), tags: new Map(), built: new Map() };
+  const s = {
+    registry: null,
+    config: config.dir,
+    dir,
+    primed: new Set(),
+    tags: new Map(),
+    built: new Map(),
+    labels: tracker.labels,
+  };
   tracker.onCleanup(() => removeTags(s));
   const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
   if (seeds.length) {
@@ -153,7 +172,7 @@ async function runJob(w, env, ctx) {
   if (!s.primed.has(primeKey)) {
     const first = await startEngine(opts);
     try {
-      if (!first.fresh || opts.persist || env.primesJobs) await job(w, env, first, s, ctx, 'prime-');
+      if (!first.fresh || opts.persist || env.primesJobs) await job(w, env, first, s, ctx, 'prime-', opts.persist);
     } finally {
       await first.close();
     }
@@ -163,7 +182,7 @@ async function runJob(w, env, ctx) {
   /** @type {Metric[]} */
   let metrics;
   try {
-    metrics = await job(w, env, engine, s, ctx, '');
+    metrics = await job(w, env, engine, s, ctx, '', opts.persist);
     metrics.push(...(await controlledBuilds(w, engine, s, ctx)));
   } finally {
     const t0 = performance.now();
@@ -176,12 +195,27 @@ async function runJob(w, env, ctx) {
 }
 
 /**
- * The job as its script runs it; its phases timed.
+ * The job as its script runs it; its phases timed. On an engine that outlives it (the runner's, or a
+ * persisted inner one), what its steps created is removed when it ends, untimed, as a runner's job cleanup.
+ * @param {Workload} w @param {import('../environments/environment.js').Environment} env @param {JobEngine} engine
+ * @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ * @param {boolean} [persist] the engine is kept for the run's next jobs
+ * @returns {Promise<Metric[]>}
+ */
+async function job(w, env, engine, s, ctx, rawPrefix, persist = false) {
+  try {
+    return await jobSteps(w, env, engine, s, ctx, rawPrefix);
+  } finally {
+    if (!engine.fresh || persist) await removeStepObjects(engine, s, ctx, rawPrefix);
+  }
+}
+
+/**
  * @param {Workload} w @param {import('../environments/environment.js').Environment} env @param {JobEngine} engine
  * @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
  * @returns {Promise<Metric[]>}
  */
-async function job(w, env, engine, s, ctx, rawPrefix) {
+async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
   const cli = cliOn(engine, s, ctx, rawPrefix);
   /** @type {Metric[]} */
   const m = [ms('engine.ready_ms', engine.readyMs)];
@@ -241,9 +275,30 @@ function cliOn(engine, s, ctx, rawPrefix) {
   return async (step, args) => {
     const r = await dockerCli({ socket: engine.socket, args, cwd: s.dir, timeoutMs: ctx.timeoutMs, config: s.config });
     await ctx.saveRaw(`${rawPrefix}${step}`, `$ docker ${args.join(' ')}\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
-    if (r.exitCode !== 0) throw failed(step, `docker ${args.join(' ')}`, r);
+    const e = stepError(step, `docker ${args.join(' ')}`, r);
+    if (e) throw e;
     return r.ms;
   };
+}
+
+/**
+ * What a command of the job came to: null for a success, else the error that fails the job. A command that
+ * exited 0 but left a process running (a step's `server &`) is no success: the run ended that process, so
+ * what the step started did not run to its end, and on a runner it would have outlived the job.
+ * @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r
+ */
+export function stepError(step, command, r) {
+  if (r.exitCode !== 0) return failed(step, command, r);
+  if (!r.leftRunning.length) return null;
+  const n = r.leftRunning.length;
+  const shown = r.leftRunning.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
+  return Object.assign(
+    new Error(
+      `step ${step}: \`${command.slice(0, 300)}\` exited 0 but left ${n} process${n === 1 ? '' : 'es'} running (${shown}), ended by the run. ` +
+        "A step's processes end with it: wait for background work in the step (`wait`), or stop what it started before it ends",
+    ),
+    { step },
+  );
 }
 
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
@@ -389,25 +444,69 @@ async function compose(c, s, cli) {
 }
 
 /**
- * A shell step of the job (sh -c), with DOCKER_HOST on the job's engine and the registry's address for
- * this engine in DIND_BENCH_REGISTRY.
+ * A shell step of the job (sh -c), with DOCKER_HOST on the job's engine, through a label proxy (started
+ * before the step, untimed) that labels what the step creates with the run and the step.
  * @param {import('../workload/load.js').WorkloadStep} step @param {JobEngine} engine @param {Shared} s
  * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
  */
 async function shell(step, engine, s, ctx, rawPrefix) {
-  const r = await shellStep({
-    socket: engine.socket,
-    script: step.run,
-    cwd: s.dir,
-    timeoutMs: ctx.timeoutMs,
-    config: s.config,
-  });
+  const proxy = await labelProxy({ engineSocket: engine.socket, labels: { ...s.labels, [STEP_LABEL]: step.name } });
+  /** @type {import('../engine/cli.js').CliResult} */
+  let r;
+  try {
+    r = await shellStep({
+      socket: proxy.socket,
+      script: step.run,
+      cwd: s.dir,
+      timeoutMs: ctx.timeoutMs,
+      config: s.config,
+    });
+  } finally {
+    await proxy.close();
+  }
   await ctx.saveRaw(
     `${rawPrefix}step-${step.name}`,
     `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}`,
   );
-  if (r.exitCode !== 0) throw failed(`step-${step.name}`, step.run, r);
+  const e = stepError(`step-${step.name}`, step.run, r);
+  if (e) throw e;
   return r.ms;
+}
+
+/**
+ * Removes the containers (with their anonymous volumes), networks and volumes the job's steps created on
+ * `engine` (this run's, by STEP_LABEL), and writes what they were to the raw output (`step-objects`). What
+ * cannot be removed now is left to the run's sweep, which finds it by the run's label.
+ * @param {JobEngine} engine @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ */
+async function removeStepObjects(engine, s, ctx, rawPrefix) {
+  const filters = { label: [`${RUN_LABEL}=${s.labels[RUN_LABEL]}`, STEP_LABEL] };
+  const lines = [];
+  const done = async (/** @type {string} */ what, /** @type {Promise<unknown>} */ removal) =>
+    lines.push(
+      await removal.then(
+        () => what,
+        (e) =>
+          `${what}: not removed (${String(/** @type {Error} */ (e).message).split('\n')[0]}); the run's sweep tries again`,
+      ),
+    );
+  const docker = engine.docker;
+  for (const c of await docker.listContainers({ all: true, filters })) {
+    const what = `container ${c.Id.slice(0, 12)} ${c.Names?.[0]?.replace(/^\//, '') ?? ''} (step ${c.Labels?.[STEP_LABEL]})`;
+    await done(what, docker.getContainer(c.Id).remove({ force: true, v: true }));
+  }
+  for (const n of await docker.listNetworks({ filters })) {
+    await done(`network ${n.Name} (step ${n.Labels?.[STEP_LABEL]})`, docker.getNetwork(n.Id).remove());
+  }
+  for (const v of (await docker.listVolumes({ filters })).Volumes ?? []) {
+    await done(`volume ${v.Name} (step ${v.Labels?.[STEP_LABEL]})`, docker.getVolume(v.Name).remove());
+  }
+  if (lines.length) {
+    await ctx.saveRaw(
+      `${rawPrefix}step-objects`,
+      `What the job's steps created on the engine it leaves running, removed at the job's end:\n${lines.join('\n')}\n`,
+    );
+  }
 }
 
 /**

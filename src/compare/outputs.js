@@ -10,12 +10,20 @@ const ORDER = ['regression', 'inconclusive', 'nothing gated', 'improvement', 'eq
 /** Most bytes of a comparison document read; names in it are bounded (one line, 300 characters) on output. */
 const MAX_BYTES = 64 * 2 ** 20;
 
-/** One line, no control characters, bounded: a value a workflow can read back. @param {unknown} s */
+/**
+ * One line, bounded, and inert in a shell however a caller writes it into a `run:` (`${{ }}` unquoted, in
+ * double or in single quotes; the outputs carry names from untrusted results): of ASCII only letters,
+ * digits, space and `. , : % + - / @ = _ ( ) #` are kept, a semicolon becomes a comma and any other
+ * character (`$`, backticks, quotes, backslash, `| & < > *`…) an underscore. Control characters, line
+ * separators and bidirectional overrides become spaces; other Unicode (≥, ±) stays.
+ * @param {unknown} s
+ */
 const clean = (s) =>
   String(s)
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-    .replace(/[`$]/g, "'")
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/;/g, ',')
+    .replace(/[^\x80-\uffffA-Za-z0-9 .,:%+\-/@=_()#]/gu, '_')
     .slice(0, 300);
 
 /**

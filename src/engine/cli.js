@@ -5,9 +5,13 @@
 //
 // Each call gets DOCKER_HOST for that socket and a private DOCKER_CONFIG whose cli-plugins link the
 // installed plugins: no credential or context of the host's user is read, and buildx keeps its builder
-// state per run. No shell: arguments go to the CLI as they are (execFile).
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// state per run. No shell: arguments go to the CLI as they are.
+//
+// Each call runs in a process group of its own: when it exits, anything it started that is still running
+// (a step's `server &`) is named in the result (leftRunning) and ended, and a timeout ends the whole group,
+// not the first process only. Groups still running when dind-bench exits (Ctrl-C) are ended then.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +34,9 @@ const MAX_OUTPUT = 4 * 2 ** 20;
 /**
  * @typedef {{ socket: string, args: string[], cwd?: string, env?: Record<string, string>, timeoutMs: number, config: string }} CliSpec
  *   socket: host path of the engine's unix socket; config: a folder from cliConfig()
- * @typedef {{ exitCode: number, stdout: string, stderr: string, ms: number, timedOut: boolean }} CliResult
+ * @typedef {{ exitCode: number, stdout: string, stderr: string, ms: number, timedOut: boolean, leftRunning: string[] }} CliResult
+ *   leftRunning: the processes the command started that were still running when it exited ("PID command"),
+ *   ended since
  */
 
 /**
@@ -70,45 +76,163 @@ export function shellStep(spec) {
   return execTool('sh', ['-c', spec.script], spec);
 }
 
+/** Process groups of calls still running: ended if dind-bench exits first. @type {Set<number>} */
+const groups = new Set();
+let endGroupsOnExit = false;
+
+/** Ends process group `pgid`, if any of it is left. @param {number} pgid */
+function endGroup(pgid) {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // none left
+  }
+}
+
+/**
+ * The running processes of group `pgid` ("PID command"; zombies, already ended, are not). Without /proc,
+ * whether any is left at all.
+ * @param {number} pgid @returns {string[]}
+ */
+export function groupMembers(pgid) {
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    try {
+      process.kill(-pgid, 0);
+      return [`(a process of group ${pgid})`];
+    } catch {
+      return [];
+    }
+  }
+  const out = [];
+  for (const pid of pids) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // "PID (COMM) STATE PPID PGRP ...": COMM may hold spaces and parentheses, so read after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) !== pgid || state === 'Z' || state === 'X') continue;
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    } catch {
+      // ended meanwhile: its PID says enough
+    }
+    out.push(`${pid} ${cmd.slice(0, 200)}`.trim());
+  }
+  return out;
+}
+
+/** How long the output may stay open after the group is ended (a process that left the group holds it). */
+const CLOSE_GRACE_MS = 2_000;
+
 /**
  * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'>} spec
  * @returns {Promise<CliResult>}
  */
 function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
+  if (!endGroupsOnExit) {
+    endGroupsOnExit = true;
+    process.on('exit', () => groups.forEach(endGroup));
+  }
   const t0 = performance.now();
   return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      {
-        cwd,
-        timeout: timeoutMs,
-        killSignal: 'SIGKILL',
-        maxBuffer: MAX_OUTPUT,
-        env: {
-          PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
-          HOME: process.env.HOME ?? '/root',
-          ...env,
-          DOCKER_HOST: `unix://${socket}`,
-          DOCKER_CONFIG: config,
-          // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit).
-          DOCKER_BUILDKIT: '1',
-          BUILDKIT_PROGRESS: 'plain',
-          COMPOSE_PROGRESS: 'plain',
-          COMPOSE_ANSI: 'never',
-          DOCKER_CLI_HINTS: 'false',
-        },
+    const child = spawn(command, args, {
+      cwd,
+      // Its own process group (and session), so that it and whatever it starts can be ended together.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        ...env,
+        DOCKER_HOST: `unix://${socket}`,
+        DOCKER_CONFIG: config,
+        // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit).
+        DOCKER_BUILDKIT: '1',
+        BUILDKIT_PROGRESS: 'plain',
+        COMPOSE_PROGRESS: 'plain',
+        COMPOSE_ANSI: 'never',
+        DOCKER_CLI_HINTS: 'false',
       },
-      (err, stdout, stderr) => {
-        const ms = performance.now() - t0;
-        const e = /** @type {(Error & {code?: number | string, killed?: boolean, signal?: string}) | null} */ (err);
-        const timedOut = Boolean(e?.killed && e.signal === 'SIGKILL');
-        const exitCode = !e ? 0 : typeof e.code === 'number' ? e.code : 127;
-        const tail = timedOut ? `\n(killed: no exit within ${Math.round(timeoutMs / 1000)} s)` : '';
-        const spawnError = e && typeof e.code === 'string' ? `\n${e.message}` : '';
-        resolve({ exitCode, stdout: String(stdout), stderr: String(stderr) + tail + spawnError, ms, timedOut });
-      },
-    );
+    });
+    const pgid = child.pid;
+    if (pgid) groups.add(pgid);
+    /** @type {{ stdout: Buffer[], stderr: Buffer[] }} */
+    const chunks = { stdout: [], stderr: [] };
+    const sizes = { stdout: 0, stderr: 0 };
+    let timedOut = false;
+    let overflow = '';
+    let spawnError = '';
+    /** @type {{ code: number | null, signal: string | null, ms: number, leftRunning: string[] } | null} */
+    let exited = null;
+    let done = false;
+    for (const name of /** @type {const} */ (['stdout', 'stderr'])) {
+      child[name].on('data', (/** @type {Buffer} */ b) => {
+        sizes[name] += b.length;
+        if (sizes[name] > MAX_OUTPUT) {
+          if (!overflow) overflow = `${name} maxBuffer length exceeded`;
+          if (pgid) endGroup(pgid);
+          return;
+        }
+        chunks[name].push(b);
+      });
+    }
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (pgid) endGroup(pgid);
+    }, timeoutMs);
+    /** @type {NodeJS.Timeout | undefined} */
+    let grace;
+    const finish = (/** @type {string} */ note = '') => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      if (pgid) groups.delete(pgid);
+      const e = exited ?? { code: null, signal: null, ms: performance.now() - t0, leftRunning: [] };
+      const exitCode = spawnError || overflow ? 127 : (e.code ?? 127);
+      const tail = timedOut ? `\n(killed: no exit within ${Math.round(timeoutMs / 1000)} s)` : '';
+      resolve({
+        exitCode,
+        stdout: Buffer.concat(chunks.stdout).toString(),
+        stderr:
+          Buffer.concat(chunks.stderr).toString() +
+          tail +
+          (spawnError ? `\n${spawnError}` : '') +
+          (overflow ? `\n${overflow}` : '') +
+          note,
+        ms: e.ms,
+        timedOut,
+        leftRunning: e.leftRunning,
+      });
+    };
+    child.on('error', (err) => {
+      spawnError = err.message;
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      const ms = performance.now() - t0;
+      clearTimeout(timer);
+      // What it started and left running is named, then ended with the rest of its group.
+      const leftRunning = pgid && !timedOut ? groupMembers(pgid) : [];
+      if (pgid) endGroup(pgid);
+      exited = { code, signal, ms, leftRunning };
+      // The output ends when the last process holding it does; one that left the group may hold it on.
+      grace = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(`\n(output cut ${CLOSE_GRACE_MS / 1000} s after the exit: a process outside its group held it open)`);
+      }, CLOSE_GRACE_MS);
+    });
+    child.on('close', () => {
+      if (exited) finish();
+    });
   });
 }
 

@@ -10,7 +10,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { RESULTS_ADVICE, readJsonFile } from '../results/read-json.js';
-import { redact } from './redact.js';
+import { publicArgs, redact } from './redact.js';
 import { validateResults } from '../results/schema.js';
 import { HistoryError, readJsonIn, refuseLinks, withLock } from './files.js';
 import { recoverHistory, transact } from './journal.js';
@@ -47,7 +47,7 @@ export const CATALOG_FORMAT = 'dind-bench-runs';
 export async function publishRun(dir, resultsFile, { redact: leaveOut = [] } = {}) {
   const read = await readJsonFile(resultsFile, { what: 'results file', advice: RESULTS_ADVICE });
   const valid = validateResults(read, resultsFile);
-  const doc = leaveOut.length ? redact(valid, leaveOut) : read;
+  const doc = publicArgs(leaveOut.length ? redact(valid, leaveOut) : read);
   const results = leaveOut.length ? validateResults(doc, resultsFile) : valid;
   checkRunSize(resultsFile, results);
   // A partial run published now would make its finished version a duplicate (same run id), never added.

@@ -3,6 +3,9 @@
 // and committer, and any address in a string), the runner's labels. Each is replaced by a placeholder the
 // schema accepts, so the published file still validates; the series keys (hardware fingerprint,
 // benchmark, metric, environment) do not use any of them, so verdicts are unchanged.
+// Whatever is asked, run.args' file and folder options are published by their names alone (publicArgs).
+
+import path from 'node:path';
 
 export const REDACTABLE = /** @type {const} */ (['hostnames', 'emails', 'labels']);
 /** @typedef {typeof REDACTABLE[number]} Redactable */
@@ -59,4 +62,24 @@ export function parseRedact(v) {
     throw new Error(`--redact ${JSON.stringify(v)}: one or more of ${REDACTABLE.join(', ')} (or all)`);
   }
   return /** @type {Redactable[]} */ (items);
+}
+
+/** `run`'s options that name a file or folder on the runner (recorded in run.args; `--resume` reads them). */
+export const PATH_ARGS = /** @type {const} */ (['out', 'resume', 'workload', 'config']);
+
+/**
+ * A copy of `results` whose run.args name files and folders by their last part when the runner gave an
+ * absolute path (`/home/runner/work/_temp/results` is published as `results`): where the runner keeps its
+ * work is not the history's business. Relative paths stay as they are.
+ * @template {{ run: { args?: Record<string, unknown> } }} T
+ * @param {T} results @returns {T}
+ */
+export function publicArgs(results) {
+  const args = results.run.args;
+  const absolute = (/** @type {unknown} */ v) =>
+    typeof v === 'string' && (path.posix.isAbsolute(v) || path.win32.isAbsolute(v));
+  if (!args || !PATH_ARGS.some((k) => absolute(args[k]))) return results;
+  const out = { ...args };
+  for (const k of PATH_ARGS) if (absolute(out[k])) out[k] = path.win32.basename(String(out[k]));
+  return { ...results, run: { ...results.run, args: out } };
 }

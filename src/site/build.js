@@ -56,7 +56,7 @@ export async function buildSite({ history, out }) {
     files++;
   }
   await fs.mkdir(path.join(out, 'model'), { recursive: true });
-  for (const name of (await fs.readdir(MODEL_SRC)).filter((n) => n.endsWith('.js'))) {
+  for (const name of await modelFiles()) {
     await fs.copyFile(path.join(MODEL_SRC, name), path.join(out, 'model', name));
     files++;
   }
@@ -79,6 +79,9 @@ export async function buildSite({ history, out }) {
   await fs.writeFile(path.join(out, '.nojekyll'), '');
   return { out, dataRoot, files };
 }
+
+/** The results model's modules the page imports (model/ of the site). */
+const modelFiles = async () => (await fs.readdir(MODEL_SRC)).filter((n) => n.endsWith('.js'));
 
 /** Refuses to write into a folder that is neither empty, nor a previous build, nor the history itself. */
 async function checkOut(/** @type {string} */ out, /** @type {boolean} */ inPlace) {
@@ -133,15 +136,23 @@ export async function historyFiles(root, prefix = '') {
 
 /**
  * A site built in the history's own folder publishes everything in it: refused while the folder holds a
- * file that is neither data (JSON) nor one of the site's own (pages, vendor/, model/), before anything
- * is written, naming the file.
+ * file that is neither data (JSON) nor one of the site's own, before anything is written, naming the file.
+ * The site's own are the files the build writes, by name: its pages, and in vendor/ and model/ only the
+ * libraries and model modules it copies there (anything else in those folders would be served too).
  * @param {string} history
  */
 async function refuseForeignFiles(history) {
-  const own = new Set([...(await listFiles(SITE_SRC)), SITE_MARKER, '.nojekyll', LOCK_FILE]);
+  const own = new Set([
+    ...(await listFiles(SITE_SRC)),
+    ...(await modelFiles()).map((name) => path.join('model', name)),
+    ...VENDOR.map(([, name]) => path.join('vendor', name)),
+    SITE_MARKER,
+    '.nojekyll',
+    LOCK_FILE,
+  ]);
   for (const rel of await listFiles(history)) {
     const top = rel.split(path.sep)[0];
-    if (rel.endsWith('.json') || own.has(rel) || top === 'vendor' || top === 'model' || top === '.git') continue;
+    if (rel.endsWith('.json') || own.has(rel) || top === '.git') continue;
     throw new HistoryError(
       path.join(history, rel),
       'is not a file of the history or of the site, and a site built in the history folder would publish it; nothing was written. Remove it, or build into another folder (--out)',

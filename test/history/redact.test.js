@@ -79,3 +79,36 @@ test('publish --redact takes hostnames, emails, labels or all, and refuses anyth
   assert.ok(!text.includes(SECRETS[3]), 'labels left out');
   assert.ok(text.includes(SECRETS[0]), 'host names kept when not asked');
 });
+
+test("publish keeps run.args' file and folder options by their names alone: no absolute path of the runner is published", () => {
+  const r = fixture();
+  Object.assign(r.run.args, {
+    out: '/home/runner/work/_temp/dind-bench/results',
+    workload: '/home/runner/_work/acme/app/ci/bench-workload.yml',
+    config: '/srv/private/params.json',
+    resume: 'C:\\Users\\ops\\run1',
+  });
+  const file = path.join(tmpDir('args-runs'), 'results.json');
+  writeFileSync(file, JSON.stringify(r));
+  const history = tmpDir('args-history');
+  const p = spawnSync(process.execPath, [BIN, 'publish', file, '--history', history], { encoding: 'utf8' });
+  assert.equal(p.status, 0, p.stderr);
+  const text = allText(history).join('\n');
+  for (const s of ['/home/runner', '/srv/private', 'C:\\\\Users']) assert.ok(!text.includes(s), `${s} was published`);
+  const runs = readdirSync(path.join(history, 'runs'), { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.json') && !f.endsWith('catalog.json'),
+  );
+  const doc = JSON.parse(readFileSync(path.join(history, 'runs', runs[0]), 'utf8'));
+  assert.deepEqual(
+    {
+      out: doc.run.args.out,
+      workload: doc.run.args.workload,
+      config: doc.run.args.config,
+      resume: doc.run.args.resume,
+    },
+    { out: 'results', workload: 'bench-workload.yml', config: 'params.json', resume: 'run1' },
+  );
+  assert.equal(doc.run.args.profile, r.run.args.profile, 'the other options as they were');
+  // The results file itself keeps them (run --resume reads the workload file again from its path).
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).run.args.out, '/home/runner/work/_temp/dind-bench/results');
+});

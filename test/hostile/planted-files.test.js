@@ -3,7 +3,7 @@
 // copies only what the layout names (JSON data), and refuses to build in the history's own folder while
 // it holds anything else.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
@@ -41,4 +41,26 @@ test('a site built in the history folder is refused while a planted file is ther
     /evil\.html: is not a file of the history or of the site.*Remove it/,
   );
   assert.equal(existsSync(path.join(history, 'index.html')), false, 'no page was written');
+});
+
+test("in the history folder, vendor/ and model/ may hold only the site's own files: a page planted there is refused", async () => {
+  const history = tmpDir('planted-inplace-vendor');
+  await publishRun(history, FIXTURE);
+  // A build in place, and a second one over it: the site's own files are no foreign files.
+  await buildSite({ history, out: history });
+  await buildSite({ history, out: history });
+  for (const planted of ['vendor/evil.html', 'model/evil.svg', 'model/deep/er.html', 'vendor/chart.js']) {
+    const file = path.join(history, planted);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '<script>alert(1)</script>');
+    const stamps = () => filesUnder(history).map((f) => `${f} ${statSync(path.join(history, f)).mtimeMs}`);
+    const before = stamps().sort();
+    await assert.rejects(
+      buildSite({ history, out: history }),
+      new RegExp(`${planted.replace(/[./]/g, '\\$&')}: is not a file of the history or of the site.*Remove it`),
+    );
+    assert.deepEqual(stamps().sort(), before, `${planted}: nothing was written`);
+    rmSync(file);
+  }
+  await buildSite({ history, out: history });
 });

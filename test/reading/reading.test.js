@@ -1,6 +1,10 @@
 // The reading layer's parts on their own: the false-alarm control, the families a gate makes, the gate's
 // exits and sentences, the history verdict's words, and the workflow outputs built from the gates.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { workflowOutputs } from '../../src/compare/outputs.js';
 import { benjaminiHochberg, samplesToDecide } from '../../src/reading/decide.js';
@@ -121,6 +125,66 @@ test('workflow outputs: the worst verdict over every file, bounded one-line valu
   assert.ok(out.sentence.length <= 300);
   assert.equal(workflowOutputs([gate({ verdict: 'inconclusive', inconclusive: [{}], unseen: 'any' })]).unseen, 'any');
   assert.equal(workflowOutputs([]).verdict, 'inconclusive');
+});
+
+test('workflow outputs are inert in a shell however a caller inlines them: unquoted, in double or single quotes', () => {
+  // Names come from untrusted results (a metric name is any line of text): each payload would run `touch`
+  // in one quoting or another if it survived into an output.
+  const payloads = [
+    '$(touch p1)',
+    '`touch p2`',
+    'x";touch p3;"',
+    "x';touch p4;'",
+    'x;touch p5',
+    'x|touch p6',
+    'x&&touch p7',
+    'x>p8',
+    'x\\";touch p9;#',
+    '${IFS}$(touch${IFS}p10)',
+  ];
+  const out = workflowOutputs([
+    {
+      gate: /** @type {any} */ ({
+        verdict: 'regression',
+        regressed: payloads.map((p, i) => ({ benchmark: `b${i}`, metric: p, where: p, change: 1 - i / 100 })),
+        inconclusive: [],
+        unseen: null,
+        sentence: `Regression in 1 of 1 gated metrics; the worst: ${payloads.join(' ')} +100.0%.`,
+      }),
+    },
+  ]);
+  assert.match(out.worst, /^b0 _\(touch p1\) on _\(touch p1\) \+100\.0%$/);
+  const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-outputs-'));
+  try {
+    for (const value of [out.worst, out.sentence]) {
+      for (const line of [`echo ${value}`, `echo "${value}"`, `echo '${value}'`, `X=${value}`]) {
+        spawnSync('bash', ['-c', line], { cwd: dir, encoding: 'utf8' });
+        assert.deepEqual(readdirSync(dir), [], `ran something: ${line}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // What a sentence needs stays readable: names, numbers, ( ) , : % + - / @ and its semicolon as a comma.
+  const plain = workflowOutputs([
+    {
+      gate: /** @type {any} */ ({
+        verdict: 'regression',
+        regressed: [
+          { benchmark: 'lifecycle', metric: 'container.create_ms', where: 'dind@20.10/debian', change: 0.123 },
+        ],
+        inconclusive: [],
+        unseen: null,
+        sentence:
+          'Regression in 1 of 3 gated metrics; the worst: lifecycle container.create_ms on dind@20.10/debian +12.3% (sees ≥ 5%).',
+      }),
+    },
+  ]);
+  assert.equal(plain.worst, 'lifecycle container.create_ms on dind@20.10/debian +12.3%');
+  assert.equal(
+    plain.sentence,
+    'Regression in 1 of 3 gated metrics, the worst: lifecycle container.create_ms on dind@20.10/debian +12.3% (sees ≥ 5%).',
+  );
 });
 
 test('samples to decide: an interval twice too wide needs about four times the samples', () => {

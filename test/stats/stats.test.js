@@ -11,9 +11,12 @@ import {
   cliffsDelta,
   mannWhitneyU,
   median,
+  normalDeviate,
   ratioOfMedians,
+  seededRandom,
   summarize,
 } from '../../src/stats/index.js';
+import { drawnMedian } from '../../src/stats/bootstrap.js';
 
 const depressionX = [0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
 const depressionY = [1.15, 0.88, 0.9, 0.74, 1.21];
@@ -115,4 +118,94 @@ test('ratio of medians: candidate/baseline with an interval around it; a clear d
 test('bootstrapMedianCI (fast path) equals bootstrapCI(xs, median) for the same seed', () => {
   const xs = [3, 9, 4, 7, 1, 8, 8, 2, 6, 5, 11, 0.5];
   assert.deepEqual(bootstrapMedianCI(xs, { seed: 3 }), bootstrapCI(xs, median, { seed: 3 }));
+});
+
+/** n samples around `level`, 10% log-normal spread, three decimals (as results hold them). @param {() => number} r */
+const logNormal = (r, /** @type {number} */ n, /** @type {number} */ level) =>
+  Array.from({ length: n }, () => Math.round(level * Math.exp(0.1 * normalDeviate(r)) * 1000) / 1000);
+
+/**
+ * The plain percentile bootstrap of a ratio of medians (each resample sorted), as a reference.
+ * @param {number[]} b @param {number[]} c @param {number} resamples @param {number} seed
+ */
+function plainBootstrap(b, c, resamples, seed) {
+  const r = seededRandom(seed);
+  const med = (/** @type {number[]} */ xs) => median(Array.from(xs, () => xs[Math.floor(r() * xs.length)]));
+  const ratios = Float64Array.from({ length: resamples }, () => med(c) / med(b)).sort();
+  const at = (/** @type {number} */ p) => ratios[Math.round(p * (resamples - 1))];
+  return { low: at(0.025), high: at(0.975) };
+}
+
+test('ratio of medians at sizes real runs have: the same intervals as before the large-side draw (issue 37)', () => {
+  const r = seededRandom(11);
+  const [a, b, c, d] = [logNormal(r, 7, 100), logNormal(r, 5, 110), logNormal(r, 299, 100), logNormal(r, 5, 104)];
+  assert.deepEqual(ratioOfMedians(a, b), {
+    ratio: 1.2220962600457954,
+    low: 1.026275668457632,
+    high: 1.3578685985055585,
+  });
+  assert.deepEqual(ratioOfMedians(c, d), {
+    ratio: 1.0674762755331144,
+    low: 0.9281257475480424,
+    high: 1.1038896309735042,
+  });
+  assert.deepEqual(ratioOfMedians(d, c, { resamples: 500 }), {
+    ratio: 0.9367889693853704,
+    low: 0.9005648365540907,
+    high: 1.076151508317493,
+  });
+});
+
+test("ratio of medians, 10,000 samples against 5: fast either way round, seeded, the plain bootstrap's interval (issue 37)", () => {
+  const r = seededRandom(5);
+  const large = logNormal(r, 10_000, 100);
+  const small = logNormal(r, 5, 105);
+  for (const [b, c] of [
+    [large, small],
+    [small, large],
+  ]) {
+    for (const resamples of [2000, 500]) {
+      const t0 = performance.now();
+      const got = ratioOfMedians(b, c, { resamples });
+      const ms = performance.now() - t0;
+      // Sorting the large side in each resample took 1.5 s at 2,000 resamples on a quiet 2-core machine.
+      assert.ok(ms < 250, `${b.length} vs ${c.length}, ${resamples} resamples: ${ms.toFixed(0)} ms`);
+      assert.deepEqual(ratioOfMedians(b, c, { resamples }), got, 'seeded: the same interval again');
+      const ref = plainBootstrap(b, c, resamples, 9);
+      assert.ok(Math.abs(got.low / ref.low - 1) < 0.005, `low ${got.low} vs ${ref.low}`);
+      assert.ok(Math.abs(got.high / ref.high - 1) < 0.005, `high ${got.high} vs ${ref.high}`);
+      assert.ok(got.low <= got.ratio && got.ratio <= got.high);
+    }
+  }
+});
+
+test("a large side's resampled median is drawn with the plain bootstrap's distribution (odd and even sizes)", () => {
+  // Against a constant side the interval is the large side's alone: 1 / its resampled medians.
+  const ones = [1, 1, 1, 1, 1];
+  for (const n of [300, 301, 2000, 2001]) {
+    const large = logNormal(seededRandom(n), n, 100);
+    const got = ratioOfMedians(large, ones, { resamples: 20_000 });
+    const ref = plainBootstrap(large, ones, 20_000, 3);
+    assert.ok(Math.abs(got.low / ref.low - 1) < 0.002, `n ${n}: low ${got.low} vs ${ref.low}`);
+    assert.ok(Math.abs(got.high / ref.high - 1) < 0.002, `n ${n}: high ${got.high} vs ${ref.high}`);
+  }
+});
+
+test("a drawn median's distribution is the resampled and sorted median's, value by value (n = 4 to 7)", () => {
+  for (const n of [4, 5, 6, 7]) {
+    const sorted = Float64Array.from({ length: n }, (_, i) => i);
+    const r = seededRandom(n);
+    const N = 100_000;
+    /** @type {Map<number, number>[]} */
+    const [drawn, plain] = [new Map(), new Map()];
+    const count = (/** @type {Map<number, number>} */ m, /** @type {number} */ v) => m.set(v, (m.get(v) ?? 0) + 1);
+    for (let i = 0; i < N; i++) {
+      count(drawn, drawnMedian(sorted, r));
+      count(plain, median(Array.from({ length: n }, () => sorted[Math.floor(r() * n)])));
+    }
+    for (const v of new Set([...drawn.keys(), ...plain.keys()])) {
+      const [p, q] = [(drawn.get(v) ?? 0) / N, (plain.get(v) ?? 0) / N];
+      assert.ok(Math.abs(p - q) < 0.006, `n ${n}, median ${v}: drawn ${p}, resampled ${q}`);
+    }
+  }
 });

@@ -131,6 +131,76 @@ test('the pull request comment is found by its author and its marker, never by t
   assert.equal(r.calls, '');
 });
 
+test('a comment from another job is posted only when it is the file that job wrote (COMMENT_SHA256), and bounded', () => {
+  const bin = mkdtempSync(path.join(tmp, 'gh-digest-'));
+  const calls = path.join(bin, 'calls');
+  writeFileSync(
+    path.join(bin, 'gh'),
+    [
+      '#!/usr/bin/env bash',
+      'if [ "$2" = --paginate ]; then exit 0; fi',
+      `printf '%s\\n' "$*" >> ${JSON.stringify(calls)}`,
+    ].join('\n'),
+  );
+  chmodSync(path.join(bin, 'gh'), 0o755);
+  const body = path.join(bin, 'pr-comment.md');
+  const sha = (/** @type {string} */ f) => execFileSync('sha256sum', [f], { encoding: 'utf8' }).split(' ')[0];
+  /** @param {Record<string, string>} extra */
+  const post = (extra) => {
+    writeFileSync(calls, '');
+    const env = {
+      PATH: `${bin}:${process.env.PATH}`,
+      GH_TOKEN: 't',
+      PR_NUMBER: '12',
+      AUTHOR: 'github-actions[bot]',
+      COMMENT: body,
+      GITHUB_REPOSITORY: 'o/r',
+      ...extra,
+    };
+    const r = spawnSync('bash', [path.join(ROOT, 'actions/compare/pr-comment.sh')], { env, encoding: 'utf8' });
+    return { status: r.status, out: `${r.stdout}${r.stderr}`, calls: readFileSync(calls, 'utf8') };
+  };
+  writeFileSync(body, 'dind@20.10 is 38% slower than docker on lifecycle container.create_ms');
+  const written = sha(body);
+  let r = post({ COMMENT_SHA256: written });
+  assert.equal(r.status, 0, r.out);
+  assert.match(
+    r.calls,
+    /^api -X POST repos\/o\/r\/issues\/12\/comments -f body=<!-- dind-bench comparison -->\ndind@20\.10/,
+  );
+
+  // Another job's artifact of the same name: not the report's file, never posted.
+  writeFileSync(body, '![x](https://attacker.example/pixel) @everyone $(id)');
+  r = post({ COMMENT_SHA256: written });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /::error title=dind-bench comment::the comment at .* is not the one the report job wrote/);
+  assert.equal(r.calls, '');
+  // No digest from the report job (it did not write one): refused, not posted unchecked.
+  r = post({ COMMENT_SHA256: '' });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /no digest/);
+  assert.equal(r.calls, '');
+
+  // Bounded: over GitHub's 65,536 characters is refused, whoever wrote it.
+  writeFileSync(body, 'x'.repeat(65_537));
+  r = post({ COMMENT_SHA256: sha(body) });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /longer than 65536 characters/);
+  assert.equal(r.calls, '');
+  // Characters, not bytes: 30,000 three-byte characters are 90,000 bytes and a comment GitHub takes.
+  writeFileSync(body, '\u2060'.repeat(30_000));
+  r = post({ COMMENT_SHA256: sha(body) });
+  assert.equal(r.status, 0, r.out);
+
+  // A link where the comment should be is not followed.
+  rmSync(body);
+  symlinkSync('/etc/passwd', body);
+  r = post({ COMMENT_SHA256: sha('/etc/passwd') });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /no comment body at/);
+  assert.equal(r.calls, '');
+});
+
 /** A suite folder whose `dind-bench doctor --json` prints the given checks. @param {object[]} checks */
 function fakeSuite(checks) {
   const suite = mkdtempSync(path.join(tmp, 'suite-'));

@@ -63,9 +63,31 @@ test('validate.py: the repository files pass, the sidecar pinned by a named dige
   assert.match(r.out, /ok {2}networkpolicy\.yaml/);
   const values = YAML.parse(readFileSync(DIND, 'utf8'));
   assert.equal(values.containerMode, undefined, "dind mode's pod written out, not the chart's");
-  assert.match(container(values, 'dind').image, /^docker:[\d.]+-dind@sha256:REPLACE_WITH_/);
+  // A placeholder is a mapping where Kubernetes takes only a string: the chart copies it into the runner
+  // scale set as it is (toYaml), and the API server refuses that object, so `helm install` does.
+  assert.deepEqual(Object.keys(container(values, 'dind').image), ['REPLACE_WITH']);
+  assert.match(container(values, 'dind').image.REPLACE_WITH, /^docker:[\d.]+-dind@sha256:<digest>$/);
+  for (const c of [...values.template.spec.initContainers, container(values, 'runner')]) {
+    assert.match(c.image.REPLACE_WITH, /^REGISTRY\/dind-bench-runner:[\d.]+@sha256:<digest>$/, c.name);
+  }
   assert.equal(container(values, 'dind').securityContext.privileged, true);
 });
+
+test(
+  'validate.py: a placeholder helm install would take (a string image) is refused in the repository files',
+  { skip },
+  () => {
+    const stringPlaceholder = variant(DIND, (v) => {
+      container(v, 'dind').image = 'docker:28.2.2-dind@sha256:REPLACE_WITH_DIGEST_OF_docker_28.2.2-dind';
+    });
+    const r = validate([stringPlaceholder]);
+    assert.equal(r.status, 1);
+    assert.match(
+      r.out,
+      /container 'dind': image docker:28\.2\.2-dind@sha256:REPLACE_WITH_DIGEST_OF_docker_28\.2\.2-dind is a placeholder that `helm install` would deploy: write it as the mapping \{REPLACE_WITH: IMAGE\}/,
+    );
+  },
+);
 
 test(
   'validate.py: the chart dind mode and an unpinned sidecar are refused, naming the command that gives the digest',
@@ -103,9 +125,15 @@ test(
     assert.match(r.out, /githubConfigUrl https:\/\/github\.com\/OWNER still has the placeholder OWNER/);
     assert.match(
       r.out,
-      /container 'dind': image docker:28\.2\.2-dind@sha256:REPLACE_WITH_DIGEST_OF_docker_28\.2\.2-dind still has a placeholder/,
+      /container 'dind': image \{REPLACE_WITH: docker:28\.2\.2-dind@sha256:<digest>\} is a placeholder: replace the mapping with the image, pinned by digest/,
     );
-    assert.match(r.out, /container 'runner': image REGISTRY\/dind-bench-runner/);
+    assert.match(r.out, /container 'runner': image \{REPLACE_WITH: REGISTRY\/dind-bench-runner/);
+    // What the API server does with the runner scale set `helm install` sends: Kubernetes' own schema of a
+    // container (the runner scale set's CRD embeds the same) takes only a string.
+    assert.match(
+      r.out,
+      /runner pod template: \{'REPLACE_WITH': .*\} is not of type 'string'.* \(at spec\.(initC|c)ontainers\.\d\.image\)/,
+    );
     r = validate(['--deploy', KUBERNETES]);
     assert.equal(r.status, 1);
     assert.match(r.out, /container 'runner': image \S+ is not pinned by digest: append @sha256:<digest>/);

@@ -108,6 +108,26 @@ test('write tokens only where they write: report reads, comment runs only for a 
   }
 });
 
+test('the comment job runs only after a report that succeeded, and posts only the comment that report wrote (its digest)', () => {
+  for (const file of ['.github/workflows/bench.yml', '.github/workflows/reusable-bench.yml']) {
+    const { report, comment } = parse(read(file)).jobs;
+    // A failed report may have uploaded nothing, so the run's only `pr-comment` artifact could be another job's.
+    assert.match(comment.if, /needs\.report\.result == 'success'/, `${file}: comment needs a report that succeeded`);
+    assert.doesNotMatch(comment.if, /needs\.report\.result != /, `${file}: no weaker condition on the report`);
+    // The report names the comment it wrote by its SHA-256, computed from the file compare and `comment` wrote.
+    const id = /^\$\{\{ steps\.([\w-]+)\.outputs\.sha256 \}\}$/.exec(report.outputs['comment-sha256'])?.[1];
+    assert.ok(id, `${file}: the report job's output comment-sha256 is a step's sha256`);
+    const digest = report.steps.find((/** @type {any} */ s) => s.id === id);
+    assert.match(digest.run, /sha256sum/);
+    assert.equal(digest.env.COMMENT, '${{ steps.dirs.outputs.compare }}/pr-comment.md');
+    const upload = report.steps.findIndex((/** @type {any} */ s) => /^pr-comment\b/.test(s.with?.name ?? ''));
+    assert.ok(report.steps.indexOf(digest) < upload, `${file}: the digest is of the file uploaded`);
+    // The comment job hands that digest to pr-comment.sh, which refuses any other file (action-scripts.test.js).
+    const post = comment.steps.find((/** @type {any} */ s) => /pr-comment\.sh/.test(s.run ?? ''));
+    assert.equal(post.env.COMMENT_SHA256, '${{ needs.report.outputs.comment-sha256 }}', file);
+  }
+});
+
 test('no job of the benchmark workflows names ubuntu-latest directly: the hosted-runner input (default unchanged) chooses', () => {
   for (const file of ['.github/workflows/bench.yml', '.github/workflows/reusable-bench.yml']) {
     const doc = parse(read(file));

@@ -24,7 +24,7 @@ function composeUpError(r) {
 }
 
 /** @param {string} stderr @returns {import('../../src/engine/cli.js').CliResult} */
-const exited = (stderr, exitCode = 125) => ({ exitCode, stdout: '', stderr, ms: 30, timedOut: false });
+const exited = (stderr, exitCode = 125) => ({ exitCode, stdout: '', stderr, ms: 30, timedOut: false, leftRunning: [] });
 
 const FIX =
   /^step compose-up: the workload's compose stack needs the docker compose v2 plugin, which is not installed \(`docker compose version` fails\)\. Install it: `apt-get install docker-compose-plugin` .*`\.\/quickstart --workload FILE`/;
