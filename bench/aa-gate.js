@@ -48,7 +48,7 @@ import { PROFILES } from '../src/run/profiles.js';
 import { executePlan } from '../src/run/runner.js';
 import { BENCHMARKS } from '../src/benchmarks/index.js';
 import { seededRandom } from '../src/stats/index.js';
-import { aaPlan, acrossRuns, addUp, resampledRun, sideKey, tally, wilson } from './eval/aa.js';
+import { aaPlan, acrossRuns, addUp, falseFindings, resampledRun, sees, sideKey, tally, wilson } from './eval/aa.js';
 import { markdownOf } from './eval/aa-report.js';
 
 const { values } = parseArgs({
@@ -121,9 +121,10 @@ const resampled = runs.map((run) => {
     run.results.cells.filter((/** @type {any} */ c) => c.status === 'ok' && c.environmentKey === k),
   );
   return Array.from({ length: RESAMPLES }, () =>
-    tally(readAb(/** @type {any} */ (resampledRun(cellsA, cellsB, random)), 'a', 'b')),
+    readAb(/** @type {any} */ (resampledRun(cellsA, cellsB, random)), 'a', 'b'),
   );
 });
+const resampledTallies = resampled.map((readings) => readings.map(tally));
 // Between runs (not the gate's design): copy A of one run against copy A of a later one.
 const between = [];
 for (let i = 0; i < runs.length; i++)
@@ -138,17 +139,19 @@ const real = addUp(runs.map((r) => r.tally));
 const summary = {
   rate: FALSE_ALARM_RATE,
   real: { ...real, interval: wilson(real.pairsWithRegression, real.pairs) },
-  resampled: resampled.map((ts) => addUp(ts)),
+  resampled: resampledTallies.map((ts) => addUp(ts)),
   resampledAll: {
-    ...addUp(resampled.flat()),
-    interval: wilson(addUp(resampled.flat()).pairsWithRegression, resampled.flat().length),
+    ...addUp(resampledTallies.flat()),
+    interval: wilson(addUp(resampledTallies.flat()).pairsWithRegression, resampledTallies.flat().length),
+    findings: falseFindings(resampled.flat()),
   },
   between: { ...addUp(between.map((b) => b.tally)), pairs: between },
 };
 const markdown = markdownOf({
   options: { runs: RUNS, iterations: ITERATIONS, benches: BENCHES, env: ENV, A, B, resamples: RESAMPLES, seed: SEED },
-  runs: runs.map(({ results, tally: t, gate, wallS, loadBefore, loadAfter, failed }) => ({
+  runs: runs.map(({ results, tally: t, sees: seen, gate, wallS, loadBefore, loadAfter, failed }) => ({
     id: results.run.id,
+    sees: seen,
     startedAt: results.run.startedAt,
     tally: t,
     gate,
@@ -234,6 +237,7 @@ async function oneRun(r) {
   return {
     results,
     tally: counted,
+    sees: sees(rows),
     gate: { exitCode, regressed: gate.regressed },
     wallS: (performance.now() - started) / 1000,
     loadBefore,

@@ -1,8 +1,10 @@
 // The Markdown of the A/A gate benchmark (bench/aa-gate.js): bench/results/aa-gate.md. Formatting only:
 // every figure comes in computed.
+import { DEFAULT_THRESHOLD, FAMILY_THRESHOLDS } from '../../src/model/change.js';
 
-/** 12.3% @param {number} x */
-const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '–');
+/** 12.3%; a share under 0.1% with two significant digits (0.026%), so it does not read as none. @param {number} x */
+const pct = (x) =>
+  !Number.isFinite(x) ? '–' : x > 0 && x < 0.001 ? `${Number((x * 100).toPrecision(2))}%` : `${(x * 100).toFixed(1)}%`;
 /** 1.23 0.98 0.80 @param {number[]} l */
 const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
 /** 4m12s @param {number} s */
@@ -18,6 +20,17 @@ const shares = (t) =>
   `regression ${t.regression} (${pct(t.regression / t.comparisons)}), improvement ${t.improvement} (${pct(t.improvement / t.comparisons)}), ` +
   `equivalent ${t.equivalent} (${pct(t.equivalent / t.comparisons)}), inconclusive ${t.inconclusive} (${pct(t.inconclusive / t.comparisons)})` +
   (t.unread ? `, no outcome ${t.unread}` : '');
+
+/** "5% for sysbench, stress-ng, memory, 10% for the others": the default T by benchmark family. */
+const thresholds = () => {
+  /** @type {Map<number, string[]>} */
+  const by = new Map();
+  for (const [family, t] of Object.entries(FAMILY_THRESHOLDS)) by.set(t, [...(by.get(t) ?? []), family]);
+  return [
+    ...[...by].map(([t, fs]) => `${pct(t)} for ${fs.join(', ')}`),
+    `${pct(DEFAULT_THRESHOLD)} for the others`,
+  ].join(', ');
+};
 
 /**
  * Whether a measured rate is at or under the documented one, said as far as the interval allows.
@@ -69,21 +82,25 @@ export function markdownOf(d) {
     `- **Real A/A runs:** ${s.real.pairs} runs x ${[...new Set(metricsPerRun)].join('/')} metrics = **${s.real.comparisons} A/A comparisons**. ` +
       `Runs whose gate failed (any false regression): **${s.real.pairsWithRegression} of ${s.real.pairs}**, ${interval(s.real.interval)}: ${against(s.real.interval, s.rate)}.`,
     `  Comparisons by outcome: ${shares(s.real)}. Runs with any false improvement: ${s.real.pairsWithImprovement} of ${s.real.pairs}.`,
+    `  What the gate could see: per run, the median over its gated metrics of the smallest change each could have shown was ${d.runs.map((/** @type {any} */ r) => pct(r.sees.median)).join(', ')} ` +
+      `(the thresholds T: ${thresholds()}). Where that is far above T, most comparisons are inconclusive: ` +
+      'the A/A then tests the false-alarm control where the intervals are wide; on a quieter machine they narrow, and a small systematic difference between the copies would have more chance to reach T.',
     `- **Resampled from the real samples** (${o.resamples} random splits of each run: per metric the two copies' samples pooled and split at random into two sets of their sizes, then read over all metrics as the gate reads them; seed ${o.seed}): ` +
       `${s.resampledAll.pairs} resampled A/A pairs, ${s.resampledAll.comparisons} comparisons. ` +
       `Pairs with any false regression: **${s.resampledAll.pairsWithRegression} of ${s.resampledAll.pairs}**, ${interval(s.resampledAll.interval)}: ${against(s.resampledAll.interval, s.rate)}.`,
     `  Comparisons by outcome: ${shares(s.resampledAll)}. Pairs with any false improvement: ${s.resampledAll.pairsWithImprovement}.`,
+    `  Metrics that came out changed in resampled pairs (each a false finding; times, over all pairs): ${s.resampledAll.findings.length ? s.resampledAll.findings.map((/** @type {any} */ f) => `${f.name} ${f.count}`).join(', ') : 'none'}.`,
     "  The resampled pairs share their runs' samples, so this interval is the resampling's error given these runs, not the spread from run to run; and pooling mixes A and B, so a systematic difference between the copies (e.g. an order effect: A always runs first in a round) shows only in the real runs.",
     `- **Between runs** (not the gate's design, for contrast: copy A of one run against copy A of a later run, where the machine's load may have changed): ` +
       `${s.between.pairs.length} pairs, ${s.between.comparisons} comparisons; pairs with any regression: ${s.between.pairsWithRegression} of ${s.between.pairs.length}. Comparisons by outcome: ${s.between.comparisons ? shares(s.between) : '–'}.`,
     '',
     '## Real A/A runs',
     '',
-    '| run | started | wall | load before -> after (1/5/15 min) | cells not ok | metrics gated | regression | improvement | equivalent | inconclusive | gate exit |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| run | started | wall | load before -> after (1/5/15 min) | cells not ok | metrics gated | regression | improvement | equivalent | inconclusive | median "sees" | gate exit |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...d.runs.map(
       (/** @type {any} */ r, /** @type {number} */ i) =>
-        `| ${i + 1} | ${r.startedAt} | ${dur(r.wallS)} | ${load(r.loadBefore)} -> ${load(r.loadAfter)} | ${r.failed.length ? r.failed.join('; ') : 'none'} | ${r.tally.gated} | ${r.tally.regression} | ${r.tally.improvement} | ${r.tally.equivalent} | ${r.tally.inconclusive} | ${r.gate.exitCode} |`,
+        `| ${i + 1} | ${r.startedAt} | ${dur(r.wallS)} | ${load(r.loadBefore)} -> ${load(r.loadAfter)} | ${r.failed.length ? r.failed.join('; ') : 'none'} | ${r.tally.gated} | ${r.tally.regression} | ${r.tally.improvement} | ${r.tally.equivalent} | ${r.tally.inconclusive} | ${pct(r.sees.median)}${r.sees.none ? ` (${r.sees.none} none)` : ''} | ${r.gate.exitCode} |`,
     ),
     '',
     d.regressions.length

@@ -3,6 +3,7 @@
 // a reading's outcomes, and the Wilson interval of a rate. No engine: test/bench/aa-gate.test.js tests it.
 import { probit, shuffle } from 'simple-statistics';
 import { cellKey } from '../../src/run/plan.js';
+import { median } from '../../src/stats/index.js';
 
 /** The two copies of one environment in an A/A run. */
 export const SIDES = /** @type {const} */ (['a', 'b']);
@@ -154,4 +155,39 @@ export function wilson(k, n, level = 0.95) {
   const centre = (p + (z * z) / (2 * n)) / denom;
   const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
   return { rate: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/**
+ * The comparisons an A/A found a change in (every one a false finding), as "benchmark metric outcome"
+ * names, counted over many readings, most frequent first.
+ * @param {Array<Array<{ benchmark: string, metric: string, outcome: string | null }>>} readings
+ * @returns {Array<{ name: string, count: number }>}
+ */
+export function falseFindings(readings) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const comparisons of readings)
+    for (const c of comparisons)
+      if (c.outcome === 'regression' || c.outcome === 'improvement') {
+        const name = `${c.benchmark} ${c.metric} ${c.outcome}`;
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+  return [...counts]
+    .map(([name, count]) => ({ name, count }))
+    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * What a reading could see: the median over its gated comparisons of the smallest change each could have
+ * shown (`detectable.change`), and how many could show none (too few samples or no spread to test).
+ * @param {Array<{ outcome: string | null, detectable?: { change: number | null } }>} comparisons
+ * @returns {{ median: number, none: number }}
+ */
+export function sees(comparisons) {
+  const gated = comparisons.filter((c) => c.outcome !== null);
+  const changes = gated.map((c) => c.detectable?.change).filter((x) => typeof x === 'number' && Number.isFinite(x));
+  return {
+    median: changes.length ? median(/** @type {number[]} */ (changes)) : NaN,
+    none: gated.length - changes.length,
+  };
 }

@@ -3,7 +3,18 @@
 // No engine: the benchmark itself (bench/aa-gate.js) runs the real A/A.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { acrossRuns, aaPlan, addUp, resampledRun, sideKey, splitAtRandom, tally, wilson } from '../../bench/eval/aa.js';
+import {
+  acrossRuns,
+  aaPlan,
+  addUp,
+  falseFindings,
+  resampledRun,
+  sees,
+  sideKey,
+  splitAtRandom,
+  tally,
+  wilson,
+} from '../../bench/eval/aa.js';
 import { against } from '../../bench/eval/aa-report.js';
 import { readAb } from '../../src/reading/index.js';
 import { makePlan } from '../../src/run/plan.js';
@@ -208,4 +219,32 @@ test('against says at or under only when the whole interval is', () => {
   assert.match(against({ rate: 0, low: 0, high: 0.012 }, 0.05), /^at or under/);
   assert.match(against({ rate: 0, low: 0, high: 0.56 }, 0.05), /too few to show/);
   assert.match(against({ rate: 0.2, low: 0.1, high: 0.3 }, 0.05), /^ABOVE/);
+});
+
+test('falseFindings counts each changed metric over readings, most frequent first; sees takes the median', () => {
+  const r = (/** @type {string} */ metric, /** @type {string | null} */ outcome) => ({
+    benchmark: 'fio',
+    metric,
+    outcome,
+  });
+  assert.deepEqual(
+    falseFindings([
+      [r('x', 'regression'), r('y', 'inconclusive')],
+      [r('x', 'regression'), r('y', 'improvement')],
+      [r('z', 'equivalent')],
+    ]),
+    [
+      { name: 'fio x regression', count: 2 },
+      { name: 'fio y improvement', count: 1 },
+    ],
+  );
+  assert.deepEqual(falseFindings([[r('y', 'inconclusive')]]), []);
+  const seen = sees([
+    { outcome: 'inconclusive', detectable: { change: 0.5 } },
+    { outcome: 'inconclusive', detectable: { change: 1.5 } },
+    { outcome: 'equivalent', detectable: { change: 0.1 } },
+    { outcome: 'inconclusive', detectable: { change: null } },
+    { outcome: null, detectable: { change: 9 } },
+  ]);
+  assert.deepEqual(seen, { median: 0.5, none: 1 });
 });
