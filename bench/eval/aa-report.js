@@ -44,7 +44,7 @@ export function loneLine(l) {
   return l.reachable
     ? `${what}: reachable, so a single metric can fail the gate here.`
     : `${what}: UNREACHABLE, so no single metric can fail the gate here, however large its change; it fails only where at least ${l.together} comparisons reach that smallest p at once. ` +
-        "Here a zero rate says the gate could not fail, not that it is calibrated. (Each comparison's 'sees' is at p < 0.05 alone, before that control.)";
+        "Here a zero rate says the gate could not fail, not that it is calibrated. (Each comparison's 'sees' is at that level too: with these samples it reads 'too few'.)";
 }
 
 /**

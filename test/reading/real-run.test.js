@@ -73,7 +73,7 @@ test('--fail-on inconclusive on the real run: exit 8, naming the metric and what
 
 test('10 samples a side of sysbench on a quiet machine: decided where the data can decide, and said where not', () => {
   // test/fixtures/results/decide-sysbench-10.json: docker and dind@20.10, 10 samples a side, 2026-11-27, load
-  // average 1.7 on 2 cores. cpu.events_per_second in DinD is 4.7% slower, its interval reaching +9.3%:
+  // average 1.7 on 2 cores (the A/A benchmark ran beside it). cpu.events_per_second in DinD is 4.7% slower, its interval reaching +9.3%:
   // within ±10% it is proven equivalent, within ±5% (sysbench's default T) the estimate sits too near T.
   const file = new URL('../fixtures/results/decide-sysbench-10.json', import.meta.url).pathname;
   const dir = tmpDir('sysbench-10');
