@@ -128,7 +128,7 @@ jq -e '[.cells[] | select(.benchmark == "workload.consumer-job" and .status == "
   || fail "the caller's workload did not run in docker and dind through the reusable workflow"
 grep -q "On this runner your job (workload.consumer-job" "$tmp/act.log" || fail "no cost-per-job answer for the caller's workload"
 # A later job of the caller read the reusable workflow's outputs.
-grep -Eq "dind-bench verdict: (regression|improvement|no change|insufficient data) \([0-9]+ regressed" "$tmp/act.log" \
+grep -Eq "dind-bench verdict: (regression|improvement|equivalent|inconclusive) \([0-9]+ regressed" "$tmp/act.log" \
   || fail "the caller's gate job did not read the reusable workflow's outputs"
 [ -f "$tmp/out/history/index.json" ] || fail "no history written"
 [ -f "$tmp/out/site/index.html" ] || fail "no site built"
@@ -156,7 +156,7 @@ echo "consumer e2e: ok: reusable workflow at v1 and actions by reference in $((S
 # The upgrade gate, pinned by SHA: dind@26.1 against dind@20.10 in one run, the candidate's inner engine
 # throttled to a fifth of a core as soon as it starts (its containers carry the image's engine label).
 # Twice, as the example offers it: with dry-run=true the dind-bench job reports and the caller's rollout
-# job reads the verdict from the workflow's outputs and stops; with fail-on-regression (the default) the
+# job reads the verdict from the workflow's outputs and stops; with fail-on inconclusive (the default for an A/B) the
 # dind-bench job itself fails. (act stops a run at a called workflow that failed, so there the later job is
 # not reached; on GitHub it runs, `if: !cancelled()`, and stops the same way.)
 mv "$tmp/act.log" "$tmp/act-v1.log"
