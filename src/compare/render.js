@@ -25,16 +25,28 @@ function legend(o) {
   return anyTooFew(o.comparisons) ? [HOW_TO_READ, TOO_FEW_NOTE] : [HOW_TO_READ];
 }
 
+/** Each outcome's answer sentences, composed once: the terminal, the headline (job summary and PR comment) and the JSON all read them. */
+const answered = new WeakMap();
+/** @param {CompareOutcome} o @returns {string[]} */
+function answersOf(o) {
+  if (!answered.has(o))
+    answered.set(
+      o,
+      answers(
+        o.results,
+        o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
+        { price: o.price },
+      ),
+    );
+  return answered.get(o);
+}
+
 /** @param {CompareOutcome} o */
 export function terminalReport(o) {
   const out = [
     `dind-bench compare: run ${o.results.run.id} (${o.results.run.profile}, ${o.results.run.iterations} iterations) on ${o.results.runner.name}`,
     '',
-    ...answers(
-      o.results,
-      o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
-      { price: o.price },
-    ).map((a) => wrap(a)),
+    ...answersOf(o).map((a) => wrap(a)),
     ...(o.verdicts && o.gate ? ['', wrap(`Against history: ${o.gate.sentence}`)] : []),
     '',
   ];
@@ -61,11 +73,7 @@ export function terminalReport(o) {
  * @param {CompareOutcome} o
  */
 export function headline(o) {
-  const first = answers(
-    o.results,
-    o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
-    { price: o.price },
-  ).find((a) => !a.includes('not compared with Docker'));
+  const first = answersOf(o).find((a) => !a.includes('not compared with Docker'));
   const lines = [mdText(first ?? 'No environment was compared with Docker in this run.')];
   if (o.verdicts && o.gate) lines.push('', `**Against history:** ${mdText(o.gate.sentence)}`);
   return lines.join('\n');
@@ -153,11 +161,7 @@ export function verdictsDocument(o) {
   return {
     schema: 'dind-bench.compare/1',
     run: { id: o.results.run.id, fingerprint: o.results.host.fingerprint, runner: o.results.runner.name },
-    answers: answers(
-      o.results,
-      o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
-      { price: o.price },
-    ),
+    answers: answersOf(o),
     gate: o.gate ?? null,
     falseAlarmRate: FALSE_ALARM_RATE,
     counts: o.verdicts ? verdictCounts(o.verdicts) : null,
