@@ -29,15 +29,7 @@ function legend(o) {
 const answered = new WeakMap();
 /** @param {CompareOutcome} o @returns {string[]} */
 function answersOf(o) {
-  if (!answered.has(o))
-    answered.set(
-      o,
-      answers(
-        o.results,
-        o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
-        { price: o.price },
-      ),
-    );
+  if (!answered.has(o)) answered.set(o, answers(o.results, o.comparisons, { price: o.price }));
   return answered.get(o);
 }
 

@@ -50,9 +50,15 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
     row.steps++;
     row.totalS += row.perIterationS + runOverheadS(env.name);
   }
-  const images = new Set(plan.cells.map((c) => `${registry[c.benchmark].image}:${c.distro}`));
-  const dindEnvs = plan.environments.filter((e) => e.engine !== null).length;
-  const setupS = dindEnvs * (DIND_START_S + IMAGE_LOAD_S * images.size);
+  // Each DinD environment starts once and loads the images of its own cells (the next Engine line's has
+  // only lifecycle's).
+  let setupS = 0;
+  for (const e of plan.environments.filter((x) => x.engine !== null)) {
+    const images = new Set(
+      plan.cells.filter((c) => c.env === e.key).map((c) => `${registry[c.benchmark].image}:${c.distro}`),
+    );
+    setupS += DIND_START_S + IMAGE_LOAD_S * images.size;
+  }
   const benchmarks = [...rows.values()].map((r) => ({ ...r, totalS: round(r.totalS) }));
   return { benchmarks, setupS, totalS: round(setupS + benchmarks.reduce((s, r) => s + r.totalS, 0)) };
 }
