@@ -206,9 +206,12 @@ workflow_problems() {
       continue
     fi
     repo=${BASH_REMATCH[1]} file=${BASH_REMATCH[2]} ref=${BASH_REMATCH[3]}
-    if ! text=$(gh_api GET "repos/$repo/contents/$file?ref=$(jq -rn --arg r "$ref" '$r | @uri')" |
+    if ! text=$(gh_api GET "repos/$repo/contents/$file?ref=$(jq -rn --arg r "$ref" '$r | @uri')" 2>/dev/null |
       jq -er 'select(.type == "file" and .encoding == "base64") | .content' | base64 -d); then
-      echo "$group admits $w, which the broker cannot read (is it there at $ref? give the credential Contents: read on $repo): what it runs cannot be checked"
+      # Not at that ref (a bench-pr branch not pushed yet) admits no job now, and the next configuration
+      # checks again; a repository the credential cannot read is refused (GitHub answers 404 for both).
+      if gh_api GET "repos/$repo" >/dev/null 2>&1; then continue; fi
+      echo "$group admits $w, but the broker cannot read $repo (give the credential Contents: read on it): what that workflow runs cannot be checked"
       continue
     fi
     runs_on=$(sed -n 's/^[[:space:]]*runs-on:[[:space:]]*//p' <<<"$text" | grep -Ev "$hosted" || true)

@@ -110,6 +110,12 @@ while [ $# -gt 0 ]; do
   shift
 done
 echo "curl $method $url" >> "$S/calls"
+rest=\${url#https://api.github.com/repos/}
+if [ "$method" = GET ] && [ "$rest" != "$url" ] && [[ "$rest" != */*/* ]]; then
+  # GET of a repository: readable unless listed in unreadable-repos.
+  if grep -qxF "$rest" "$S/unreadable-repos" 2>/dev/null; then exit 22; fi
+  echo '{}'; exit 0
+fi
 case "$method $url" in
   *"/contents/"*)
     key=$(printf %s "\${url#https://api.github.com/repos/}" | tr -c 'A-Za-z0-9._-' '_')
@@ -483,11 +489,20 @@ test("the fork barrier: the group's workflows must define the self-hosted jobs, 
     /a reusable workflow that does not refuse the events a fork can cause \(no dind-bench guard job\)/,
   );
   assert.deepEqual(issued(r.calls), []);
-  // A workflow the broker cannot read (not at that ref, or no Contents: read) is not checked, so refused.
-  r = pass(`owner/dind-bench/.github/workflows/reusable-bench.yml@${'b'.repeat(40)}`);
+  // A workflow in a repository the broker cannot read (no Contents: read) is not checked, so refused.
+  const hidden = `owner/hidden/.github/workflows/reusable-bench.yml@${'b'.repeat(40)}`;
+  writeFileSync(path.join(s.dir, 'unreadable-repos'), 'owner/hidden\n');
+  r = pass(hidden);
   assert.equal(r.status, 2, r.out);
-  assert.match(r.out, /which the broker cannot read .*Contents: read on owner\/dind-bench/);
+  assert.match(
+    r.out,
+    /admits owner\/hidden\/.*, but the broker cannot read owner\/hidden \(give the credential Contents: read on it\)/,
+  );
   assert.deepEqual(issued(r.calls), []);
+  // Not at its ref in a readable repository (a bench-pr not pushed yet): it admits no job now; the next
+  // configuration checks again.
+  r = pass(`owner/dind-bench/.github/workflows/reusable-bench.yml@refs/heads/bench-pr`);
+  assert.equal(r.status, 0, r.out);
   // The reusable workflow with its guard, at a pinned commit: configured.
   const guarded = `owner/dind-bench/.github/workflows/reusable-bench.yml@${'d'.repeat(40)}`;
   s.workflowFile(guarded, readFileSync('.github/workflows/reusable-bench.yml', 'utf8'));
