@@ -82,3 +82,25 @@ export function the(value, what) {
   assert.ok(value != null, `${what} is missing`);
   return /** @type {NonNullable<T>} */ (value);
 }
+
+/**
+ * The engine's images as names and IDs: every "name id" pair and every image ID (tagged or not), for a
+ * before/after comparison of a run that must leave the runner's images as found. The suite's own images
+ * (dind-bench/...), which a run beside this one may rebuild meanwhile, are left out, but for the names in
+ * `keep` (those the run under test names itself), and so is any image that carried such a name.
+ * @param {import('dockerode')} outer @param {string[]} [keep]
+ * @returns {Promise<{ names: string[], ids: string[] }>}
+ */
+export async function imageState(outer, keep = []) {
+  const suite = (/** @type {string} */ t) => t.startsWith('dind-bench/') && !keep.includes(t);
+  const images = await outer.listImages({ all: true });
+  const names = images
+    .flatMap((i) => (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map((t) => `${t} ${i.Id}`))
+    .filter((pair) => !suite(pair.split(' ')[0]))
+    .sort();
+  const ids = images
+    .filter((i) => !(i.RepoTags ?? []).some(suite))
+    .map((i) => i.Id)
+    .sort();
+  return { names, ids };
+}

@@ -14,31 +14,13 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { engineOrSkip, ensureImages, imageState, snapshot, the } from '../helpers/engine.js';
 import { packagedPlugin } from '../helpers/plugins.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-workload-engine-'));
 after(() => rmSync(work, { recursive: true, force: true }));
-
-/** Images on the engine whose names a job uses (team/...) or a registry reference (127.0.0.1:PORT/...). @param {import('dockerode')} outer */
-async function jobImages(outer) {
-  const tags = (await outer.listImages()).flatMap((i) => i.RepoTags ?? []);
-  return tags.filter((t) => /^(team\/|127\.0\.0\.1:|dind-bench-workload\/)/.test(t)).sort();
-}
-
-/**
- * Every image on the engine, tagged or not, by ID, but the suite's own (dind-bench/...), which a run
- * beside this one may build meanwhile: a job's build that a later build under its tag left untagged
- * counts. @param {import('dockerode')} outer
- */
-async function imageIds(outer) {
-  return (await outer.listImages())
-    .filter((i) => !(i.RepoTags ?? []).some((t) => t.startsWith('dind-bench/')))
-    .map((i) => i.Id)
-    .sort();
-}
 
 /** @param {string} file @param {string} out @param {string[]} [extra] */
 function runWorkload(file, out, extra = []) {
@@ -59,8 +41,8 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
     if (!outer) return;
     await ensureImages(outer);
     const before = await snapshot(outer);
-    const imagesBefore = await jobImages(outer);
-    const idsBefore = await imageIds(outer);
+    // Every image name and ID (a job's build that a later build under its tag left untagged counts).
+    const images = await imageState(outer);
     const out = path.join(work, example);
     const r = runWorkload(path.join(EXAMPLES, example, 'workload.yml'), out);
     assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
@@ -123,8 +105,7 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
     );
     assert.match(r.stdout + r.stderr, /On this runner your job/);
     assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
-    assert.deepEqual(await jobImages(outer), imagesBefore, 'no image of the job is left on the runner');
-    assert.deepEqual(await imageIds(outer), idsBefore, 'nor an image a job built and built again, untagged');
+    assert.deepEqual(await imageState(outer), images, "the runner's image names and IDs are as found");
   });
 }
 
