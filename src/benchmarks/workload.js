@@ -35,6 +35,8 @@ import { startRegistry } from '../engine/registry.js';
 import { RUN_LABEL } from '../engine/resources.js';
 import { benchImage } from '../images/catalog.js';
 import { capability } from '../environments/environment.js';
+import { imageKey } from '../workload/load.js';
+import { COMPOSE_MISSING } from '../workload/preflight.js';
 
 /** @typedef {import('../workload/load.js').Workload} Workload */
 /** @typedef {import('../parsers/parse-error.js').Metric} Metric */
@@ -58,8 +60,7 @@ const runs = new WeakMap();
 /** The series' name of a workload: every metric of the job is under it. @param {string} name */
 export const workloadBenchmarkName = (name) => `workload.${name}`;
 
-/** A metric key for an image reference: "team/app:1" -> "team_app_1". @param {string} ref */
-export const imageKey = (ref) => ref.replace(/[^a-z0-9._-]/g, '_').slice(0, 60);
+export { imageKey };
 
 /**
  * The benchmark that runs `workload` as a job in each environment.
@@ -382,16 +383,9 @@ async function copyImage(from, name, engine, s, cli) {
  */
 export function noCompose(e) {
   if (/'compose' is not a docker command|unknown command:? "?(docker )?compose\b/i.test(e.message))
-    throw Object.assign(
-      new Error(
-        "step compose-up: the workload's compose stack needs the docker compose v2 plugin, which is not installed " +
-          "(`docker compose version` fails). Install it: `apt-get install docker-compose-plugin` where Docker's apt " +
-          'repository is set up (runners/common/provision.sh --engine docker-ce), or on Debian 12, which packages ' +
-          'only the retired docker-compose 1.29, `./quickstart --workload FILE` (it builds compose from its Go module ' +
-          `into ~/.docker/cli-plugins when missing). The CLI said: ${e.message}`,
-      ),
-      { step: 'compose-up' },
-    );
+    throw Object.assign(new Error(`step compose-up: ${COMPOSE_MISSING} The CLI said: ${e.message}`), {
+      step: 'compose-up',
+    });
   throw e;
 }
 
