@@ -268,7 +268,10 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
   for (const b of w.builds ?? [])
     m.push(ms(`build.${b.name}_ms`, await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [])))));
   if (w.compose) m.push(...(await compose(w.compose, s, cli)));
-  for (const step of w.steps ?? []) m.push(ms(`step.${step.name}_ms`, await shell(step, engine, s, ctx, rawPrefix)));
+  // A step reaches the run's registry as a job reaches its CI registry: at the address this engine uses.
+  const registry = s.registry ? await capability(env, 'registryAddress')(s.registry) : null;
+  for (const step of w.steps ?? [])
+    m.push(ms(`step.${step.name}_ms`, await shell(step, engine, s, ctx, rawPrefix, registry)));
   m.push(
     ms(
       'job.total_ms',
@@ -313,6 +316,10 @@ export function stepError(step, command, r) {
   );
 }
 
+/** What a failed command's message keeps of its output: its last lines, each and all bounded (the raw output has it whole). */
+export const TAIL_LINES = 10;
+export const MAX_LINE = 500;
+
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
 export function failed(step, command, r) {
   const text = `${r.stdout}\n${r.stderr}`.trim();
@@ -321,9 +328,21 @@ export function failed(step, command, r) {
   const lines = (r.stderr.trim() || r.stdout.trim()).split('\n').filter((l) => l.trim());
   const first =
     [...lines].reverse().find((l) => /error|fail|fatal|denied|not found/i.test(l)) ?? lines.at(-1) ?? '(no output)';
-  const tail = text.split('\n').slice(-10).join('\n');
+  // A step may print anything: lines of megabytes would not fit in the results (a text field holds 64 KiB),
+  // so each line is cut, and the message says so and where the whole output is.
+  let cut = false;
+  const bounded = (/** @type {string} */ line) => {
+    if (line.length <= MAX_LINE) return line;
+    cut = true;
+    return `${line.slice(0, MAX_LINE)}… (${line.length - MAX_LINE} more characters)`;
+  };
+  const tail = text.split('\n').slice(-TAIL_LINES).map(bounded).join('\n');
+  const said = bounded(first.trim());
+  const note = cut
+    ? `\n(output cut: lines longer than ${MAX_LINE} characters; the whole output is in the run's raw/ folder)`
+    : '';
   return Object.assign(
-    new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${first.trim()}\n${tail}`),
+    new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${said}\n${tail}${note}`),
     { step },
   );
 }
@@ -419,12 +438,14 @@ async function compose(c, s, cli) {
 }
 
 /**
- * A shell step of the job (sh -c), with DOCKER_HOST on the job's engine, through a label proxy (started
- * before the step, untimed) that labels what the step creates with the run and the step.
+ * A shell step of the job (sh -c) in the job's folder (the run's copy of the workload's), with DOCKER_HOST
+ * on the job's engine, through a label proxy (started before the step, untimed) that labels what the step
+ * creates with the run and the step; DIND_BENCH_REGISTRY is the run's registry as this engine reaches it
+ * (HOST:PORT, to push and pull as a job does with its CI registry), when the run started one.
  * @param {import('../workload/load.js').WorkloadStep} step @param {JobEngine} engine @param {Shared} s
- * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix @param {string | null} registry
  */
-async function shell(step, engine, s, ctx, rawPrefix) {
+async function shell(step, engine, s, ctx, rawPrefix, registry) {
   const proxy = await labelProxy({ engineSocket: engine.socket, labels: { ...s.labels, [STEP_LABEL]: step.name } });
   /** @type {import('../engine/cli.js').CliResult} */
   let r;
@@ -433,6 +454,7 @@ async function shell(step, engine, s, ctx, rawPrefix) {
       socket: proxy.socket,
       script: step.run,
       cwd: s.dir,
+      env: registry ? { DIND_BENCH_REGISTRY: registry } : {},
       timeoutMs: ctx.timeoutMs,
       config: s.config,
     });
