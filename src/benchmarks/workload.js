@@ -83,9 +83,14 @@ export function workloadBenchmark(workload) {
   };
 }
 
-/** The project's benchmark images that seeds name (dind-bench/<bench>:<distro>): built before the run. @param {Workload} w */
+/**
+ * The project's benchmark images (dind-bench/<bench>:<distro>) the job takes from the runner's engine (a
+ * seed, a present image or its stand-in): built before the run. @param {Workload} w
+ */
 function seedBenches(w) {
-  const names = (w.images ?? []).flatMap((i) => [i.seed, i.from]).filter(Boolean);
+  const names = (w.images ?? [])
+    .flatMap((i) => [i.seed, i.source === 'present' ? (i.from ?? i.name) : undefined])
+    .filter(Boolean);
   return [
     ...new Set(names.map((n) => /^dind-bench\/([a-z0-9-]+):/.exec(/** @type {string} */ (n))?.[1]).filter(Boolean)),
   ].map((x) => /** @type {string} */ (x));
