@@ -22,10 +22,7 @@ const ns = `dind-bench-test-${process.pid}`;
 function workload(name, lines) {
   const dir = mkdtempSync(path.join(work, `${name}-`));
   mkdirSync(path.join(dir, 'app'));
-  writeFileSync(
-    path.join(dir, 'app', 'Dockerfile'),
-    `FROM dind-bench/lifecycle:debian\nRUN echo ${process.pid} > /built\n`,
-  );
+  writeFileSync(path.join(dir, 'app', 'Dockerfile'), `FROM dind-bench/lifecycle:debian\nRUN echo ${ns} > /built\n`);
   const file = path.join(dir, 'workload.yml');
   writeFileSync(file, ['version: 1', `name: ${name}`, ...lines, ''].join('\n'));
   return file;
@@ -70,7 +67,7 @@ test('names that existed before the run name the same images after it: present, 
   for (const name of [own.pulled, own.standin, own.built]) await tag(name, 'dind-bench/sysbench:debian');
   try {
     const before = await snapshot(outer);
-    const images = await imageState(outer);
+    const images = await imageState(outer, [], ns);
     const file = workload('names', [
       'images:',
       `  - { name: ${own.present}, source: present }`,
@@ -91,7 +88,7 @@ test('names that existed before the run name the same images after it: present, 
       ['docker', 'ok', ''],
       ['dood', 'ok', ''],
     ]);
-    assert.deepEqual(await imageState(outer), images, "the runner's image names and IDs are as found");
+    assert.deepEqual(await imageState(outer, [], ns), images, "the runner's image names and IDs are as found");
     assert.deepEqual(await snapshot(outer), before, 'and its containers, volumes and networks');
   } finally {
     for (const name of Object.values(own))
@@ -108,7 +105,7 @@ test("a workload naming the suite's own image (present, and as a pull target see
   await ensureImages(outer);
   const suite = 'dind-bench/registry:debian';
   const before = await snapshot(outer);
-  const images = await imageState(outer, [suite]);
+  const images = await imageState(outer, [suite], ns);
   assert.ok(
     images.names.some((n) => n.startsWith(`${suite} `)),
     `${suite} is on the engine`,
@@ -128,6 +125,42 @@ test("a workload naming the suite's own image (present, and as a pull target see
     ['docker', 'ok', ''],
     ['dood', 'ok', ''],
   ]);
-  assert.deepEqual(await imageState(outer, [suite]), images, "the suite's image is there, as found");
+  assert.deepEqual(await imageState(outer, [suite], ns), images, "the suite's image is there, as found");
   assert.deepEqual(await snapshot(outer), before, 'and the containers, volumes and networks');
+});
+
+test('a job that fails after re-pointing an existing name leaves the names as found too', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer);
+  const name = `${ns}/failing:1`;
+  const [repo, version] = name.split(':');
+  await outer.getImage('dind-bench/sysbench:debian').tag({ repo, tag: version });
+  try {
+    const before = await snapshot(outer);
+    const images = await imageState(outer, [], ns);
+    const file = workload('failing', [
+      'images:',
+      `  - { name: ${name}, source: pull, seed: dind-bench/lifecycle:debian }`,
+      'builds:',
+      `  - { name: app, context: app, tag: ${ns}/failing-build:1 }`,
+      'steps:',
+      '  - name: breaks',
+      '    run: "echo \'error: broke after the pull and the build\' >&2; exit 2"',
+    ]);
+    const out = path.join(work, 'failing-out');
+    const r = run(file, out);
+    assert.equal(r.status, 3, `exit 3: cells failed\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+    for (const [, status, reason] of cellsOf(out, 'workload.failing')) {
+      assert.equal(status, 'failed');
+      assert.match(reason, /error: broke after the pull and the build/);
+    }
+    assert.deepEqual(await imageState(outer, [], ns), images, "the runner's image names and IDs are as found");
+    assert.deepEqual(await snapshot(outer), before, 'and its containers, volumes and networks');
+  } finally {
+    await outer
+      .getImage(name)
+      .remove()
+      .catch(() => {});
+  }
 });
