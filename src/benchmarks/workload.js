@@ -143,7 +143,13 @@ async function makeShared(w, tracker, registryImage) {
  * @param {Shared} s
  */
 async function restoreImages(s) {
-  for (const ledger of s.engines.values()) await (await ledger).restore();
+  const problems = [];
+  for (const ledger of s.engines.values())
+    for (const change of await (await ledger).restore())
+      if (/^not put back/.test(change.done)) problems.push(`${change.name}: ${change.done}`);
+  // Said at the run's end (the tracker logs a cleanup's error), not lost: the runner's names are its owner's.
+  if (problems.length)
+    throw new Error(`image names of the runner's engine the run could not put back: ${problems.join('; ')}`);
 }
 
 /**
