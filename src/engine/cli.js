@@ -50,11 +50,19 @@ export async function cliConfig() {
   /** @type {Record<string, string | null>} */
   const plugins = {};
   for (const name of PLUGINS) {
-    const found = PLUGIN_DIRS.map((d) => path.join(d, name)).find((f) => existsSync(f)) ?? null;
+    const found = findPlugin(name);
     plugins[name] = found;
     if (found) await symlink(found, path.join(dir, 'cli-plugins', name));
   }
   return { dir, plugins, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Where the docker CLI would find plugin `name` ("docker-compose"), or null: not installed.
+ * @param {string} name @returns {string | null}
+ */
+export function findPlugin(name) {
+  return PLUGIN_DIRS.map((d) => path.join(d, name)).find((f) => existsSync(f)) ?? null;
 }
 
 /**

@@ -107,7 +107,11 @@ export function register(cli) {
       // A workload is loaded and checked before anything runs; its job joins the registry as a benchmark.
       if (opts.workload) opts.workload = path.resolve(opts.workload); // recorded: a resume reads it again
       const job = opts.workload
-        ? await withWorkload(opts.workload, command.getOptionValueSource('bench') === 'cli' ? opts.bench : [])
+        ? await withWorkload(
+            opts.workload,
+            command.getOptionValueSource('bench') === 'cli' ? opts.bench : [],
+            outerEngine(),
+          )
         : null;
       const { exitCode } = await runCommand({
         outer: outerEngine(),
