@@ -17,6 +17,17 @@ import { runStep } from './benchmark.js';
 const PROBE = new URL('./isolation-probe.sh', import.meta.url);
 
 /**
+ * In the container a job stands on, the probe looks from where the engine is: in every namespace of the
+ * process named dockerd, with its credentials (nsenter sets uid 0 of its user namespace), since what a
+ * job reaches through an engine is what that engine holds: a rootless engine's user namespace, not the
+ * outer container's root. Without a dockerd there (DooD's job container), from the container itself.
+ */
+const FROM_ENGINE = `pid=
+for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = dockerd ] && pid=\${p#/proc/} && break; done
+if [ -n "$pid" ]; then printf 'engine.pid\\t%s\\n' "$pid"; exec nsenter --all -t "$pid" sh -c "$1"; fi
+exec sh -c "$1"`;
+
+/**
  * The runner's own view, where dind-bench runs: its namespaces and its engine's socket (device and inode,
  * which a bind mount keeps). What cannot be read is left out, so the facts that need it say unknown.
  * @param {string} socketPath the runner engine's socket
@@ -76,7 +87,7 @@ export const isolation = {
     const facts = parseIsolationProbe(stdout, view, 'workload');
     const parent = env.jobParent?.();
     if (parent) {
-      const r = await parent.exec(['sh', '-c', script], ctx.timeoutMs);
+      const r = await parent.exec(['sh', '-c', FROM_ENGINE, 'probe', script], ctx.timeoutMs);
       await ctx.saveRaw(
         'probe-parent',
         `${parent.what}\n${r.stdout}${r.stderr ? `\n--- stderr ---\n${r.stderr}` : ''}`,

@@ -81,14 +81,15 @@ export function parsePolicy(text) {
     const [k, v] = m && !item.includes('=') ? [m[1], 'no'] : item.split('=', 2);
     const key = (k ?? '').trim().toLowerCase().replace(/-/g, '_');
     const shown = JSON.stringify(item.slice(0, 80));
+    const valid = `valid keys: ${keys.map((x) => x.replace(/_/g, '-')).join(', ')}; write no-KEY or KEY=yes|no, comma-separated`;
     if (!keys.includes(key))
       throw new Error(
-        `--policy: unknown key in ${shown}; valid keys: ${keys.map((x) => x.replace(/_/g, '-')).join(', ')} (${POLICY_HELP})`,
+        `--policy: unknown key ${JSON.stringify(key.replace(/_/g, '-').slice(0, 80))} in ${shown}; ${valid}`,
       );
     const value = (v ?? '').trim().toLowerCase();
     if (value !== 'yes' && value !== 'no')
       throw new Error(
-        `--policy: value ${JSON.stringify((v ?? '').slice(0, 40))} of ${key.replace(/_/g, '-')} is not one of: no, yes (${POLICY_HELP})`,
+        `--policy: value ${JSON.stringify((v ?? '').slice(0, 40))} of ${key.replace(/_/g, '-')} is not one of: no, yes (e.g. no-${key.replace(/_/g, '-')})`,
       );
     policy[key] = value;
   }
@@ -115,3 +116,70 @@ export function meetsPolicy(facts, policy) {
   }
   return { meets: why.length === 0, why };
 }
+
+/**
+ * One mode (an environment of the run) in the mode table (../reading/modes.js builds it).
+ * @typedef {{
+ *   env: string, status: string, reason?: string,
+ *   facts: Record<string, ModeFact> | null,
+ *   startupMs: number | null,
+ *   job: { benchmark: string, medianMs: number, per1000: number } | null,
+ *   verdicts: string[],
+ *   cells: { ran: number, failed: number, unavailable: number },
+ *   policy: { meets: boolean, why: string[] } | null,
+ * }} ModeRow
+ *   facts: null when the isolation benchmark did not run or failed here (`reason` says which); startupMs: the
+ *   median start-up a job pays (lifecycle startup.total_ms); job: the team's workload; verdicts: the outcomes
+ *   against docker by benchmark, in the reading's words; cells: how many ran, failed, could not run
+ * @typedef {{ runner: string, probed: boolean, price: number, policy: string | null, rows: ModeRow[], answer: string | null }} ModeTable
+ */
+
+/** Seconds for a table cell. @param {number} ms */
+const secs = (ms) => `${ms < 10_000 ? (ms / 1000).toFixed(2) : Math.round(ms / 1000).toLocaleString('en')} s`;
+
+/**
+ * The mode table as plain strings (callers escape them for their format): the header and one row per mode.
+ * @param {ModeTable} t
+ * @returns {{ title: string, header: string[], rows: string[][] }}
+ */
+export function modeTableText(t) {
+  const header = [
+    'mode',
+    ...(t.policy ? [`meets ${t.policy}`] : []),
+    ...ISOLATION_FACTS.map((f) => f.label),
+    'seccomp',
+    'AppArmor',
+    'start-up a job pays',
+    `workload per 1,000 jobs ($${t.price}/min)`,
+    'against docker',
+    'cells failed',
+  ];
+  const rows = t.rows.map((r) => {
+    const fact = (/** @type {string} */ k) => (r.facts ? (r.facts[k]?.value ?? 'unknown') : '–');
+    const status =
+      r.status !== 'ok'
+        ? ` (${r.status}${r.reason ? `: ${r.reason}` : ''})`
+        : r.facts
+          ? ''
+          : ` (${r.reason ?? 'not probed'})`;
+    return [
+      `${r.env}${status}`,
+      ...(t.policy ? [r.policy ? (r.policy.meets ? 'yes' : `no: ${r.policy.why.join(', ')}`) : '–'] : []),
+      ...ISOLATION_FACTS.map((f) => fact(f.key)),
+      fact('seccomp'),
+      fact('apparmor'),
+      r.startupMs === null ? '–' : secs(r.startupMs),
+      r.job ? `$${r.job.per1000.toFixed(2)} (${secs(r.job.medianMs)} a job)` : '–',
+      r.env === 'docker' ? 'baseline' : r.verdicts.join('; ') || '–',
+      r.cells.ran ? `${r.cells.failed} of ${r.cells.ran} (${Math.round((100 * r.cells.failed) / r.cells.ran)}%)` : '–',
+    ];
+  });
+  return { title: `Which mode: speed and isolation on ${t.runner}`, header, rows };
+}
+
+/** How to read the table, once under it. */
+export const MODE_TABLE_READING =
+  'Isolation facts are measured by the isolation benchmark inside each mode (a workload container, the container its ' +
+  'engine runs in or the job holds, and the engine the job drives); a mode has a fact when any of these has it, since a ' +
+  'job that drives an engine can start a container with what that engine holds. "unknown" is never counted as ' +
+  "meeting a policy. The evidence of each fact is in results.json (the isolation cells' facts) and raw/isolation/.";

@@ -79,7 +79,7 @@ export function parseIsolationProbe(text, runner, scope) {
     f('capabilities', caps ? caps.join(',') || 'none' : 'unknown', `CapEff ${get('status.CapEff') || 'unreadable'}`),
     f('seccomp', seccomp ?? 'unknown', `Seccomp: ${get('status.Seccomp') || 'unreadable'} in /proc/self/status`),
     apparmor(by),
-    f(...privileged(caps, seccomp)),
+    f(...privileged(caps, seccomp, get('ns.user'), runner)),
     f(...hostRoot(get('uid_map'), get('ns.user'), runner)),
     f(...hostPids(get('ns.pid'), get('pid1'), runner)),
     f(...runnerEngine(by.get('socket') ?? [], get('env.DOCKER_HOST'), runner)),
@@ -103,10 +103,21 @@ export function parseIsolationProbe(text, runner, scope) {
   }
 }
 
-/** @param {string[] | null} caps @param {string | null} seccomp @returns {[string, Answer, string]} */
-function privileged(caps, seccomp) {
+/**
+ * --privileged or its equivalent: every capability that matters (CAP_SYS_ADMIN) with seccomp off, in the
+ * runner's user namespace (capabilities in a user namespace of its own hold only there, as rootless's do).
+ * @param {string[] | null} caps @param {string | null} seccomp @param {string} userNs @param {RunnerView} runner
+ * @returns {[string, Answer, string]}
+ */
+function privileged(caps, seccomp, userNs, runner) {
   if (!caps || !seccomp) return ['privileged', 'unknown', 'CapEff or Seccomp unreadable in /proc/self/status'];
   const admin = caps.includes('sys_admin');
+  if (admin && runner.ns && userNs && userNs !== runner.ns.user)
+    return [
+      'privileged',
+      'no',
+      `capabilities (${caps.length}, CAP_SYS_ADMIN among them) held only in a user namespace of its own (${userNs}); seccomp ${seccomp}`,
+    ];
   const evidence = `${admin ? 'CAP_SYS_ADMIN held' : 'no CAP_SYS_ADMIN'} (${caps.length} capabilities), seccomp ${seccomp}`;
   // --privileged or its equivalent (every capability with seccomp off, as DinD's capability set is).
   return ['privileged', admin && seccomp === 'disabled' ? 'yes' : 'no', evidence];

@@ -108,7 +108,13 @@ test('isolation: each fact detected where it holds and absent where it does not,
     rootless.facts.find((f) => f.scope === 'workload' && f.name === 'host_root')?.evidence ?? '',
     /uid 0 is uid [1-9]/,
   );
-  assert.equal(rootless.at('parent', 'host_root'), 'yes', 'the outer container itself is rootful');
+  // Seen from its engine (nsenter into dockerd's namespaces): its capabilities hold only in its own user
+  // namespace, so a job that drives it gets neither the host's root nor a privileged container.
+  assert.equal(rootless.at('parent', 'host_root'), 'no');
+  assert.equal(rootless.at('parent', 'privileged'), 'no');
+  assert.equal(rootless.at('parent', 'block_mount'), 'no');
+  assert.equal(rootless.mode.host_root.value, 'no');
+  assert.equal(rootless.mode.privileged.value, 'no');
 
   assertNothingLeft(before, await snapshot(outer));
 });

@@ -116,7 +116,7 @@ test('--policy: parsed in both spellings; an unknown key or value refused, namin
   assert.equal(policyText(parsePolicy('no-privileged,host-dev=yes')), 'no-privileged,host-dev=yes');
   assert.throws(
     () => parsePolicy('no-rootful'),
-    /unknown key in "no-rootful"; valid keys: privileged, runner-engine, host-root/,
+    /unknown key "rootful" in "no-rootful"; valid keys: privileged, runner-engine, host-root/,
   );
   assert.throws(() => parsePolicy('privileged=maybe'), /value "maybe" of privileged is not one of: no, yes/);
   assert.throws(() => parsePolicy(''), /--policy is empty/);
