@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # The isolation probe: what a process here can see and reach, printed as evidence lines
 # "KEY<TAB>VALUE". It only reads: files are tested with access(2) (`test -w`), never written; the one
 # action is a read-only mount of a host block device that is already mounted on the host (so its
@@ -12,8 +13,8 @@ say status.CapBnd "$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status)"
 say status.Seccomp "$(sed -n 's/^Seccomp:[[:space:]]*//p' /proc/self/status)"
 say status.NoNewPrivs "$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/self/status)"
 if [ -d /sys/module/apparmor ]; then
-  say apparmor.enabled "$(cat /sys/module/apparmor/parameters/enabled 2>&1 | one)"
-  say apparmor.current "$(cat /proc/self/attr/apparmor/current 2>/dev/null || cat /proc/self/attr/current 2>&1 | one)"
+  say apparmor.enabled "$(one </sys/module/apparmor/parameters/enabled 2>&1)"
+  say apparmor.current "$(cat /proc/self/attr/apparmor/current 2>/dev/null || one </proc/self/attr/current 2>&1)"
 else
   say apparmor.enabled absent
 fi
@@ -26,7 +27,7 @@ awk '{ for (i = 7; $i != "-"; i++); if ($5 == "/dev" || $5 == "/proc/sys" || $5 
 say mounted.devs "$(awk '{print $3}' /proc/self/mountinfo | sort -u | one)"
 # Host block devices: /proc/partitions is the kernel's list, whatever the namespaces.
 awk 'NR > 2 && $4 !~ /^(loop|ram|zram|sr|nbd)/ {print "partition\t" $4 " " $1 ":" $2}' /proc/partitions
-for d in $(awk 'NR > 2 && $4 !~ /^(loop|ram|zram|sr|nbd)/ {print $4}' /proc/partitions); do
+awk 'NR > 2 && $4 !~ /^(loop|ram|zram|sr|nbd)/ {print $4}' /proc/partitions | while read -r d; do
   if [ -b "/dev/$d" ]; then say blockdev "$d present"; else say blockdev "$d absent"; fi
 done
 if [ -r /sys/fs/cgroup/devices/devices.list ]; then
@@ -54,14 +55,13 @@ done
 say env.DOCKER_HOST "${DOCKER_HOST:-}"
 # The mount attempt: the first host disk whose node is here and whose filesystem is live (in use), with
 # that filesystem's type as the mounts here name it (no probing of the device's content).
-for d in $(awk 'NR > 2 && $4 !~ /^(loop|ram|zram|sr|nbd)/ {print $4 "=" $1 ":" $2}' /proc/partitions); do
-  name=${d%%=*}
-  dev=${d#*=}
+awk 'NR > 2 && $4 !~ /^(loop|ram|zram|sr|nbd)/ {print $4, $1 ":" $2}' /proc/partitions | while read -r name dev; do
   [ -b "/dev/$name" ] || continue
   fstype=$(awk -v dev="$dev" '{ for (i = 7; $i != "-"; i++); if ($3 == dev) { print $(i+1); exit } }' /proc/self/mountinfo)
   [ -n "$fstype" ] || continue
+  # shellcheck disable=SC2016 # $1 and $2 are the inner shell's arguments
   out=$(unshare --mount --propagation private sh -c 'mount -t "$2" -o ro "$1" /mnt && umount /mnt && echo mounted' _ "/dev/$name" "$fstype" 2>&1 | one)
   say mount.try "/dev/$name $out"
   break
 done
-say done yes
+say end yes

@@ -55,9 +55,9 @@ export function capNames(hex) {
  */
 export function parseIsolationProbe(text, runner, scope) {
   const by = linesOf(text);
-  if (by.get('done')?.[0] !== 'yes') {
+  if (by.get('end')?.[0] !== 'yes') {
     const first = text.split('\n').find((l) => l.trim()) ?? '(no output)';
-    throw new ParseError('isolation probe', 'the probe did not finish (no "done" line)', {
+    throw new ParseError('isolation probe', 'the probe did not finish (no "end" line)', {
       lineNumber: 1,
       line: first.slice(0, 200),
     });
