@@ -5,7 +5,7 @@
 import { costTable, jobSentence, workloadCosts } from './job-cost.js';
 import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
-import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
+import { markdownTable, mdText, wrap } from '../text/tables.js';
 import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 import { answerFor, startupPhases } from '../reading/answer.js';
 import { modeTable } from '../reading/modes.js';
@@ -300,17 +300,27 @@ export function modesMarkdown(m) {
 }
 
 /**
- * The mode table for a terminal: turned on its side (a row per fact, a column per mode) so it fits, then
- * the answer. Empty without one.
+ * The mode table for a terminal: a block per mode (its name and whether it meets the policy, its facts,
+ * what it costs, its verdicts against docker), each line wrapped, then the answer. Empty without one.
  * @param {ReturnType<typeof modesOf>} m @returns {string[]}
  */
 export function modesTerminal(m) {
   if (!m) return [];
   const t = modeTableText(m);
-  const header = ['', ...t.rows.map((r) => r[0])];
-  const rows = t.header.slice(1).map((h, i) => [h, ...t.rows.map((r) => r[i + 1])]);
+  const at = (/** @type {string[]} */ r, /** @type {string} */ label) => r[t.header.indexOf(label)];
+  const facts = t.header.slice(m.policy ? 2 : 1, t.header.indexOf('start-up a job pays'));
+  const blocks = t.rows.map((r) => {
+    const meets = m.policy ? ` (meets ${m.policy}: ${r[1]})` : '';
+    const cost = t.header.slice(t.header.indexOf('start-up a job pays'), t.header.indexOf('against docker'));
+    return [
+      `${r[0]}${meets}`,
+      wrap(`  isolation: ${facts.map((h) => `${h} ${at(r, h)}`).join(' · ')}`),
+      wrap(`  ${[...cost, 'cells failed'].map((h) => `${h} ${at(r, h)}`).join(' · ')}`),
+      wrap(`  against docker: ${at(r, 'against docker')}`),
+    ].join('\n');
+  });
   return [
-    `${t.title}\n${textTable(header, rows)}`,
+    `${t.title}\n\n${blocks.join('\n\n')}`,
     ...(m.policyError ? [wrap(m.policyError)] : []),
     ...(m.answer ? [wrap(m.answer)] : []),
   ];

@@ -55,6 +55,12 @@ test('isolation probe: each fixture decided as the environment is', () => {
       },
     ],
     ['dind-rootless-workload', 'workload', { host_root: 'no', privileged: 'no' }],
+    // Seen from the rootless engine's own namespaces: its capabilities hold only in its user namespace.
+    [
+      'dind-rootless-parent',
+      'parent',
+      { host_root: 'no', privileged: 'no', block_mount: 'no', proc_sys_writable: 'no', host_cgroup_writable: 'no' },
+    ],
   ];
   for (const [name, scope, want] of /** @type {[string, 'workload' | 'parent', Record<string, string>][]} */ (table)) {
     const got = decided(name, scope);
