@@ -119,57 +119,86 @@ test('isolation: each fact detected where it holds and absent where it does not,
   assertNothingLeft(before, await snapshot(outer));
 });
 
+/**
+ * The probe in one container on the runner's engine made with `hostConfig` (what a mode would give a job),
+ * its facts decided against the runner's view. Removed at once.
+ * @param {import('dockerode')} outer @param {ResourceTracker} tracker @param {object} hostConfig
+ */
+async function probeContainer(outer, tracker, hostConfig) {
+  const view = await runnerView(socketOf(outer));
+  const script = await readFile(new URL('../../src/benchmarks/isolation-probe.sh', import.meta.url), 'utf8');
+  const c = await tracker.creating(
+    outer.createContainer({ Image: IMAGE, Cmd: ['sh', '-c', script], Labels: tracker.labels, HostConfig: hostConfig }),
+  );
+  tracker.add('container', c.id, outer);
+  await c.start();
+  await c.wait();
+  const log = await c.logs({ stdout: true, stderr: false });
+  await c.remove({ force: true });
+  tracker.forget(c.id);
+  // Strip the 8-byte frame headers of the non-TTY log.
+  const text = [];
+  for (let i = 0; i + 8 <= log.length;) {
+    const len = log.readUInt32BE(i + 4);
+    text.push(log.subarray(i + 8, i + 8 + len));
+    i += 8 + len;
+  }
+  const out = Buffer.concat(text).toString('utf8');
+  const facts = parseIsolationProbe(out, view, 'workload');
+  return { out, of: (/** @type {string} */ n) => facts.find((f) => f.name === n) };
+}
+
 test('isolation: a host disk given to a container is visible, and mountable only with CAP_SYS_ADMIN (a read-only attempt)', async (t) => {
   const outer = await engineOrSkip(t);
   if (!outer) return;
   await ensureImages(outer, []);
-  const view = await runnerView(socketOf(outer));
   const parts = (await readFile('/proc/partitions', 'utf8'))
     .split('\n')
     .slice(2)
     .map((l) => l.trim().split(/\s+/)[3]);
   const disk = parts.find((p) => p && !/^(loop|ram|zram|sr|nbd)/.test(p));
   if (!disk) return t.skip('no host disk listed in /proc/partitions');
-  const script = await readFile(new URL('../../src/benchmarks/isolation-probe.sh', import.meta.url), 'utf8');
   const before = await snapshot(outer);
   const tracker = new ResourceTracker(`test-iso-dev-${process.pid}`);
-  /** @param {object} hostConfig */
-  const run = async (hostConfig) => {
-    const c = await tracker.creating(
-      outer.createContainer({
-        Image: IMAGE,
-        Cmd: ['sh', '-c', script],
-        Labels: tracker.labels,
-        HostConfig: {
-          Devices: [{ PathOnHost: `/dev/${disk}`, PathInContainer: `/dev/${disk}`, CgroupPermissions: 'r' }],
-          ...hostConfig,
-        },
-      }),
-    );
-    tracker.add('container', c.id, outer);
-    await c.start();
-    await c.wait();
-    const log = await c.logs({ stdout: true, stderr: false });
-    await c.remove({ force: true });
-    tracker.forget(c.id);
-    // Strip the 8-byte frame headers of the non-TTY log.
-    const text = [];
-    for (let i = 0; i + 8 <= log.length;) {
-      const len = log.readUInt32BE(i + 4);
-      text.push(log.subarray(i + 8, i + 8 + len));
-      i += 8 + len;
-    }
-    const out = Buffer.concat(text).toString('utf8');
-    const facts = parseIsolationProbe(out, view, 'workload');
-    return { out, of: (/** @type {string} */ n) => facts.find((f) => f.name === n) };
-  };
+  const devices = [{ PathOnHost: `/dev/${disk}`, PathInContainer: `/dev/${disk}`, CgroupPermissions: 'r' }];
   try {
-    const plain = await run({});
+    const plain = await probeContainer(outer, tracker, { Devices: devices });
     assert.equal(plain.of('block_visible')?.value, 'yes');
     assert.match(plain.out, /mount\.try\t/, 'a mount was attempted');
     assert.equal(plain.of('block_mount')?.value, 'no', plain.of('block_mount')?.evidence);
-    const admin = await run({ CapAdd: ['SYS_ADMIN'], SecurityOpt: ['seccomp=unconfined', 'apparmor=unconfined'] });
+    const admin = await probeContainer(outer, tracker, {
+      Devices: devices,
+      CapAdd: ['SYS_ADMIN'],
+      SecurityOpt: ['seccomp=unconfined', 'apparmor=unconfined'],
+    });
     assert.equal(admin.of('block_mount')?.value, 'yes', admin.of('block_mount')?.evidence);
+  } finally {
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
+  assertNothingLeft(before, await snapshot(outer));
+});
+
+test("isolation: the host's processes, cgroup tree and /dev, detected when a container is given them", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, []);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`test-iso-host-${process.pid}`);
+  try {
+    // The probe only reads: these binds are looked at with access(W_OK) and mountinfo, never written.
+    const given = await probeContainer(outer, tracker, {
+      PidMode: 'host',
+      CgroupnsMode: 'host',
+      Binds: ['/sys/fs/cgroup:/sys/fs/cgroup:rw', '/dev:/dev'],
+    });
+    assert.equal(given.of('host_pids')?.value, 'yes', given.of('host_pids')?.evidence);
+    assert.equal(given.of('host_cgroup_writable')?.value, 'yes', given.of('host_cgroup_writable')?.evidence);
+    assert.equal(given.of('host_dev')?.value, 'yes', given.of('host_dev')?.evidence);
+    assert.equal(given.of('block_visible')?.value, 'yes');
+    assert.equal(given.of('block_mount')?.value, 'no', 'still no CAP_SYS_ADMIN');
+    const plain = await probeContainer(outer, tracker, {});
+    for (const fact of ['host_pids', 'host_cgroup_writable', 'host_dev', 'block_visible'])
+      assert.equal(plain.of(fact)?.value, 'no', `${fact}: ${plain.of(fact)?.evidence}`);
   } finally {
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
