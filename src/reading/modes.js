@@ -5,9 +5,8 @@
 // its outcomes against Docker in the reading's words (./answer.js), and the failure rate of its cells.
 // With a policy, each row says whether it meets it, and the answer names the cheapest mode that does.
 // Built once here; the reports, `compare`, the site only format it (../model/isolation.js modeTableText).
-import { costOf } from '../model/job-cost.js';
+import { DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-cost.js';
 import { meetsPolicy, modeFacts, policyText } from '../model/isolation.js';
-import { DEFAULT_PRICE_PER_MINUTE } from '../model/job-cost.js';
 import { median, summarize } from '../stats/index.js';
 import { STARTUP_METRIC, familySentences } from './answer.js';
 
@@ -122,14 +121,15 @@ function answerOf(rows, policy) {
     : withStart.length
       ? ['the start-up a job pays', [...withStart].sort((a, b) => (a.startupMs ?? 0) - (b.startupMs ?? 0))[0]]
       : ['', null];
-  const others =
-    meeting.length > 1 ? ` (${meeting.length} modes meet it: ${meeting.map((r) => r.env).join(', ')})` : '';
+  const others = meeting.length > 1 ? ` ${meeting.length} modes meet it: ${meeting.map((r) => r.env).join(', ')}.` : '';
   if (!best)
     return `Meeting the policy ${policy}: ${meeting.map((r) => r.env).join(', ')}; which is cheapest cannot be said: the run measured neither start-up (lifecycle) nor a workload in them.${fails}`;
   const cost = best.job
     ? `${seconds(best.job.medianMs)} a job, $${best.job.per1000.toFixed(2)} per 1,000 jobs`
     : `start-up ${seconds(/** @type {number} */ (best.startupMs))} a job`;
-  return `The cheapest mode on this runner that meets the policy ${policy} is ${best.env} (${cost}; cheapest by ${by})${others}.${fails}`;
+  // A workload run in some modes only: the cheapest of those that ran it, said so.
+  const among = withJob.length && withJob.length < meeting.length ? ` among the ${withJob.length} that ran it` : '';
+  return `The cheapest mode on this runner that meets the policy ${policy} is ${best.env} (${cost}; cheapest by ${by}${among}).${others}${fails}`;
 }
 
 /** @param {number} ms */
