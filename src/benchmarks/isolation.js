@@ -18,12 +18,12 @@ const PROBE = new URL('./isolation-probe.sh', import.meta.url);
 
 /**
  * In the container a job stands on, the probe looks from where the engine is: in every namespace of the
- * process named dockerd, with its credentials (nsenter sets uid 0 of its user namespace), since what a
+ * process named dockerd (or podman, a daemonless engine's API service), with its credentials (nsenter sets uid 0 of its user namespace), since what a
  * job reaches through an engine is what that engine holds: a rootless engine's user namespace, not the
  * outer container's root. Without a dockerd there (DooD's job container), from the container itself.
  */
 const FROM_ENGINE = `pid=
-for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = dockerd ] && pid=\${p#/proc/} && break; done
+for p in /proc/[0-9]*; do case "$(cat "$p/comm" 2>/dev/null)" in dockerd | podman) pid=\${p#/proc/}; break ;; esac; done
 if [ -n "$pid" ]; then printf 'engine.pid\\t%s\\n' "$pid"; exec nsenter --all -t "$pid" sh -c "$1"; fi
 exec sh -c "$1"`;
 
@@ -103,7 +103,17 @@ export const isolation = {
         );
       facts.push(...parseIsolationProbe(r.stdout, view, 'parent'));
     }
-    facts.push(await engineFact(capability(env, 'engineApi')().docker, runner));
+    // An environment without an engine API of its own cannot be compared: said so, never assumed.
+    facts.push(
+      env.engineApi
+        ? await engineFact(capability(env, 'engineApi')().docker, runner)
+        : {
+            name: 'runner_engine',
+            scope: 'engine',
+            value: 'unknown',
+            evidence: `${env.name} offers no engine API to compare with the runner's`,
+          },
+    );
     await ctx.saveRaw('facts', facts.map((f) => `${f.scope}\t${f.name}\t${f.value}\t${f.evidence}`).join('\n'));
     ctx.recordFacts?.(facts);
     return [{ metric: 'probe.wall_ms', unit: 'ms', better: 'lower', value: wallMs }];
