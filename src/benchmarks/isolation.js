@@ -72,7 +72,8 @@ export const isolation = {
   description:
     "what a job can reach: capabilities, seccomp, AppArmor, the host's uid 0, processes, engine, block devices, /proc/sys, cgroups and /dev, each fact with its evidence",
   params: { quick: {}, standard: {} },
-  estimateSeconds: () => 2,
+  // The probe itself (two of them in DinD and DooD); the container around it is the environment's overhead.
+  estimateSeconds: () => 0.5,
   unavailableIn: {
     native: 'native runs on the runner itself: there is no isolation between the job and the host to probe',
   },
