@@ -12,6 +12,7 @@ import { ParseError } from '../parsers/parse-error.js';
  *   image: string | null, status: 'ok' | 'failed' | 'unavailable' | 'pending', reason?: string, step?: string,
  *   logTail?: string, metrics: MetricSeries[], raw: string[],
  *   timeseries?: (import('../benchmarks/benchmark.js').Series & {iteration: number})[], stepsDone?: number,
+ *   facts?: import('../parsers/isolation.js').Fact[],
  *   sampling?: NonNullable<import('#model/results.js').Cell['sampling']>,
  * }} CellResult
  *   stepsDone: while the run is under way, how many of the cell's planned steps finished

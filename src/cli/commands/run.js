@@ -1,6 +1,7 @@
 // `dind-bench run`: benchmarks x environments x distributions, interleaved, into DIR/results.json.
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { POLICY_HELP, parsePolicy, policyText } from '../../model/isolation.js';
 import { parseDuration } from '../../text/durations.js';
 import { splitList } from '../../text/lists.js';
 import { log } from '../log.js';
@@ -31,6 +32,15 @@ function price(v) {
   if (!(Number.isFinite(n) && n >= 0 && n < 1000))
     throw new InvalidArgumentError(`expected a price in dollars per minute such as 0.006, got ${JSON.stringify(v)}`);
   return n;
+}
+
+/** --policy's value: checked now, recorded in its normal spelling. @param {string} v */
+function policy(v) {
+  try {
+    return policyText(parsePolicy(v));
+  } catch (e) {
+    throw new InvalidArgumentError(/** @type {Error} */ (e).message);
+  }
 }
 
 /** `run`'s exit codes (src/run/command.js EXIT), in its --help. */
@@ -78,6 +88,11 @@ export function register(cli) {
       '--price-per-minute <usd>',
       'what one billed runner minute costs you, for the cost per job (default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
       price,
+    )
+    .option(
+      '--policy <list>',
+      `the isolation a mode must have, e.g. no-privileged,no-runner-engine (${POLICY_HELP}): the mode table marks the modes that meet it and names the cheapest (run --bench isolation to measure the facts)`,
+      policy,
     )
     .addHelpText('after', EXIT_CODES)
     .action(async (opts, command) => {
