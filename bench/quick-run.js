@@ -16,7 +16,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
-import { BENCHMARK_NAMES } from '../src/benchmarks/index.js';
+import { DEFAULT_BENCHMARKS as BENCHMARK_NAMES } from '../src/benchmarks/names.js';
 import { runWithProgress } from './run-progress.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

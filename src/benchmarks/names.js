@@ -19,5 +19,13 @@ export const BENCHMARK_NAMES = [
   'isolation',
 ];
 
+/**
+ * What a run measures unless told (`--bench`): every benchmark but `isolation`. Its facts do not change from
+ * one round to the next, and five rounds of it in the quick run's environments cost about a minute, which
+ * the quick profile's 15 minutes do not hold beside the rest (src/run/estimate.js); asked for by name, it
+ * gives the mode table (docs/isolation.md).
+ */
+export const DEFAULT_BENCHMARKS = BENCHMARK_NAMES.filter((b) => b !== 'isolation');
+
 /** The modules of this folder that are not benchmarks: the contract and its helpers, the registry, this list, and the workload benchmark (made per workload file by `run --workload`, not registered). */
 export const NOT_BENCHMARKS = ['benchmark.js', 'index.js', 'names.js', 'workload.js'];

@@ -6,4 +6,4 @@
 // benchmark, is built from that list).
 export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from '../environments/names.js';
 
-export { BENCHMARK_NAMES } from '../benchmarks/names.js';
+export { BENCHMARK_NAMES, DEFAULT_BENCHMARKS } from '../benchmarks/names.js';

@@ -3,7 +3,7 @@
 // valid names.
 import { InvalidArgumentError, Option } from 'commander';
 // Names from ./names.js, not from the registries: --help must not load the benchmarks and dockerode.
-import { BENCHMARK_NAMES, DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES } from './names.js';
+import { BENCHMARK_NAMES, DEFAULT_BENCHMARKS, DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES } from './names.js';
 import { ALL_ENGINE_VERSIONS, DEFAULT_ENGINE, DISTROS } from '../images/catalog.js';
 import { PROFILE_NAMES } from '../run/profiles.js';
 import { namesIn } from '../text/lists.js';
@@ -30,11 +30,11 @@ export function positiveInt(value) {
   return n;
 }
 
-/** --bench: which benchmarks (default: all). @param {string} [what] how the help names them */
+/** --bench: which benchmarks (default: all but isolation, named only). @param {string} [what] how the help names them */
 export const benchOption = (what = 'benchmarks') =>
   new Option('--bench <list>', `${what} (${BENCHMARK_NAMES.join(', ')})`)
     .argParser(listOf(BENCHMARK_NAMES, 'benchmark'))
-    .default(BENCHMARK_NAMES);
+    .default(DEFAULT_BENCHMARKS);
 
 /** --env: which environments (default: all). */
 export const envOption = () =>

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { BENCHMARKS } from '../benchmarks/index.js';
+import { DEFAULT_BENCHMARKS } from '../benchmarks/names.js';
 import { requireEngine } from '../engine/client.js';
 import { hostFacts, suiteFacts } from '../results/provenance.js';
 import { DEFAULT_MAX_ITERATIONS } from './adaptive.js';
@@ -277,8 +278,9 @@ function checkPair(pair, plan) {
  */
 function budgetOfSelection(o, design, selectedS) {
   if (!design.budgetMs || o.budgetMs !== undefined || o.resumed || o.registry !== undefined) return design.budgetMs;
+  // The whole profile is what a run measures unless told: the default benchmarks (isolation is asked for by name).
   const whole = makePlan({
-    benchmarks: Object.keys(BENCHMARKS),
+    benchmarks: DEFAULT_BENCHMARKS,
     environments: o.environments,
     distros: o.distros,
     engines: design.engines,
