@@ -32,8 +32,9 @@ const PLUGINS = ['docker-buildx', 'docker-compose'];
 const MAX_OUTPUT = 4 * 2 ** 20;
 
 /**
- * @typedef {{ socket: string, args: string[], cwd?: string, env?: Record<string, string>, timeoutMs: number, config: string }} CliSpec
- *   socket: host path of the engine's unix socket; config: a folder from cliConfig()
+ * @typedef {{ socket: string, args: string[], cwd?: string, env?: Record<string, string>, timeoutMs: number, config: string, input?: string }} CliSpec
+ *   socket: host path of the engine's unix socket; config: a folder from cliConfig(); input: written to its
+ *   standard input (else it has none)
  * @typedef {{ exitCode: number, stdout: string, stderr: string, ms: number, timedOut: boolean, leftRunning: string[] }} CliResult
  *   leftRunning: the processes the command started that were still running when it exited ("PID command"),
  *   ended since
@@ -64,6 +65,18 @@ export async function cliConfig() {
  */
 export function dockerCli(spec) {
   return execTool('docker', spec.args, spec);
+}
+
+/**
+ * `docker login ADDRESS` into the DOCKER_CONFIG `config` (the run's own, never the user's ~/.docker), the
+ * password on standard input: no command line, environment or output holds it. The engine checks the
+ * credential with the registry (POST /auth), so it is logged in where `socket`'s engine reaches `address`.
+ * @param {{ socket: string, config: string, address: string, username: string, password: string, timeoutMs: number }} o
+ * @returns {Promise<CliResult>}
+ */
+export function dockerLogin({ socket, config, address, username, password, timeoutMs }) {
+  const args = ['login', '--username', username, '--password-stdin', address];
+  return execTool('docker', args, { socket, config, timeoutMs, input: password });
 }
 
 /**
@@ -132,10 +145,41 @@ export function groupMembers(pgid) {
 const CLOSE_GRACE_MS = 2_000;
 
 /**
+ * Writes `input` to a child's standard input and closes it (at once when there is none: end of file, as
+ * /dev/null gives). A tool that exits without reading it says why by its exit.
+ * @param {import('node:stream').Writable} stdin @param {string | undefined} input
+ */
+function feed(stdin, input) {
+  stdin.on('error', () => {});
+  stdin.end(input ?? '');
+}
+
+/**
+ * A tool's whole environment: PATH and HOME of the run's, nothing else of it (no secret the run was given
+ * reaches a job's command), the caller's additions, and the engine and config it runs against.
+ * @param {string} socket @param {string} config @param {Record<string, string>} env
+ */
+function toolEnv(socket, config, env) {
+  return {
+    PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+    HOME: process.env.HOME ?? '/root',
+    ...env,
+    DOCKER_HOST: `unix://${socket}`,
+    DOCKER_CONFIG: config,
+    // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit).
+    DOCKER_BUILDKIT: '1',
+    BUILDKIT_PROGRESS: 'plain',
+    COMPOSE_PROGRESS: 'plain',
+    COMPOSE_ANSI: 'never',
+    DOCKER_CLI_HINTS: 'false',
+  };
+}
+
+/**
  * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'>} spec
  * @returns {Promise<CliResult>}
  */
-function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
+function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, input }) {
   if (!endGroupsOnExit) {
     endGroupsOnExit = true;
     process.on('exit', () => groups.forEach(endGroup));
@@ -146,21 +190,10 @@ function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
       cwd,
       // Its own process group (and session), so that it and whatever it starts can be ended together.
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
-        HOME: process.env.HOME ?? '/root',
-        ...env,
-        DOCKER_HOST: `unix://${socket}`,
-        DOCKER_CONFIG: config,
-        // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit).
-        DOCKER_BUILDKIT: '1',
-        BUILDKIT_PROGRESS: 'plain',
-        COMPOSE_PROGRESS: 'plain',
-        COMPOSE_ANSI: 'never',
-        DOCKER_CLI_HINTS: 'false',
-      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: toolEnv(socket, config, env),
     });
+    feed(child.stdin, input);
     const pgid = child.pid;
     if (pgid) groups.add(pgid);
     /** @type {{ stdout: Buffer[], stderr: Buffer[] }} */

@@ -38,8 +38,9 @@ export class DindEnvironment extends ContainerEnvironment {
    * Starts one inner daemon of this environment's kind. A variant that starts its daemon differently
    * overrides this (setup and daemonCycle both come through here).
    * @param {import('../engine/resources.js').ResourceTracker} tracker
-   * @param {{env?: string[], cmd?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
+   * @param {{env?: string[], cmd?: string[], networks?: string[], shareDirs?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
    *   env: the outer container's environment; cmd: instead of the variant's command (a job's daemon flags);
+   *   networks, shareDirs: see startInnerDaemon;
    *   onMark: the host's start-up marks (see startInnerDaemon)
    */
   startDaemon(tracker, opts = {}) {
@@ -213,7 +214,13 @@ export class DindEnvironment extends ContainerEnvironment {
    * @param {import('./environment.js').JobEngineOptions} [opts]
    * @returns {Promise<import('./environment.js').JobEngine>}
    */
-  async jobEngine({ persist = false, insecureRegistries = [], registryMirrors = [] } = {}) {
+  async jobEngine({
+    persist = false,
+    insecureRegistries = [],
+    registryMirrors = [],
+    networks = [],
+    shareDirs = [],
+  } = {}) {
     if (persist && this.persistentJobEngine) return { ...this.persistentJobEngine, readyMs: 0 };
     const { tracker } = this.need();
     const flags = [
@@ -222,7 +229,7 @@ export class DindEnvironment extends ContainerEnvironment {
     ];
     const cmd = [...(this.variant.cmd ?? DEFAULT_DAEMON_CMD), ...flags];
     const t0 = performance.now();
-    const d = await this.startDaemon(tracker, { cmd });
+    const d = await this.startDaemon(tracker, { cmd, networks, shareDirs });
     const readyMs = performance.now() - t0;
     const stop = async () => void (await d.stop().catch(() => 0));
     const engine = {
