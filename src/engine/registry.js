@@ -144,7 +144,7 @@ const htpasswd = (users) => users.map((u) => `${u.username}:${bcrypt.hashSync(u.
 
 /**
  * The registry's configuration: filesystem storage, deleting disabled, htpasswd authentication; a mirror
- * pulls from its origin with the run's credential (given through the environment the registry reads).
+ * pulls from its origin with the run's credential.
  * @param {Registry | undefined} proxyOf
  */
 function registryConfig(proxyOf) {
@@ -154,10 +154,12 @@ function registryConfig(proxyOf) {
     'storage: {filesystem: {rootdirectory: /var/lib/docker-registry}, delete: {enabled: false}}',
     `http: {addr: ":${PORT}"}`,
     'auth: {htpasswd: {realm: dind-bench, path: /tmp/htpasswd}}',
+    // The origin's credential in the remote's address: the registry's own proxy credentials are looked up by
+    // a token realm's URL, which basic authentication does not give, while Go's HTTP client sends an
+    // address's user and password as basic authentication on every request. URL-safe: hex and base64url.
     ...(proxyOf
       ? [
-          `proxy: {remoteurl: "http://${proxyOf.bridgeAddress}", username: "${proxyOf.credential.username}", ` +
-            `password: "${proxyOf.credential.password}"}`,
+          `proxy: {remoteurl: "http://${proxyOf.credential.username}:${proxyOf.credential.password}@${proxyOf.bridgeAddress}"}`,
         ]
       : []),
   ].join('\n');
