@@ -209,8 +209,8 @@ export class DindEnvironment extends ContainerEnvironment {
    * The engine one DinD job starts with: a fresh inner daemon of this kind with an empty data-root, its
    * start to the first OK /_ping timed as the job waits for it; with `persist`, one daemon for every job
    * of the run (started by the first), as a runner that keeps its DinD volume. Registries of the run are
-   * trusted (--insecure-registry: plain HTTP on the run's own bridge) and mirrors set on the daemon's
-   * command line.
+   * trusted (--insecure-registry: plain HTTP on the run's own network, which the outer container joins) and
+   * mirrors set on the daemon's command line; a job's folder is shared at its own path (`shareDirs`).
    * @param {import('./environment.js').JobEngineOptions} [opts]
    * @returns {Promise<import('./environment.js').JobEngine>}
    */
@@ -248,7 +248,7 @@ export class DindEnvironment extends ContainerEnvironment {
     return engine;
   }
 
-  /** An inner engine reaches a registry of the run on the runner engine's bridge. @param {{bridgeAddress: string}} registry */
+  /** An inner engine reaches a registry of the run on the run's own network. @param {{bridgeAddress: string}} registry */
   async registryAddress(registry) {
     return registry.bridgeAddress;
   }
