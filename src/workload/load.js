@@ -164,6 +164,11 @@ function checkReferences(w, where) {
       );
     }
   }
+  for (const [i, x] of (w.images ?? []).entries())
+    if (x.source !== 'pull' && parseReference(x.name).digest)
+      throw new WorkloadError(
+        `${where}: field /images/${i}/name: a digest pins what is pulled; with source "${x.source}" give name:tag`,
+      );
   for (const [i, x] of (w.builds ?? []).entries())
     if (x.tag && parseReference(x.tag).digest)
       throw new WorkloadError(`${where}: field /builds/${i}/tag: a build's tag cannot carry a digest; give name:tag`);

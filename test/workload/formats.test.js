@@ -77,6 +77,8 @@ const imageJob = (/** @type {string} */ name) =>
   `version: 1\nname: job\nimages:\n  - name: ${JSON.stringify(name)}\n    source: present\n`;
 
 test('image references the engine takes load: a digest, a registry with a port, both', async () => {
+  const pulled = (/** @type {string} */ name) =>
+    `version: 1\nname: job\nimages:\n  - name: ${JSON.stringify(name)}\n    source: pull\n`;
   for (const name of [
     `postgres:16@${DIGEST}`,
     'registry.example.internal:5000/team/app:1',
@@ -84,7 +86,7 @@ test('image references the engine takes load: a digest, a registry with a port, 
     'localhost:5000/app',
     '127.0.0.1:5000/a_b/c__d/e--f:v1.2-x_y',
   ]) {
-    const w = await loadWorkload(folder(imageJob(name)));
+    const w = await loadWorkload(folder(pulled(name)));
     assert.equal(w.images?.[0].name, name);
   }
   assert.deepEqual(parseReference(`registry.example.internal:5000/team/app:1@${DIGEST}`), {
@@ -114,6 +116,21 @@ for (const [name, says] of /** @type {[string, RegExp][]} */ ([
     });
   });
 }
+
+test('a digest is for pulled images only: a present image or a build tag with one is refused', async () => {
+  await assert.rejects(
+    loadWorkload(folder(imageJob(`team/app:1@${DIGEST}`))),
+    /field \/images\/0\/name: a digest pins what is pulled; with source "present" give name:tag/,
+  );
+  await assert.rejects(
+    loadWorkload(
+      folder(`version: 1\nname: job\nbuilds:\n  - name: app\n    context: app\n    tag: team/app:1@${DIGEST}\n`, {
+        'app/Dockerfile': 'FROM scratch\n',
+      }),
+    ),
+    /field \/builds\/0\/tag: a build's tag cannot carry a digest/,
+  );
+});
 
 const credentialJob = (/** @type {string} */ user, /** @type {string} */ pass) =>
   [
