@@ -21,6 +21,41 @@ const onPath = (cmd) => {
 };
 
 /**
+ * The docker compose v2 plugin's version, or null when `docker compose` does not answer (a workload's
+ * compose stack needs it).
+ * @returns {string | null}
+ */
+function composeVersion() {
+  try {
+    return (
+      execFileSync('docker', ['compose', 'version', '--short'], { encoding: 'utf8', timeout: 20_000 }).trim() || null
+    );
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The compose plugin: installed on a runner by its provisioning (runners/common/provision.sh runs
+ * install-plugins.sh), per job by the setup action where it can.
+ * @param {string | null} version @returns {Check}
+ */
+export function composeCheck(version) {
+  return {
+    check: 'docker compose',
+    ok: Boolean(version),
+    detail: version
+      ? `docker compose ${version}`
+      : 'not installed (`docker compose version` fails): a workload with a compose stack cannot run',
+    fix: version
+      ? undefined
+      : "on a runner, as root, the runner's provisioning step that installs it: `bash runners/common/install-plugins.sh compose` " +
+        '(part of `runners/common/provision.sh`; the setup action runs it per job where it has root or sudo); ' +
+        "Debian 13 and Ubuntu package it (docker-compose, docker-compose-v2), Docker's apt repository as docker-compose-plugin",
+  };
+}
+
+/**
  * @param {import('dockerode')} outer
  * @returns {Promise<Check[]>}
  */
@@ -65,6 +100,7 @@ async function hostChecks(outer, reachable) {
         : 'on a runner, as root: `runners/common/provision.sh` (or the setup action installs it per job); ' +
           "on a development machine: `bash .ci/install.sh` (Debian's docker-buildx package; on Debian 12 from Debian 13, pinned)",
     },
+    composeCheck(composeVersion()),
     {
       check: 'native tools',
       ok: sysbenchHere,

@@ -13,11 +13,16 @@
 // build run with --cache-from: what restoring a CI cache gives).
 //
 // Offline, a pulled image is pushed by the run into a registry it starts itself (../engine/registry.js)
-// from a local image (`seed`): every pull is a real pull over HTTP. Everything a job makes is removed:
-// a fresh engine with its volume, and on the runner's engine (../engine/image-names.js) every image name
-// the run gave is put back as it was before the run (removed, or pointed at its old image again: a
-// `present` image or a name that existed is never removed), the images it made there are removed (also
-// those a later build under the same tag left untagged), and its compose project, at the end of the run
+// from a local image (`seed`): every pull is a real pull over HTTP, logged in first (the run's registry
+// asks every client for a credential). That registry stands in for the registry the image's name gives
+// (`registry.example.internal:5000/team/app:1` is pulled as RUN-REGISTRY/team/app:1) and accepts the
+// workload's credential for it; a name pinned by digest is pulled by that digest, so a digest that does
+// not match the image fails the cell naming it. The workload's registry credentials come from environment
+// variables (../workload/credentials.js) and are given to `docker login --password-stdin` only. Everything
+// a job makes is removed: a fresh engine with its volume, and on the runner's engine (../engine/image-names.js)
+// every image name the run gave is put back as it was before the run (removed, or pointed at its old image
+// again: a `present` image or a name that existed is never removed), the images it made there are removed
+// (also those a later build under the same tag left untagged), and its compose project, at the end of the run
 // (also on failure and Ctrl-C, through the run's ResourceTracker). BuildKit cache a build leaves
 // on the runner's engine stays, as a persistent runner keeps it (docs/workloads.md). A step's `docker`
 // commands reach the engine through ../engine/label-proxy.js, in every environment alike: the containers,
@@ -27,7 +32,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cliConfig, dockerCli, shellStep } from '../engine/cli.js';
+import { cliConfig, dockerCli, dockerLogin, shellStep } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
 import { ImageNames } from '../engine/image-names.js';
 import { labelProxy } from '../engine/label-proxy.js';
@@ -37,6 +42,8 @@ import { benchImage } from '../images/catalog.js';
 import { capability } from '../environments/environment.js';
 import { imageKey } from '../workload/load.js';
 import { COMPOSE_MISSING } from '../workload/preflight.js';
+import { readCredentials } from '../workload/credentials.js';
+import { parseReference, referenceAt, taggedName } from '../workload/reference.js';
 
 /** @typedef {import('../workload/load.js').Workload} Workload */
 /** @typedef {import('../parsers/parse-error.js').Metric} Metric */
@@ -45,10 +52,13 @@ import { COMPOSE_MISSING } from '../workload/preflight.js';
 /**
  * What a run shares between its jobs: the registry, the CLI's private config, the job's files; per engine
  * that outlives its jobs (by socket: docker and dood share the runner's), the ledger of the image names the
- * jobs gave and the images they made there; the run's labels, put on what steps create.
+ * jobs gave and the images they made there; the run's labels, put on what steps create; the workload's
+ * registry credentials (read once, masked), the one its jobs log in to the run's registry with, and the
+ * digest that registry serves for each seeded image.
  * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, dir: string,
  *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>,
- *   labels: Record<string, string> }} Shared
+ *   labels: Record<string, string>, credentials: import('../workload/credentials.js').Credential[],
+ *   registryLogin: import('../engine/registry.js').RegistryUser | null, served: Map<string, string> }} Shared
  */
 
 /** The label naming the step that created a container, volume or network (its value: the step's name). */
@@ -126,13 +136,33 @@ async function makeShared(w, tracker, registryImage) {
     primed: new Set(),
     engines: new Map(),
     labels: tracker.labels,
+    credentials: readCredentials(w),
+    registryLogin: null,
+    served: new Map(),
   };
   tracker.onCleanup(() => restoreImages(s));
   const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
   if (seeds.length) {
+    // The run's registry stands in for the registries the seeded names give: it accepts their credentials,
+    // and the jobs log in to it with the first of them (with the run's own when the workload gives none).
+    const names = new Set(seeds.map((i) => parseReference(i.name).registry?.toLowerCase()).filter(Boolean));
+    const standIn = s.credentials
+      .filter((c) => names.has(c.address.toLowerCase()))
+      .map((c) => ({ username: c.username, password: c.password }));
     const outer = outerEngine();
-    s.registry = await startRegistry({ docker: outer, tracker, image: registryImage, cliConfigDir: config.dir });
-    for (const image of seeds) await s.registry.seed(/** @type {string} */ (image.seed), image.name);
+    s.registry = await startRegistry({
+      docker: outer,
+      tracker,
+      image: registryImage,
+      cliConfigDir: config.dir,
+      users: standIn,
+    });
+    s.registryLogin = standIn[0] ?? s.registry.credential;
+    for (const image of seeds) {
+      const ref = parseReference(image.name);
+      const digest = await s.registry.seed(/** @type {string} */ (image.seed), `${ref.path}:${ref.tag ?? 'latest'}`);
+      s.served.set(image.name, digest);
+    }
   }
   return s;
 }
@@ -180,6 +210,10 @@ async function runJob(w, env, ctx) {
   const opts = {
     persist: Boolean(w.runner?.persist),
     insecureRegistries: registry ? [await capability(env, 'registryAddress')(registry)] : [],
+    // A DinD engine joins the registry's network (the run's own), and sees the job's folder at the path the
+    // compose CLI on the host gives its bind mounts, as a DinD service shares the job's workspace.
+    networks: registry ? [registry.network] : [],
+    shareDirs: w.compose ? [s.dir] : [],
   };
   const startEngine = capability(env, 'jobEngine');
   // A runner that keeps its engine has run this job before: one unmeasured job first, so every
@@ -244,14 +278,21 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
   };
   /** @type {Metric[]} */
   const m = [ms('engine.ready_ms', engine.readyMs)];
+  await logIn(env, engine, s, ctx);
   for (const image of w.images ?? []) {
     const key = imageKey(image.name);
     if (image.source === 'pull') {
-      const ref =
-        s.registry && image.seed ? `${await capability(env, 'registryAddress')(s.registry)}/${image.name}` : image.name;
-      const t = await naming([ref], () => cli(`pull-${key}`, ['pull', '--quiet', ref]));
-      if (ref !== image.name) await naming([image.name], () => cli(`tag-${key}`, ['tag', ref, image.name]));
+      const parsed = parseReference(image.name);
+      const standIn = s.registry && image.seed ? await capability(env, 'registryAddress')(s.registry) : null;
+      const ref = standIn ? referenceAt(parsed, standIn) : image.name;
+      const t = await naming([ref], () => cli(`pull-${key}`, ['pull', '--quiet', ref])).catch((e) =>
+        pinned(e, image.name, s),
+      );
+      // Known to the job by its name; Docker cannot tag a digest, so a pinned one by its name and tag.
+      const local = standIn ? taggedName(parsed) : image.name;
+      if (standIn) await naming([local], () => cli(`tag-${key}`, ['tag', ref, local]));
       m.push(ms(`image.${key}.pull_ms`, t));
+      continue;
     } else if (image.source === 'archive') {
       await names?.claim(image.name);
       m.push(
@@ -290,6 +331,53 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
     ),
   );
   return m;
+}
+
+/**
+ * Logs the job's engine in, untimed, as a runner's job does before it pulls (`docker login
+ * --password-stdin`, the run's own DOCKER_CONFIG): to the run's registry where it reaches it, and to each
+ * registry the workload gives a credential for that the run's registry does not stand in for. The raw
+ * output names the registry and the outcome, never the user name or the password.
+ * @param {import('../environments/environment.js').Environment} env @param {JobEngine} engine @param {Shared} s
+ * @param {import('./benchmark.js').MeasureContext} ctx
+ */
+async function logIn(env, engine, s, ctx) {
+  /** @type {{ address: string, username: string, password: string }[]} */
+  const logins = [];
+  if (s.registry && s.registryLogin)
+    logins.push({ address: await capability(env, 'registryAddress')(s.registry), ...s.registryLogin });
+  const seeded = s.registryLogin && s.registry ? new Set(s.registry.users.map((u) => u.username)) : new Set();
+  for (const c of s.credentials) if (!seeded.has(c.username)) logins.push(c);
+  for (const login of logins) {
+    const r = await dockerLogin({ socket: engine.socket, config: s.config, ...login, timeoutMs: ctx.timeoutMs });
+    if (r.exitCode !== 0) {
+      const said = (r.stderr.trim().split('\n').at(-1) ?? '').slice(0, 300);
+      throw Object.assign(new Error(`step login: docker login ${login.address} failed (exit ${r.exitCode}): ${said}`), {
+        step: 'login',
+      });
+    }
+  }
+}
+
+/**
+ * A pull that failed: for a name pinned by digest, the error names the image and the digest, and what the
+ * run's registry serves for it (a digest that does not match the image is the likely cause).
+ * @param {Error} e @param {string} name @param {Shared} s @returns {never}
+ */
+function pinned(e, name, s) {
+  const { digest } = parseReference(name);
+  if (!digest) throw e;
+  const served = s.served.get(name);
+  throw Object.assign(
+    new Error(
+      `image ${name}: no image with the digest ${digest} could be pulled` +
+        (served && served !== digest
+          ? `: the run's registry serves ${served} for it (from its seed), so the pinned digest does not match the image`
+          : '') +
+        `; pin the digest the registry serves (docker buildx imagetools inspect, or docker inspect's RepoDigests). ${e.message}`,
+    ),
+    { step: /** @type {any} */ (e).step },
+  );
 }
 
 /**
@@ -406,7 +494,7 @@ async function copyImage(from, name, engine, s, cli) {
 }
 
 /**
- * The compose plugin missing (./quickstart installs it only for a workload): say so first, with the fix,
+ * The compose plugin missing: say so first, with the fix (the runner's provisioning step, as doctor says),
  * then what the CLI said (Docker 28: "docker: unknown command: docker compose"; older: "'compose' is not a
  * docker command").
  * @param {Error} e @returns {never}

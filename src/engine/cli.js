@@ -32,8 +32,9 @@ const PLUGINS = ['docker-buildx', 'docker-compose'];
 const MAX_OUTPUT = 4 * 2 ** 20;
 
 /**
- * @typedef {{ socket: string, args: string[], cwd?: string, env?: Record<string, string>, timeoutMs: number, config: string }} CliSpec
- *   socket: host path of the engine's unix socket; config: a folder from cliConfig()
+ * @typedef {{ socket: string, args: string[], cwd?: string, env?: Record<string, string>, timeoutMs: number, config: string, input?: string }} CliSpec
+ *   socket: host path of the engine's unix socket; config: a folder from cliConfig(); input: written to its
+ *   standard input (else it has none)
  * @typedef {{ exitCode: number, stdout: string, stderr: string, ms: number, timedOut: boolean, leftRunning: string[] }} CliResult
  *   leftRunning: the processes the command started that were still running when it exited ("PID command"),
  *   ended since
@@ -72,6 +73,18 @@ export function findPlugin(name) {
  */
 export function dockerCli(spec) {
   return execTool('docker', spec.args, spec);
+}
+
+/**
+ * `docker login ADDRESS` into the DOCKER_CONFIG `config` (the run's own, never the user's ~/.docker), the
+ * password on standard input: no command line, environment or output holds it. The engine checks the
+ * credential with the registry (POST /auth), so it is logged in where `socket`'s engine reaches `address`.
+ * @param {{ socket: string, config: string, address: string, username: string, password: string, timeoutMs: number }} o
+ * @returns {Promise<CliResult>}
+ */
+export function dockerLogin({ socket, config, address, username, password, timeoutMs }) {
+  const args = ['login', '--username', username, '--password-stdin', address];
+  return execTool('docker', args, { socket, config, timeoutMs, input: password });
 }
 
 /**
@@ -157,9 +170,19 @@ function leftovers(pgid, done) {
 const CLOSE_GRACE_MS = 2_000;
 
 /**
- * A tool's environment: the PATH and HOME it needs, the caller's variables, then the engine and the CLI's
- * settings, which the caller's cannot override.
- * @param {string} socket @param {string | undefined} config @param {Record<string, string>} env
+ * Writes `input` to a child's standard input and closes it (at once when there is none: end of file, as
+ * /dev/null gives). A tool that exits without reading it says why by its exit.
+ * @param {import('node:stream').Writable} stdin @param {string | undefined} input
+ */
+function feed(stdin, input) {
+  stdin.on('error', () => {});
+  stdin.end(input ?? '');
+}
+
+/**
+ * A tool's whole environment: PATH and HOME of the run's, nothing else of it (no secret the run was given
+ * reaches a job's command), the caller's additions, and the engine and config it runs against.
+ * @param {string} socket @param {string} config @param {Record<string, string>} env
  */
 function toolEnv(socket, config, env) {
   return {
@@ -181,7 +204,7 @@ function toolEnv(socket, config, env) {
  * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'>} spec
  * @returns {Promise<CliResult>}
  */
-function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
+function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, input }) {
   if (!endGroupsOnExit) {
     endGroupsOnExit = true;
     process.on('exit', () => groups.forEach(endGroup));
@@ -192,9 +215,10 @@ function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
       cwd,
       // Its own process group (and session), so that it and whatever it starts can be ended together.
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: toolEnv(socket, config, env),
     });
+    feed(child.stdin, input);
     const pgid = child.pid;
     if (pgid) groups.add(pgid);
     /** @type {{ stdout: Buffer[], stderr: Buffer[] }} */

@@ -68,10 +68,13 @@ export const DAEMON_CONFIG_IN_CONTAINER = `/var/run/${DAEMON_CONFIG}`;
  * Starts an inner daemon and waits until it answers /_ping.
  * @param {import('dockerode')} outer
  * @param {{image: string, volume: boolean, tracker: import('../engine/resources.js').ResourceTracker, readyTimeoutMs?: number,
- *   env?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void} & DaemonVariant} opts
+ *   env?: string[], networks?: string[], shareDirs?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void} & DaemonVariant} opts
  *   volume: put the inner /var/lib/docker on a named volume (overlay2 works) or not (the storage fallback).
  *   env: the outer container's environment, e.g. DOCKER_TLS_CERTDIR=/certs (TLS material made at start).
  *   onMark: the host's marks of the start-up timeline, called when each step ends.
+ *   networks: networks of the run's the outer container joins besides the default bridge (the run's registry);
+ *   shareDirs: host folders it sees at the same path (a job's folder, whose paths the compose CLI on the host
+ *   gives the inner engine's bind mounts).
  * @returns {Promise<InnerDaemon>}
  */
 export async function startInnerDaemon(outer, opts) {
@@ -93,11 +96,20 @@ export async function startInnerDaemon(outer, opts) {
  * @param {string} socketDir @param {import('dockerode')} outer @param {Parameters<typeof startInnerDaemon>[1]} opts
  * @returns {Promise<InnerDaemon>}
  */
-async function startIn(socketDir, outer, { image, volume, tracker, readyTimeoutMs = 60_000, env, onMark, ...variant }) {
+async function startIn(
+  socketDir,
+  outer,
+  { image, volume, tracker, readyTimeoutMs = 60_000, env, onMark, networks = [], shareDirs = [], ...variant },
+) {
   // Its own cgroup namespace where the engine has them, never more of the host's tree than needed.
   const cgroup = await cgroupAccess(outer);
   const dataRoot = volume ? await innerVolume(outer, tracker, variant.dataRoot ?? '/var/lib/docker') : null;
-  const binds = [...cgroup.binds, `${socketDir}:/var/run`, ...(dataRoot ? [dataRoot.bind] : [])];
+  const binds = [
+    ...cgroup.binds,
+    `${socketDir}:/var/run`,
+    ...(dataRoot ? [dataRoot.bind] : []),
+    ...shareDirs.map((d) => `${d}:${d}`),
+  ];
   if (variant.daemonConfig) await writeFile(path.join(socketDir, DAEMON_CONFIG), JSON.stringify(variant.daemonConfig));
   const devices = (variant.devices ?? []).map((d) => ({ PathOnHost: d, PathInContainer: d, CgroupPermissions: 'rwm' }));
 
@@ -120,13 +132,18 @@ async function startIn(socketDir, outer, { image, volume, tracker, readyTimeoutM
     };
     const labels = { ...tracker.labels, 'dind-bench.role': 'dind', [HOST_DIR_LABEL]: socketDir };
     const spec = { Image: image, Env: env, Cmd: variant.cmd, Labels: labels };
-    const started = await startOuter(outer, tracker, { ...spec, HostConfig: hostConfig }, socketDir, onMark).catch(
-      (e) => {
-        // The engine refused this mode (e.g. "unable to apply caps: operation not permitted").
-        refusals.push(`${mode}: ${engineMessage(e)}`);
-        return null;
-      },
-    );
+    const started = await startOuter(
+      outer,
+      tracker,
+      { ...spec, HostConfig: hostConfig },
+      socketDir,
+      onMark,
+      networks,
+    ).catch((e) => {
+      // The engine refused this mode (e.g. "unable to apply caps: operation not permitted").
+      refusals.push(`${mode}: ${engineMessage(e)}`);
+      return null;
+    });
     if (!started) continue;
     if (mode !== 'runtime') startModes.set(outer, mode);
     const inner = engineAt(path.join(socketDir, variant.socket ?? 'docker.sock'));
@@ -162,10 +179,10 @@ async function innerVolume(outer, tracker, dataRoot) {
  * Creates and starts the outer container; on a refusal removes what was created and throws the engine's error.
  * @param {import('dockerode')} outer @param {import('../engine/resources.js').ResourceTracker} tracker
  * @param {import('dockerode').ContainerCreateOptions} spec @param {string} hostDir its HOST_DIR_LABEL folder
- * @param {OnMark | undefined} onMark
+ * @param {OnMark | undefined} onMark @param {string[]} [networks] joined before it starts
  * @returns {Promise<{container: import('dockerode').Container, t0: number}>}
  */
-async function startOuter(outer, tracker, spec, hostDir, onMark) {
+async function startOuter(outer, tracker, spec, hostDir, onMark, networks = []) {
   /** @type {import('dockerode').Container | null} */
   let container = null;
   try {
@@ -173,6 +190,7 @@ async function startOuter(outer, tracker, spec, hostDir, onMark) {
     container = await tracker.creating(outer.createContainer(spec));
     onMark?.('outer_created');
     tracker.add('container', container.id, outer, hostDir);
+    for (const network of networks) await outer.getNetwork(network).connect({ Container: container.id });
     const t0 = performance.now();
     await container.start();
     return { container, t0 };

@@ -39,8 +39,9 @@ export class DindEnvironment extends ContainerEnvironment {
    * Starts one inner daemon of this environment's kind. A variant that starts its daemon differently
    * overrides this (setup and daemonCycle both come through here).
    * @param {import('../engine/resources.js').ResourceTracker} tracker
-   * @param {{env?: string[], cmd?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
+   * @param {{env?: string[], cmd?: string[], networks?: string[], shareDirs?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
    *   env: the outer container's environment; cmd: instead of the variant's command (a job's daemon flags);
+   *   networks, shareDirs: see startInnerDaemon;
    *   onMark: the host's start-up marks (see startInnerDaemon)
    */
   startDaemon(tracker, opts = {}) {
@@ -209,12 +210,18 @@ export class DindEnvironment extends ContainerEnvironment {
    * The engine one DinD job starts with: a fresh inner daemon of this kind with an empty data-root, its
    * start to the first OK /_ping timed as the job waits for it; with `persist`, one daemon for every job
    * of the run (started by the first), as a runner that keeps its DinD volume. Registries of the run are
-   * trusted (--insecure-registry: plain HTTP on the run's own bridge) and mirrors set on the daemon's
-   * command line.
+   * trusted (--insecure-registry: plain HTTP on the run's own network, which the outer container joins) and
+   * mirrors set on the daemon's command line; a job's folder is shared at its own path (`shareDirs`).
    * @param {import('./environment.js').JobEngineOptions} [opts]
    * @returns {Promise<import('./environment.js').JobEngine>}
    */
-  async jobEngine({ persist = false, insecureRegistries = [], registryMirrors = [] } = {}) {
+  async jobEngine({
+    persist = false,
+    insecureRegistries = [],
+    registryMirrors = [],
+    networks = [],
+    shareDirs = [],
+  } = {}) {
     if (persist && this.persistentJobEngine) return { ...this.persistentJobEngine, readyMs: 0 };
     const { tracker } = this.need();
     const flags = [
@@ -223,7 +230,7 @@ export class DindEnvironment extends ContainerEnvironment {
     ];
     const cmd = [...(this.variant.cmd ?? DEFAULT_DAEMON_CMD), ...flags];
     const t0 = performance.now();
-    const d = await this.startDaemon(tracker, { cmd });
+    const d = await this.startDaemon(tracker, { cmd, networks, shareDirs });
     const readyMs = performance.now() - t0;
     const stop = async () => void (await d.stop().catch(() => 0));
     const engine = {
@@ -255,7 +262,7 @@ export class DindEnvironment extends ContainerEnvironment {
     };
   }
 
-  /** An inner engine reaches a registry of the run on the runner engine's bridge. @param {{bridgeAddress: string}} registry */
+  /** An inner engine reaches a registry of the run on the run's own network. @param {{bridgeAddress: string}} registry */
   async registryAddress(registry) {
     return registry.bridgeAddress;
   }

@@ -82,7 +82,7 @@
  *   socket: string, docker: import('dockerode'), readyMs: number, fresh: boolean, engineVersion: string,
  *   storageDriver: string, close: () => Promise<void>,
  * }} JobEngine
- * @typedef {{ persist?: boolean, insecureRegistries?: string[], registryMirrors?: string[] }} JobEngineOptions
+ * @typedef {{ persist?: boolean, insecureRegistries?: string[], registryMirrors?: string[], networks?: string[], shareDirs?: string[] }} JobEngineOptions
  */
 
 /**

@@ -213,6 +213,23 @@ export const CALL_OUTPUTS = {
 };
 
 /**
+ * The secrets a caller may pass (`secrets:` of its `uses:` job, or `secrets: inherit`): a registry credential
+ * for the workload's private images, which the bench job hands to the run through `env:` only (a workload file
+ * names these variables in its `registries`, docs/workloads.md).
+ */
+export const CALL_SECRETS = {
+  DIND_BENCH_REGISTRY_USERNAME: {
+    description: "the user name for the workload's private registry (a workload's registries name this variable)",
+    required: false,
+  },
+  DIND_BENCH_REGISTRY_PASSWORD: {
+    description:
+      "the password or token for the workload's private registry (masked; given to docker login on stdin only)",
+    required: false,
+  },
+};
+
+/**
  * bench.yml's dispatch inputs as workflow_call inputs.
  * @param {Record<string, any>} dispatch
  */
@@ -270,7 +287,10 @@ export function reusableWorkflow(source) {
   const doc = parseDocument(source);
   const dispatch = doc.toJS().on?.workflow_dispatch?.inputs;
   if (!dispatch) throw new Error('bench.yml has no workflow_dispatch inputs');
-  doc.set('on', doc.createNode({ workflow_call: { inputs: callInputs(dispatch), outputs: CALL_OUTPUTS } }));
+  doc.set(
+    'on',
+    doc.createNode({ workflow_call: { inputs: callInputs(dispatch), secrets: CALL_SECRETS, outputs: CALL_OUTPUTS } }),
+  );
   const jobs = doc.get('jobs');
   if (!isMap(jobs)) throw new Error('bench.yml has no jobs');
   for (const job of jobs.items) {

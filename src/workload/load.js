@@ -11,6 +11,9 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import YAML from 'yaml';
 import { logText } from '../text/escape.js';
+import { checkComposeBinds } from './compose-binds.js';
+import { checkCredentials } from './credentials.js';
+import { parseReference } from './reference.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/workload.v1.schema.json', import.meta.url), 'utf8'));
 // verbose: each error carries the value it was about, so a message can say what was given.
@@ -33,8 +36,9 @@ export class WorkloadError extends Error {}
  * @typedef {{ name: string, context: string, dockerfile?: string, target?: string, args?: Record<string, string>, tag?: string }} WorkloadBuild
  * @typedef {{ file: string, test?: { service: string, command?: string[] } }} WorkloadCompose
  * @typedef {{ name: string, run: string }} WorkloadStep
+ * @typedef {import('./credentials.js').WorkloadRegistry} WorkloadRegistry
  * @typedef {{
- *   version: 1, name: string, description?: string, runner?: { persist?: boolean },
+ *   version: 1, name: string, description?: string, runner?: { persist?: boolean }, registries?: WorkloadRegistry[],
  *   images?: WorkloadImage[], builds?: WorkloadBuild[], compose?: WorkloadCompose, steps?: WorkloadStep[],
  * }} WorkloadDoc
  * @typedef {WorkloadDoc & { file: string, dir: string }} Workload
@@ -55,6 +59,7 @@ export async function loadWorkload(file) {
   await checkPaths(checked, dir, where);
   await checkFolder(dir, where);
   if (checked.compose) await checkCompose(checked.compose, await realpath(dir), where);
+  checkCredentials(checked, where, (m) => new WorkloadError(m));
   return { ...checked, file: path.resolve(file), dir };
 }
 
@@ -121,6 +126,7 @@ export function checkDocument(doc, where) {
     if (image.source !== 'pull' && image.seed)
       throw new WorkloadError(`${where}: ${field}: "seed" is only read with source "pull"`);
   }
+  checkReferences(w, where);
   unique(w.images ?? [], (x) => x.name, 'images', where);
   unique(w.builds ?? [], (x) => x.name, 'builds', where);
   unique(w.steps ?? [], (x) => x.name, 'steps', where);
@@ -142,6 +148,46 @@ export function checkDocument(doc, where) {
 }
 
 /**
+ * Every image reference in Docker's grammar (./reference.js): one the engine would refuse mid-run is
+ * refused now, saying what is expected.
+ * @param {WorkloadDoc} w @param {string} where
+ */
+function checkReferences(w, where) {
+  /** @type {[string, string | undefined][]} */
+  const refs = [
+    ...(w.images ?? []).flatMap(
+      (x, i) =>
+        /** @type {[string, string | undefined][]} */ ([
+          [`/images/${i}/name`, x.name],
+          [`/images/${i}/seed`, x.seed],
+          [`/images/${i}/from`, x.from],
+        ]),
+    ),
+    ...(w.builds ?? []).map((x, i) => /** @type {[string, string | undefined]} */ ([`/builds/${i}/tag`, x.tag])),
+  ];
+  for (const [field, ref] of refs) {
+    if (ref === undefined) continue;
+    try {
+      parseReference(ref);
+    } catch (e) {
+      throw new WorkloadError(
+        `${where}: field ${field}: ${logText(ref.slice(0, 200))} is not an image reference the engine takes: ` +
+          `${logText(/** @type {Error} */ (e).message)}; expected [registry[:port]/]path[:tag][@sha256:<64 hex>], ` +
+          'e.g. registry.example.internal:5000/team/app:1 or postgres:16@sha256:…',
+      );
+    }
+  }
+  for (const [i, x] of (w.images ?? []).entries())
+    if (x.source !== 'pull' && parseReference(x.name).digest)
+      throw new WorkloadError(
+        `${where}: field /images/${i}/name: a digest pins what is pulled; with source "${x.source}" give name:tag`,
+      );
+  for (const [i, x] of (w.builds ?? []).entries())
+    if (x.tag && parseReference(x.tag).digest)
+      throw new WorkloadError(`${where}: field /builds/${i}/tag: a build's tag cannot carry a digest; give name:tag`);
+}
+
+/**
  * @template T @param {T[]} items @param {(x: T) => string} key @param {string} field @param {string} where
  * @param {(i: number, other: number) => string} [says] what to say when item i has the key of item other
  */
@@ -159,7 +205,11 @@ function unique(items, key, field, where, says) {
 }
 
 /** A metric key for an image reference: "team/app:1" -> "team_app_1". @param {string} ref */
-export const imageKey = (ref) => ref.replace(/[^a-z0-9._-]/g, '_').slice(0, 60);
+export const imageKey = (ref) =>
+  ref
+    .replace(/@.*$/, '')
+    .replace(/[^a-z0-9._-]/g, '_')
+    .slice(0, 60);
 
 /**
  * What the schema asks of a field, in words, by where in the schema the rule is: a message never shows a
@@ -225,6 +275,13 @@ async function checkPaths(w, dir, where) {
   if (w.compose) paths.push(['/compose/file', w.compose.file, 'file']);
   const root = await realpath(dir);
   for (const [field, rel, kind] of paths) await checkPath(root, rel, kind, `${where}: field ${field}`);
+  if (w.compose)
+    await checkComposeBinds(
+      root,
+      await realpath(path.join(root, w.compose.file)),
+      `${where}: field /compose/file`,
+      (m) => new WorkloadError(m),
+    );
 }
 
 /** @param {string} root @param {string} rel @param {'file' | 'folder'} kind @param {string} at */

@@ -9,10 +9,10 @@ import { WorkloadError } from './load.js';
 /** What to do when the compose plugin is missing (also said by the compose step, should it go meanwhile). */
 export const COMPOSE_MISSING =
   "the workload's compose stack needs the docker compose v2 plugin, which is not installed " +
-  "(`docker compose version` fails). Install it: `apt-get install docker-compose-plugin` where Docker's apt " +
-  'repository is set up (runners/common/provision.sh --engine docker-ce), or on Debian 12, which packages ' +
-  'only the retired docker-compose 1.29, `./quickstart --workload FILE` (it builds compose from its Go module ' +
-  'into ~/.docker/cli-plugins when missing).';
+  "(`docker compose version` fails). Install it with the runner's provisioning step, as root: " +
+  '`bash runners/common/install-plugins.sh compose` (part of runners/common/provision.sh; the setup action ' +
+  "runs it per job where it has root or sudo; on Debian 12 it takes Debian 13's package, pinned). " +
+  '`dind-bench doctor` checks it.';
 
 /** The suite's own images (dind-bench/<bench>:<distro>): the run builds them before it starts, if missing. */
 const SUITE_IMAGE = /^dind-bench\/[a-z0-9-]+:/;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { failed, noCompose } from '../../src/benchmarks/workload.js';
+import { composeCheck } from '../../src/doctor.js';
 import { dockerCli } from '../../src/engine/cli.js';
 
 const config = mkdtempSync(path.join(tmpdir(), 'dind-bench-no-plugins-'));
@@ -27,7 +28,7 @@ function composeUpError(r) {
 const exited = (stderr, exitCode = 125) => ({ exitCode, stdout: '', stderr, ms: 30, timedOut: false, leftRunning: [] });
 
 const FIX =
-  /^step compose-up: the workload's compose stack needs the docker compose v2 plugin, which is not installed \(`docker compose version` fails\)\. Install it: `apt-get install docker-compose-plugin` .*`\.\/quickstart --workload FILE`/;
+  /^step compose-up: the workload's compose stack needs the docker compose v2 plugin, which is not installed \(`docker compose version` fails\)\. Install it with the runner's provisioning step, as root: `bash runners\/common\/install-plugins\.sh compose` \(part of runners\/common\/provision\.sh;/;
 
 test('the docker CLI without the compose plugin: the error says what is missing and how to install it', async () => {
   const real = await dockerCli({
@@ -47,7 +48,11 @@ test('the docker CLI without the compose plugin: the error says what is missing 
     assert.match(e.message, FIX, r.stderr);
     assert.equal(e.step, 'compose-up');
     assert.ok(e.message.includes(r.stderr.trim().split('\n')[0]), 'what the CLI said is kept');
-    assert.doesNotMatch(e.message, /\.ci\/install/, 'the fix is named, not the project CI script');
+    assert.doesNotMatch(
+      e.message,
+      /\.ci\/install|quickstart/,
+      "the runner's step is named, not the project's own scripts",
+    );
   }
 });
 
@@ -55,4 +60,20 @@ test('any other compose failure keeps its own words', () => {
   const e = composeUpError(exited('service "db" is unhealthy\n', 1));
   assert.match(e.message, /^step compose-up: `docker compose .*` exited 1: service "db" is unhealthy/);
   assert.doesNotMatch(e.message, /plugin/);
+});
+
+test("doctor checks the compose plugin, naming the runner's provisioning step as the fix", () => {
+  const missing = composeCheck(null);
+  assert.equal(missing.ok, false);
+  assert.match(
+    missing.fix ?? '',
+    /^on a runner, as root, the runner's provisioning step that installs it: `bash runners\/common\/install-plugins\.sh compose`/,
+  );
+  assert.doesNotMatch(missing.fix ?? '', /\.ci\/install|quickstart/);
+  assert.deepEqual(composeCheck('2.26.1'), {
+    check: 'docker compose',
+    ok: true,
+    detail: 'docker compose 2.26.1',
+    fix: undefined,
+  });
 });

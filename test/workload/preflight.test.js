@@ -68,7 +68,7 @@ test('a compose stack without the compose plugin is refused up front, saying how
   await assert.rejects(checkOnRunner(w, { docker: outer, plugin: () => null }), (e) => {
     assert.match(
       String(/** @type {Error} */ (e).message),
-      /workload\.yml: field \/compose: the workload's compose stack needs the docker compose v2 plugin, which is not installed .*apt-get install docker-compose-plugin.*\.\/quickstart --workload FILE/,
+      /workload\.yml: field \/compose: the workload's compose stack needs the docker compose v2 plugin, which is not installed .*bash runners\/common\/install-plugins\.sh compose/,
     );
     return true;
   });

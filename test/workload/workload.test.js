@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { cliConfig, dockerCli } from '../../src/engine/cli.js';
+import { cliConfig, dockerCli, dockerLogin } from '../../src/engine/cli.js';
 import { startRegistry } from '../../src/engine/registry.js';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
@@ -156,7 +156,7 @@ test("a failing step fails its cell with the tool's own words; the other environ
   assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
 });
 
-test('the registry: the runner engine pulls from it on loopback, an inner engine over the bridge, and through a mirror', async (t) => {
+test("the registry: the runner engine pulls from it on loopback, an inner engine over the run's network, and through a mirror", async (t) => {
   const outer = await engineOrSkip(t);
   if (!outer) return;
   await ensureImages(outer);
@@ -169,7 +169,13 @@ test('the registry: the runner engine pulls from it on loopback, an inner engine
     const origin = await startRegistry({ docker: outer, tracker, image, cliConfigDir: config.dir });
     await origin.seed(benchImage('lifecycle', 'debian'), 'team/seeded:1');
     const mirror = await startRegistry({ docker: outer, tracker, image, cliConfigDir: config.dir, proxyOf: origin });
+    /** Logs the engine behind `socket` in to `address` with the run's credential (the registries are closed). */
+    const login = async (/** @type {string} */ socket, /** @type {string} */ address) => {
+      const r = await dockerLogin({ socket, config: config.dir, address, ...origin.credential, timeoutMs: 60_000 });
+      assert.equal(r.exitCode, 0, r.stderr);
+    };
     // The runner's engine, on loopback.
+    await login('/var/run/docker.sock', origin.hostAddress);
     const host = await dockerCli({
       socket: '/var/run/docker.sock',
       args: ['pull', `${origin.hostAddress}/team/seeded:1`],
@@ -184,9 +190,10 @@ test('the registry: the runner engine pulls from it on loopback, an inner engine
       ['origin', origin.bridgeAddress],
       ['mirror', mirror.bridgeAddress],
     ]) {
-      const job = await env.jobEngine?.({ insecureRegistries: [address] });
+      const job = await env.jobEngine?.({ insecureRegistries: [address], networks: [origin.network] });
       assert.ok(job);
       try {
+        await login(job.socket, address);
         const pulled = await dockerCli({
           socket: job.socket,
           args: ['pull', `${address}/team/seeded:1`],

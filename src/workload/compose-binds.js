@@ -1,0 +1,109 @@
+// What a workload's compose file gives its containers from the host: bind mounts (a service's `volumes`
+// with a path as source, short or long syntax), `env_file`s, and file-based `configs` and `secrets`. Each
+// must stay inside the workload's folder: the run copies that folder, and the engine (the runner's, or a
+// DinD engine whose outer container shares the copy at the same path) mounts what the path names, so one
+// that leads out (`..`, an absolute or home path, a link) would hand a job's container a host file. Checked
+// when the workload is loaded; the error names the compose file and the field.
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import YAML from 'yaml';
+import { logText } from '../text/escape.js';
+
+/** A compose file is a page or a few of YAML. */
+const MAX_COMPOSE_BYTES = 256 * 1024;
+
+/**
+ * @typedef {{ field: string, source: string }} HostPath
+ *   field: where in the compose file ("services.db.volumes[0]"); source: the path as written
+ */
+
+/**
+ * The host paths a compose document names, with their fields. Named volumes and anonymous ones are not
+ * host paths and are left out. Anything not shaped as compose expects is skipped here (the compose CLI
+ * refuses it itself).
+ * @param {unknown} doc @returns {HostPath[]}
+ */
+export function hostPaths(doc) {
+  /** @type {HostPath[]} */
+  const out = [];
+  const root = /** @type {Record<string, any>} */ (doc && typeof doc === 'object' ? doc : {});
+  for (const [name, service] of Object.entries(root.services ?? {})) {
+    if (!service || typeof service !== 'object') continue;
+    for (const [i, v] of (Array.isArray(service.volumes) ? service.volumes : []).entries()) {
+      const field = `services.${name}.volumes[${i}]`;
+      if (typeof v === 'string') {
+        // SOURCE:TARGET[:MODE]; a source that is a path (., /, ~) is a bind mount, else a named volume; one
+        // from a variable may be either until compose interpolates it, so it is taken as a path.
+        const source = v.split(':')[0];
+        if (v.includes(':') && /^[./~$]/.test(source)) out.push({ field, source });
+      } else if (v && typeof v === 'object' && v.type === 'bind' && typeof v.source === 'string')
+        out.push({ field: `${field}.source`, source: v.source });
+    }
+    const envFiles = typeof service.env_file === 'string' ? [service.env_file] : service.env_file;
+    for (const [i, f] of (Array.isArray(envFiles) ? envFiles : []).entries()) {
+      const file = typeof f === 'string' ? f : f?.path;
+      if (typeof file === 'string') out.push({ field: `services.${name}.env_file[${i}]`, source: file });
+    }
+  }
+  for (const kind of ['configs', 'secrets'])
+    for (const [name, entry] of Object.entries(root[kind] ?? {}))
+      if (entry && typeof entry === 'object' && typeof entry.file === 'string')
+        out.push({ field: `${kind}.${name}.file`, source: entry.file });
+  return out;
+}
+
+/**
+ * Checks the host paths of the compose file at `composeFile` (inside `root`, the workload's folder, real
+ * path). Throws through `fail` naming the file and the field.
+ * @param {string} root @param {string} composeFile absolute @param {string} at "workload.yml: field /compose/file"
+ * @param {(message: string) => Error} fail
+ */
+export async function checkComposeBinds(root, composeFile, at, fail) {
+  const shownFile = logText(path.relative(root, composeFile));
+  const info = await lstat(composeFile);
+  if (info.size > MAX_COMPOSE_BYTES)
+    throw fail(`${at}: ${shownFile} is larger than ${MAX_COMPOSE_BYTES / 1024} KiB; a compose file is a few pages`);
+  let doc;
+  try {
+    doc = YAML.parse(await readFile(composeFile, 'utf8'), { maxAliasCount: 100 });
+  } catch {
+    return; // not YAML: the compose CLI says why, with its own words (not a question of host paths)
+  }
+  const base = path.dirname(composeFile);
+  for (const { field, source } of hostPaths(doc)) {
+    const where = `${at}: ${shownFile}: field ${logText(field)}`;
+    const shown = logText(source.slice(0, 200));
+    if (source.includes('$'))
+      throw fail(
+        `${where}: "${shown}" uses a variable; write the path out (relative, inside the workload's folder) so it can be checked`,
+      );
+    if (path.isAbsolute(source) || source.startsWith('~') || source.split(/[\\/]/).includes('..'))
+      throw fail(
+        `${where}: "${shown}" leads outside the workload's folder; a bind mount's source must be a relative path ` +
+          '(./data) inside it, with no ".." and no absolute or home path',
+      );
+    const real = await realOfExisting(path.resolve(base, source));
+    if (real !== root && !real.startsWith(root + path.sep))
+      throw fail(
+        `${where}: "${shown}" leads outside the workload's folder through a link; keep the mounted files inside it`,
+      );
+  }
+}
+
+/**
+ * The real path of `p`, or of its nearest existing ancestor with the rest appended (the engine creates a
+ * missing bind source; what exists decides where it would land).
+ * @param {string} p @returns {Promise<string>}
+ */
+async function realOfExisting(p) {
+  const rest = [];
+  let at = p;
+  for (;;) {
+    const real = await realpath(at).catch(() => null);
+    if (real !== null) return path.join(real, ...rest.reverse());
+    rest.push(path.basename(at));
+    const up = path.dirname(at);
+    if (up === at) return p;
+    at = up;
+  }
+}

@@ -1,0 +1,53 @@
+// Registry credentials of a workload: the file names environment variables (a secret passed through a
+// workflow's `env:`), never values. Checked when the workload is loaded (every variable named is set),
+// so a missing secret is refused before anything runs; the error names the variable, never a value.
+// The values are read only where the job logs in (`docker login --password-stdin` into the run's own
+// DOCKER_CONFIG), and masked in GitHub Actions' logs. The job's commands get no variable of the run's
+// environment but PATH and HOME (../engine/cli.js): a step sees the login, not the secret.
+import * as core from '@actions/core';
+
+/**
+ * @typedef {{ address: string, username: { env: string }, password: { env: string } }} WorkloadRegistry
+ * @typedef {{ address: string, username: string, password: string }} Credential
+ */
+
+/**
+ * Every variable the workload names is set and non-empty; each address given once. Returns nothing:
+ * values are read again where they are used, so none is kept in the workload (which results record).
+ * @param {{ registries?: WorkloadRegistry[] }} w @param {string} where the file, for messages
+ * @param {(message: string) => Error} fail @param {NodeJS.ProcessEnv} [env]
+ */
+export function checkCredentials(w, where, fail, env = process.env) {
+  const seen = new Set();
+  for (const [i, r] of (w.registries ?? []).entries()) {
+    const address = r.address.toLowerCase();
+    if (seen.has(address))
+      throw fail(`${where}: field /registries/${i}/address: ${r.address} is given twice; give each registry once`);
+    seen.add(address);
+    for (const key of /** @type {const} */ (['username', 'password'])) {
+      const name = r[key].env;
+      if (!env[name])
+        throw fail(
+          `${where}: field /registries/${i}/${key}: the environment variable ${name} is not set (or empty); ` +
+            `set it to the ${key} for ${r.address}: in GitHub Actions pass a secret through \`env:\` ` +
+            `(${name}: \${{ secrets.YOUR_SECRET }}), on a shell export it`,
+        );
+    }
+  }
+}
+
+/**
+ * The credentials, read from the environment and masked in GitHub Actions' logs (the runner then replaces
+ * them with *** wherever a later line of the job would show them).
+ * @param {{ registries?: WorkloadRegistry[] }} w @param {NodeJS.ProcessEnv} [env]
+ * @returns {Credential[]}
+ */
+export function readCredentials(w, env = process.env) {
+  const out = (w.registries ?? []).map((r) => ({
+    address: r.address,
+    username: String(env[r.username.env] ?? ''),
+    password: String(env[r.password.env] ?? ''),
+  }));
+  if (env.GITHUB_ACTIONS === 'true') for (const c of out) core.setSecret(c.password);
+  return out;
+}
