@@ -2,7 +2,7 @@
 // of each metric per environment and one compact verdict per DinD environment against Docker (the same
 // comparisons as `dind-bench compare`, from ./within-run.js), what the run could detect, and the cells that
 // did not run, each reason once. Tables fit 120 columns (../text/tables.js).
-import { costTable, jobSentence, workloadCosts } from './job-cost.js';
+import { costTable, jobSentence, pricingOf, workloadCosts } from './job-cost.js';
 import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
 import { markdownTable, mdText } from '../text/tables.js';
@@ -182,10 +182,12 @@ export const READING =
  * (../reading/answer.js). Plain text; callers escape it for their format.
  * @param {import('#model/results.js').Results} results
  * @param {import('./within-run.js').Comparison[]} [comparisons] comparisons against Docker
- * @param {{ price?: number }} [opts]
+ * @param {{ price?: number, billing?: import('../model/job-cost.js').Billing }} [opts] compare's pricing; else the run's
+ * (run.args, as the workload's cost sentence reads it): one billing model for every sentence
  * @returns {string[]}
  */
 export function answers(results, comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker'), opts = {}) {
+  const pricing = pricingOf(results, opts);
   const out = [];
   for (const env of results.environments.filter((/** @type {any} */ e) => e.name && againstDocker(e.name))) {
     const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));
@@ -201,7 +203,7 @@ export function answers(results, comparisons = compareWithinRun(results).filter(
       continue;
     }
     const phases = startupPhases(results, env.key, mine.find((c) => c.benchmark === 'lifecycle')?.candidate.distro);
-    out.push(answerFor(mine, { ...opts, phases }).replace(`${env.key} against`, `${what} against`));
+    out.push(answerFor(mine, { ...pricing, phases }).replace(`${env.key} against`, `${what} against`));
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // `dind-bench run`: benchmarks x environments x distributions, interleaved, into DIR/results.json.
 import path from 'node:path';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { BILLING_MODELS, DEFAULT_BILLING } from '../../model/job-cost.js';
 import { parseDuration } from '../../text/durations.js';
 import { splitList } from '../../text/lists.js';
 import { log } from '../log.js';
@@ -76,8 +77,16 @@ export function register(cli) {
     )
     .option(
       '--price-per-minute <usd>',
-      'what one billed runner minute costs you, for the cost per job (default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
+      'what one runner minute costs you, for the cost per job (an hourly price / 60; default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
       price,
+    )
+    .addOption(
+      new Option(
+        '--billing <model>',
+        "how runner minutes count for the cost per job: hosted (per started minute, as GitHub bills) or occupancy (per second of runner time at the runner's price)",
+      )
+        .choices([...BILLING_MODELS])
+        .default(DEFAULT_BILLING),
     )
     .addHelpText('after', EXIT_CODES)
     .action(async (opts, command) => {
