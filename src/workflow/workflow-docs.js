@@ -19,7 +19,8 @@ const END = '<!-- end of workflow tables -->';
 const VARIABLE_NOTES = {
   DIND_BENCH_GAB_BRANCH:
     "the branch github-action-benchmark commits its data to (default `gh-pages`; dind-bench's own site is deployed by Actions)",
-  DIND_BENCH_SITE_URL: "the history site's address, linked from the job summary's and the comment's first lines (https only)",
+  DIND_BENCH_SITE_URL:
+    "the history site's address, linked from the job summary's and the comment's first lines (https only)",
   DIND_BENCH_REDACT:
     'what a public site and history leave out: `hostnames`, `emails`, `labels` or `all` ([SECURITY.md](../SECURITY.md#what-the-site-publishes))',
 };
