@@ -105,7 +105,7 @@ export function withWorkflowTables(doc, yml) {
   const start = doc.indexOf(BEGIN);
   const end = doc.indexOf(END);
   if (start < 0 || end < start) throw new Error(`docs/runners.md lacks the markers ${BEGIN} ... ${END}`);
-  return `${doc.slice(0, start + BEGIN.length)}\n${workflowTables(yml)}\n${doc.slice(end)}`;
+  return `${doc.slice(0, start + BEGIN.length)}\n\n${workflowTables(yml)}\n\n${doc.slice(end)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
