@@ -119,14 +119,16 @@ export function moneyOf(diffMs, pricing, whole) {
   }
   const minutes = Math.abs(diffMs) / 60_000;
   const k = Math.floor(minutes);
-  const share = Math.round((minutes - k) * 100);
+  const pct = (minutes - k) * 100;
+  // (a share under 1% reads as such, never as "about 0%")
+  const share = pct < 1 ? 'under 1' : `about ${Math.round(pct)}`;
   const more = diffMs < 0 ? 'less' : 'more';
   const note =
     diffMs === 0
       ? ''
       : k === 0
-        ? `each job rounded up to the minute: about ${share}% of jobs pay a minute ${more}, the others the same`
-        : `each job rounded up to the minute: each pays ${k} or ${k + 1} minutes ${more}, about ${share}% of them ${k + 1}`;
+        ? `each job rounded up to the minute: ${share}% of jobs pay a minute ${more}, the others the same`
+        : `each job rounded up to the minute: each pays ${k} or ${k + 1} minutes ${more}, ${share}% of them ${k + 1}`;
   return { per1000: occupancyPer1000, occupancyPer1000, billedMinutes: null, text: `${occupancy} on average`, note };
 }
 

@@ -42,6 +42,7 @@ test('moneyOf: one difference in job time, priced in each billing model', () => 
       /about 12% of jobs pay a minute more, the others the same/,
     ],
     [-7100, hosted, undefined, -0.71, '-$0.71 per 1,000 jobs on average', /about 12% of jobs pay a minute less/],
+    [200, hosted, undefined, 0.02, '+$0.02 per 1,000 jobs on average', /under 1% of jobs pay a minute more/],
     [
       97_100,
       hosted,
