@@ -38,7 +38,7 @@ const TARGET_RSS_MB = 200;
 
 const pre = spawnSync(
   process.execPath,
-  [BIN, 'images', 'build', '--distro', 'debian', '--engine', '20.10', '--bench', values.bench],
+  [BIN, 'images', 'build', '--distro', 'debian', '--engine', '20.10,26.1', '--bench', values.bench],
   { stdio: 'inherit' },
 );
 if (pre.status !== 0) process.exit(pre.status ?? 1);

@@ -2,7 +2,9 @@
 # Adds every results.json under $RESULTS to the history in $HISTORY with `dind-bench publish`. With
 # $BRANCH set, the history lives on that git branch: when the push races another publisher, the history
 # is fetched afresh and the results published again onto it (never a force push, so nothing recorded
-# by the other publisher is lost), up to $ATTEMPTS times. $REDACT: what to leave out (publish --redact).
+# by the other publisher is lost), up to $ATTEMPTS times. $REDACT: what to leave out (publish --redact):
+# private by default, so empty (an unset variable the workflow passes on) is `all`, and only an explicit
+# `none` publishes host names, labels and e-mail addresses.
 set -euo pipefail
 : "${SUITE:?}" "${RESULTS:?}" "${HISTORY:?}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,8 +15,7 @@ if [ "${#files[@]}" -eq 0 ]; then
   exit 1
 fi
 
-extra=()
-if [ -n "${REDACT:-}" ]; then extra=(--redact "$REDACT"); fi
+extra=(--redact "${REDACT:-all}")
 publish_all() {
   for file in "${files[@]}"; do
     echo "publish $file"

@@ -11,6 +11,9 @@
 #                      RUNNER_ALLOW_DEFAULT_GROUP=1
 #   RUNNER_REPOSITORY  owner/repo whose .github/workflows/bench.yml the group admits, at refs/heads/main and
 #                      refs/heads/bench-pr; or RUNNER_WORKFLOWS, the admitted workflow refs, comma-separated
+#                      (callers of the reusable workflow: ORG/dind-bench/.github/workflows/reusable-bench.yml@SHA
+#                      of the organisation's fork). Each listed workflow is read at its ref (Contents: read):
+#                      it must define the self-hosted jobs, and a reusable one must refuse fork events itself
 #   RUNNER_ALLOW_PUBLIC_REPOS=1  accept a group that public repositories may use (a public repository)
 #
 # The credential, read from the broker's host only (a file only the broker's user can read; never a
@@ -69,12 +72,17 @@ app_token() {
   head=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
   claims=$(jq -cjn --argjson now "$now" --arg iss "$RUNNER_APP_ID" '{iat: ($now - 60), exp: ($now + 540), iss: $iss}' | b64url)
   jwt="$head.$claims.$(printf '%s.%s' "$head" "$claims" | openssl dgst -sha256 -sign "$RUNNER_APP_KEY_FILE" -binary | b64url)"
-  case "$RUNNER_SCOPE" in */*) permission=administration ;; *) permission=organization_self_hosted_runners ;; esac
+  # An organisation's runners: also read access to contents, to read the workflows the group selects
+  # (workflow_problems).
+  case "$RUNNER_SCOPE" in
+    */*) permission='"administration":"write"' ;;
+    *) permission='"organization_self_hosted_runners":"write","contents":"read"' ;;
+  esac
   json=$(printf 'header = "Authorization: Bearer %s"\n' "$jwt" |
     curl -fsS -K - -X POST -H 'Accept: application/vnd.github+json' \
-      --data "{\"permissions\":{\"$permission\":\"write\"}}" \
+      --data "{\"permissions\":{$permission}}" \
       "https://api.github.com/app/installations/$RUNNER_APP_INSTALLATION_ID/access_tokens") || {
-    echo "runner broker: GitHub gave the App $RUNNER_APP_ID no installation token (installation $RUNNER_APP_INSTALLATION_ID; does the App have the permission $permission: write?)" >&2
+    echo "runner broker: GitHub gave the App $RUNNER_APP_ID no installation token (installation $RUNNER_APP_INSTALLATION_ID; does the App have the permissions ${permission//\"/}?)" >&2
     return 1
   }
   token=$(jq -er .token <<<"$json")
@@ -117,7 +125,8 @@ runner_workflows() {
 # is wrong, where, and what to change, unless the runners register in an organisation runner group that:
 #   - is not the Default group (RUNNER_ALLOW_DEFAULT_GROUP=1 accepts it);
 #   - is open to selected repositories only;
-#   - admits selected workflows only, each one of runner_workflows (main's and bench-pr's bench.yml);
+#   - admits selected workflows only, each one of runner_workflows (main's and bench-pr's bench.yml), each
+#     defining self-hosted jobs (a reusable one with dind-bench's guard job: workflow_problems);
 #   - does not allow public repositories (RUNNER_ALLOW_PUBLIC_REPOS=1 accepts it).
 # A repository scope passes only with RUNNER_ALLOW_REPO_SCOPE=1, with a warning every time.
 check_runner_setup() {
@@ -170,11 +179,49 @@ check_runner_setup() {
     echo "runner broker: GitHub's answer for runner group $RUNNER_GROUP_ID is not a runner group" >&2
     return 1
   }
+  if [ -z "$problems" ]; then
+    problems=$(jq -r '.selected_workflows[]' <<<"$json" | workflow_problems "$(jq -r '"runner group \(.id) (\(.name)) of "' <<<"$json")$RUNNER_SCOPE")
+  fi
   if [ -n "$problems" ]; then
     mapfile -t problems <<<"$problems"
     { echo "runner broker: refusing to issue runner configurations:"; printf '  - %s\n' "${problems[@]}"; } >&2
     return 1
   fi
+}
+
+# Reads each selected workflow (OWNER/REPO/.github/workflows/FILE@REF, one a line on stdin) at its ref and
+# prints a problem for each that cannot get a runner or would let a fork reach one. GitHub admits to a
+# group only the jobs defined in the workflows it selects, never those of a workflow one of them calls: a
+# caller of reusable-bench.yml listed there gets no runner (list the reusable workflow itself, from your
+# organisation's fork of dind-bench at a pinned ref), and a listed reusable workflow admits every workflow
+# that calls it, a fork's pull request's too, so it must refuse such events itself (dind-bench's guard job,
+# "dind-bench fork barrier"). A job whose runs-on is anything but a GitHub-hosted label counts as
+# self-hosted. Needs read access to the workflow's repository (Contents: read); unreadable is refused.
+workflow_problems() {
+  local group=$1 w repo file ref text runs_on hosted
+  hosted='^\[?[[:space:]]*["'"'"']?(ubuntu|windows|macos)-[A-Za-z0-9.-]+["'"'"']?[[:space:]]*\]?[[:space:]]*(#.*)?$'
+  while IFS= read -r w; do
+    if ! [[ "$w" =~ ^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(\.github/workflows/[A-Za-z0-9_./-]+)@([A-Za-z0-9_./-]+)$ ]]; then
+      echo "$group admits '$w', which is not OWNER/REPO/.github/workflows/FILE@REF"
+      continue
+    fi
+    repo=${BASH_REMATCH[1]} file=${BASH_REMATCH[2]} ref=${BASH_REMATCH[3]}
+    if ! text=$(gh_api GET "repos/$repo/contents/$file?ref=$(jq -rn --arg r "$ref" '$r | @uri')" 2>/dev/null |
+      jq -er 'select(.type == "file" and .encoding == "base64") | .content' | base64 -d); then
+      # Not at that ref (a bench-pr branch not pushed yet) admits no job now, and the next configuration
+      # checks again; a repository the credential cannot read is refused (GitHub answers 404 for both).
+      if gh_api GET "repos/$repo" >/dev/null 2>&1; then continue; fi
+      echo "$group admits $w, but the broker cannot read $repo (give the credential Contents: read on it): what that workflow runs cannot be checked"
+      continue
+    fi
+    runs_on=$(sed -n 's/^[[:space:]]*runs-on:[[:space:]]*//p' <<<"$text" | grep -Ev "$hosted" || true)
+    if [ -z "$runs_on" ]; then
+      echo "$group admits $w, which defines no self-hosted job: GitHub gives a group's runners only to jobs defined in a selected workflow, not to the workflows it calls. List the workflow that defines them instead (a caller of reusable-bench.yml: that reusable workflow, from your organisation's fork of dind-bench at a pinned ref; runners/README.md)"
+    elif grep -Eq '^[[:space:]]*workflow_call:|^on:[[:space:]]*\[?[[:space:]]*workflow_call' <<<"$text" &&
+      ! grep -q 'dind-bench fork barrier' <<<"$text"; then
+      echo "$group admits $w, a reusable workflow that does not refuse the events a fork can cause (no dind-bench guard job): every workflow that calls it, a fork's pull request's too, would reach these runners. List a dind-bench release with the guard job, at a pinned ref"
+    fi
+  done
 }
 
 # Prints the state of the runner registration NAME: none (not registered: a JIT runner is removed after

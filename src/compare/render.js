@@ -28,19 +28,14 @@ function legend(o) {
   return anyTooFew(o.comparisons) ? [HOW_TO_READ, TOO_FEW_NOTE] : [HOW_TO_READ];
 }
 
+/** How ../results/report.js answers opens the upgrade question's sentence. */
+const UPGRADE = 'The next Engine line: ';
+
 /** Each outcome's answer sentences, composed once: the terminal, the headline (job summary and PR comment) and the JSON all read them. */
 const answered = new WeakMap();
 /** @param {CompareOutcome} o @returns {string[]} */
 function answersOf(o) {
-  if (!answered.has(o))
-    answered.set(
-      o,
-      answers(
-        o.results,
-        o.comparisons.filter((c) => c.kind === 'dind-vs-docker'),
-        { price: o.price, billing: o.billing },
-      ),
-    );
+  if (!answered.has(o)) answered.set(o, answers(o.results, o.comparisons, { price: o.price, billing: o.billing }));
   return answered.get(o);
 }
 
@@ -100,13 +95,15 @@ export function terminalReport(o) {
 /**
  * The cost per job first (costOfOutcome: the team's own job, or the start-up a job pays), then what the
  * first environment compared with Docker does by benchmark (../results/report.js answers, from the
- * reading), then, against history, the gate's sentence. The first lines of the job summary and of the
- * pull-request comment.
+ * reading), what a later inner Engine line does to a job where the run measured two, then, against
+ * history, the gate's sentence. The first lines of the job summary and of the pull-request comment.
  * @param {CompareOutcome} o
  */
 export function headline(o) {
-  const first = answersOf(o).find((a) => !a.includes('not compared with Docker'));
+  const all = answersOf(o);
+  const first = all.find((a) => !a.includes('not compared with Docker') && !a.startsWith(UPGRADE));
   const lines = costFirst(costOfOutcome(o).sentence, first ?? 'No environment was compared with Docker in this run.');
+  for (const a of all.filter((x) => x.startsWith(UPGRADE))) lines.push('', mdText(a));
   if (o.verdicts && o.gate) lines.push('', `**Against history:** ${mdText(o.gate.sentence)}`);
   return lines.join('\n');
 }
@@ -174,8 +171,9 @@ export function prComment(o) {
       );
     }
   }
-  // One line per environment compared with Docker, titled by that environment (dood is not DinD).
-  const against = o.comparisons.filter((c) => c.kind === 'dind-vs-docker');
+  // One line per environment compared with Docker, titled by that environment (dood is not DinD), and per
+  // later inner Engine line against the run's oldest (the upgrade question).
+  const against = o.comparisons.filter((c) => c.kind === 'dind-vs-docker' || c.kind === 'engine-line');
   for (const title of new Set(against.map(versusTitle))) {
     const mine = against.filter((c) => versusTitle(c) === title);
     const n = (/** @type {string} */ x) => mine.filter((c) => c.outcome === x).length;

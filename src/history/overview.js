@@ -38,10 +38,7 @@ export function overviewOf(results, points, previousPoints) {
     //    (with q and threshold), `trend.status` equivalent or inconclusive where it was "no change", and
     //    `answers`, the run's answer sentences (report.md's).
     version: 5,
-    answers: answers(
-      results,
-      comparisons.filter((c) => c.kind === 'dind-vs-docker'),
-    ),
+    answers: answers(results, comparisons),
     run: runOf(results),
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },
     // A workload run's cost per job, as the reports compute it: the site opens with the same sentence.

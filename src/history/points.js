@@ -3,7 +3,8 @@
 import { periodOf } from './layout.js';
 
 /**
- * The stable id of a series. Same hardware fingerprint, benchmark, metric, environment key (such as
+ * The stable id of a series. Same hardware fingerprint (the hardware and the runner kind: an ARC pod and a
+ * VM of one machine type differ, src/results/provenance.js hardwareFingerprint), benchmark, metric, environment key (such as
  * `dind@20.10`) and distribution: the same series, whichever runner name it ran under. The series'
  * identity is those five fields (stored beside the key in the index, which checks the key against them);
  * the key is their injective text form: joined by `|`, with `\` and `|` inside a field escaped by `\`,

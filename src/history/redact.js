@@ -48,7 +48,8 @@ function withoutEmails(v) {
 }
 
 /**
- * `--redact`'s value: a comma-separated list of REDACTABLE, or "all".
+ * `--redact`'s value: a comma-separated list of REDACTABLE, "all", or "none" (alone: publish everything, the
+ * explicit way to turn off what the publish action and the workflow do by default).
  * @param {string} v @returns {Redactable[]}
  */
 export function parseRedact(v) {
@@ -56,10 +57,11 @@ export function parseRedact(v) {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  if (items.length === 1 && items[0] === 'none') return [];
   if (items.includes('all')) return [...REDACTABLE];
   const bad = items.filter((x) => !(/** @type {readonly string[]} */ (REDACTABLE).includes(x)));
   if (bad.length || !items.length) {
-    throw new Error(`--redact ${JSON.stringify(v)}: one or more of ${REDACTABLE.join(', ')} (or all)`);
+    throw new Error(`--redact ${JSON.stringify(v)}: one or more of ${REDACTABLE.join(', ')}, or all, or none alone`);
   }
   return /** @type {Redactable[]} */ (items);
 }

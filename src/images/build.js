@@ -161,6 +161,8 @@ export async function buildImages({
       return true;
     });
   }
+  /** @type {string[]} what each phase took, said at the end */
+  const took = [];
   /** @type {Record<string, string>} */
   const vars = {};
   /** @type {Record<string, string>} */
@@ -174,7 +176,9 @@ export async function buildImages({
       if (!(await imageExists(outer, offline))) {
         const suite = OFFLINE_SUITES[/** @type {keyof typeof OFFLINE_SUITES} */ (variable)];
         log(`no registry use without --pull: building the Debian ${suite} base with debootstrap`);
-        await buildDebianBase(outer, suite, log);
+        const t0 = performance.now();
+        const { cached } = await buildDebianBase(outer, suite, log);
+        took.push(`Debian ${suite} base ${seconds(t0)}${cached ? ' (from the cache)' : ' (debootstrap)'}`);
       }
       vars[variable] = offline;
     } else {
@@ -191,6 +195,7 @@ export async function buildImages({
   }
   const toBuild = targets.filter((t) => !unavailable[t.ref]);
   if (toBuild.length) {
+    const t0 = performance.now();
     log(`docker buildx bake ${toBuild.map((t) => t.target).join(' ')}`);
     const recipes = toBuild.flatMap((t) => ['--set', `${t.target}.labels.${RECIPE_LABEL}=${t.recipe}`]);
     await bake(
@@ -198,6 +203,12 @@ export async function buildImages({
       vars,
       verbose ? log : undefined,
     );
+    took.push(`bake of ${toBuild.length} image(s) ${seconds(t0)}`);
   }
+  // Where the time went: a fresh machine spends it on the Debian bases and the packages of each image.
+  if (took.length) log(`images: ${took.join(', ')}`);
   return { built: toBuild.map((t) => t.ref), unavailable };
 }
+
+/** Seconds since t0 (performance.now()), as the build's summary line says them. @param {number} t0 */
+const seconds = (t0) => `${Math.round((performance.now() - t0) / 1000)} s`;

@@ -118,6 +118,10 @@ export interface DindBenchResultsOneRun {
     arch?: Line;
     distribution: Line;
     cgroupVersion: '1' | '2';
+    /**
+     * the runner kind: k8s (a Kubernetes pod), machine (a VM or physical machine) or what DIND_BENCH_RUNNER_KIND said; part of the fingerprint unless machine. Absent in files from before kinds were recorded (machine)
+     */
+    kind?: string;
     fingerprint: Name;
     [k: string]: unknown;
   };

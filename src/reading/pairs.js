@@ -4,10 +4,12 @@
 //   dind-rootless, sysbox, ...) against plain Docker of the same benchmark and distribution.
 // - Docker against native (what Docker itself costs), native cells having distro "host".
 // - Alpine against Debian, in the same environment.
+// - Each later inner Engine line against the run's oldest, in the same DinD variant (dind@26.1 against
+//   dind@20.10): the upgrade question, asked of every benchmark both lines ran.
 // - An A/B (`compare --baseline A --candidate B`): B against A, any two environments of the run.
 
 /**
- * @typedef {'dind-vs-docker' | 'docker-vs-native' | 'alpine-vs-debian' | 'ab'} PairKind
+ * @typedef {'dind-vs-docker' | 'docker-vs-native' | 'alpine-vs-debian' | 'engine-line' | 'ab'} PairKind
  * 'dind-vs-docker' is every environment against Docker (its title names the environment, see versusTitle).
  * @typedef {{ kind: PairKind, baseline: any, candidate: any }} CellPair
  */
@@ -35,7 +37,36 @@ export function withinRunPairs(cells) {
     const debian = find(c.benchmark, c.environmentKey, 'debian');
     if (debian) pairs.push({ kind: 'alpine-vs-debian', baseline: debian, candidate: c });
   }
+  pairs.push(...engineLinePairs(cells));
   return pairs;
+}
+
+/**
+ * Each later inner Engine line against the oldest line of the same DinD variant, benchmark and distribution.
+ * @param {any[]} cells @returns {CellPair[]}
+ */
+function engineLinePairs(cells) {
+  /** @type {CellPair[]} */
+  const pairs = [];
+  for (const c of cells.filter((x) => x.engine)) {
+    const same = cells.filter(
+      (x) => x.engine && x.environment === c.environment && x.benchmark === c.benchmark && x.distro === c.distro,
+    );
+    const oldest = same.reduce((a, b) => (compareVersions(b.engine, a.engine) < 0 ? b : a));
+    if (oldest !== c) pairs.push({ kind: 'engine-line', baseline: oldest, candidate: c });
+  }
+  return pairs;
+}
+
+/** "20.10" before "26.1" before "29.8", numerically by part. @param {string} a @param {string} b */
+export function compareVersions(a, b) {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
 }
 
 /**
@@ -68,7 +99,7 @@ export function abPairs(cells, baseline, candidate) {
 export function versusTitle(c) {
   if (c.kind === 'docker-vs-native') return 'Docker vs native';
   if (c.kind === 'alpine-vs-debian') return 'Alpine vs Debian';
-  if (c.kind === 'ab') return `${c.candidate.env} vs ${c.baseline.env}`;
+  if (c.kind === 'ab' || c.kind === 'engine-line') return `${c.candidate.env} vs ${c.baseline.env}`;
   const name = c.candidate.env.split('@')[0];
   return `${name === 'dind' ? 'DinD' : name} vs Docker`;
 }

@@ -14,6 +14,7 @@ export function hostFacts() {
   const cpus = os.cpus();
   const cpuModel = cpus[0]?.model?.trim() ?? 'unknown';
   const memoryBytes = os.totalmem();
+  const kind = runnerKind();
   return {
     hostname: os.hostname(),
     cpuModel,
@@ -23,9 +24,49 @@ export function hostFacts() {
     arch: os.arch(),
     distribution: osRelease(),
     cgroupVersion: cgroupVersion(),
-    // Same hardware, same fingerprint: history comparisons only pair runs with the same one.
-    fingerprint: createHash('sha256').update(`${cpuModel}|${cpus.length}|${Math.round(memoryBytes / 2 ** 30)}|${os.arch()}`).digest('hex').slice(0, 16),
+    kind,
+    // Same hardware and runner kind, same fingerprint: history comparisons only pair runs with the same one.
+    fingerprint: hardwareFingerprint({ cpuModel, cores: cpus.length, memoryBytes, arch: os.arch(), kind }),
   };
+}
+
+/** A runner kind's name: what DIND_BENCH_RUNNER_KIND may say. */
+export const RUNNER_KIND = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+/**
+ * What kind of runner this is, for the history's series: `k8s` in a Kubernetes pod (actions-runner-
+ * controller: the kubelet gives every container KUBERNETES_SERVICE_HOST, and a service account folder
+ * unless that is turned off), `machine` otherwise (a VM or a physical machine, as every run before this
+ * was keyed), or what DIND_BENCH_RUNNER_KIND says (a provisioning that knows better; checked). An ARC pod
+ * and a VM of one machine type have the same CPU, cores and memory, but not the same engine, storage and
+ * neighbours: they must not share a series.
+ * @param {NodeJS.ProcessEnv} [env] @param {(p: string) => boolean} [exists]
+ */
+export function runnerKind(env = process.env, exists = existsSync) {
+  const own = env.DIND_BENCH_RUNNER_KIND;
+  if (own !== undefined && own !== '') {
+    if (!RUNNER_KIND.test(own)) {
+      throw new Error(
+        `DIND_BENCH_RUNNER_KIND=${JSON.stringify(own.slice(0, 80))} is not a runner kind (expected ${RUNNER_KIND}, e.g. k8s or machine); unset it or fix the runner's environment`,
+      );
+    }
+    return own;
+  }
+  if (env.KUBERNETES_SERVICE_HOST || exists('/var/run/secrets/kubernetes.io/serviceaccount')) return 'k8s';
+  return 'machine';
+}
+
+/**
+ * The history's key for "the same runner": a hash of the hardware (CPU model, cores, memory in whole GiB,
+ * architecture) and of the runner kind. The kind `machine` adds nothing, so a VM or lab machine keeps the
+ * fingerprint (and every series) it had before kinds were recorded; any other kind makes a fingerprint, so
+ * a series, of its own (docs/method.md, "Runner kinds").
+ * @param {{ cpuModel: string, cores: number, memoryBytes: number, arch: string, kind: string }} h
+ */
+export function hardwareFingerprint({ cpuModel, cores, memoryBytes, arch, kind }) {
+  const hardware = `${cpuModel}|${cores}|${Math.round(memoryBytes / 2 ** 30)}|${arch}`;
+  const text = kind === 'machine' ? hardware : `${hardware}|kind=${kind}`;
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 function osRelease() {

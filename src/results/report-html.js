@@ -12,7 +12,8 @@ export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** @param {import('#model/results.js').Results} results */
 export function htmlReport(results) {
-  const comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker');
+  const all = compareWithinRun(results);
+  const comparisons = all.filter((c) => c.kind === 'dind-vs-docker');
   const envRows = results.environments
     .map(
       (/** @type {any} */ e) =>
@@ -71,7 +72,7 @@ svg text { fill: currentColor; } svg .grid { stroke: var(--grid); } svg .one { s
 <h1>DinD vs Docker on ${esc(results.runner.name)}</h1>
 ${leftOutNote(results) ? `<p class="answer bad"><b>${esc(leftOutNote(results))}</b></p>\n` : ''}${workloadCosts(results)
   .map((w) => `<p class="answer"><b>${esc(jobSentence(w))}</b></p>`)
-  .join('')}<ul class="answer">${answers(results, comparisons).map((a) => `<li>${esc(a)}</li>`).join('')}</ul>
+  .join('')}<ul class="answer">${answers(results, all).map((a) => `<li>${esc(a)}</li>`).join('')}</ul>
 <p>Profile <b>${esc(results.run.profile)}</b>, ${esc(results.run.iterations)} iterations after ${esc(results.run.warmup)} warm-up, environments interleaved.
 ${esc(results.host.cpuModel)} (${esc(results.host.cores)} cores, ${Math.round(results.host.memoryBytes / 2 ** 30)} GiB), ${esc(results.host.distribution)}, kernel ${esc(results.host.kernel)}, cgroup v${esc(results.host.cgroupVersion)};
 outer engine ${esc(results.engines.outer.version)} (${esc(results.engines.outer.storageDriver)}). ${esc(samplingNote(results))}</p>

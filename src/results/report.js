@@ -179,15 +179,42 @@ export const READING =
 /**
  * The answer first, one sentence per environment compared with Docker: what it costs a job to start (in
  * seconds and dollars per 1,000 jobs, and what that is made of), then its outcomes by benchmark
- * (../reading/answer.js). Plain text; callers escape it for their format.
+ * (../reading/answer.js); then, where the run measured two inner Engine lines, what the later line does to a
+ * job against the earlier one (the upgrade question). Plain text; callers escape it for their format.
  * @param {import('#model/results.js').Results} results
- * @param {import('./within-run.js').Comparison[]} [comparisons] comparisons against Docker
+ * @param {import('./within-run.js').Comparison[]} [all] the run's comparisons (../reading/ readWithinRun)
  * @param {{ price?: number, billing?: import('../model/job-cost.js').Billing }} [opts] compare's pricing; else the run's
  * (run.args, as the workload's cost sentence reads it): one billing model for every sentence
  * @returns {string[]}
  */
-export function answers(results, comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker'), opts = {}) {
+export function answers(results, all = compareWithinRun(results), opts = {}) {
+  const comparisons = all.filter((c) => c.kind === 'dind-vs-docker');
   const pricing = pricingOf(results, opts);
+  return [...dockerAnswers(results, comparisons, pricing), ...upgradeAnswers(results, all, pricing)];
+}
+
+/**
+ * What each later inner Engine line does to a job against the run's oldest line: "The next Engine line:
+ * dind@26.1 costs a job +1.2 s [...] to start against dind@20.10 (...)".
+ * @param {import('#model/results.js').Results} results @param {import('./within-run.js').Comparison[]} all
+ * @param {import('../model/job-cost.js').Pricing} opts
+ */
+function upgradeAnswers(results, all, opts) {
+  const lines = all.filter((c) => c.kind === 'engine-line' && Number.isFinite(c.worse));
+  return [...new Set(lines.map((c) => `${c.candidate.env}\u0000${c.baseline.env}`))].map((k) => {
+    const [cand, base] = k.split('\u0000');
+    const mine = lines.filter((c) => c.candidate.env === cand && c.baseline.env === base);
+    const phases = startupPhases(results, cand, mine.find((c) => c.benchmark === 'lifecycle')?.candidate.distro);
+    return `The next Engine line: ${answerFor(mine, { ...opts, phases })}`;
+  });
+}
+
+/**
+ * @param {import('#model/results.js').Results} results
+ * @param {import('./within-run.js').Comparison[]} comparisons against Docker
+ * @param {import('../model/job-cost.js').Pricing} pricing
+ */
+function dockerAnswers(results, comparisons, pricing) {
   const out = [];
   for (const env of results.environments.filter((/** @type {any} */ e) => e.name && againstDocker(e.name))) {
     const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));

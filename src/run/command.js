@@ -14,6 +14,7 @@ import { Checkpoint, OtherHardwareError, ResumeError, readPartial, resumedOption
 import { assembleResults, partialDocument, resumedFacts } from './document.js';
 import { DIND_START_S, IMAGE_LOAD_S, stepEstimates } from './estimate.js';
 import { describeImages, prepareImages } from './images.js';
+import { dindImage } from '../images/catalog.js';
 import { printReport, writeOutputs } from './outputs.js';
 import { validateParamOverrides } from './params.js';
 import { makePlan } from './plan.js';
@@ -86,7 +87,8 @@ async function runLocked(o) {
   const peakRss = startPeakRss();
   const { outDir, file } = outputPaths(o);
   await requireEngine(o.outer);
-  const images = await prepareImages(o, design.registry, design.engines);
+  const images = await prepareImages(o, design.registry, design.engines, design.nextLine?.engine);
+  const nextLine = nextLineHere(o, design, images);
   const plan = makePlan({
     benchmarks: o.benchmarks,
     environments: o.environments,
@@ -94,6 +96,7 @@ async function runLocked(o) {
     engines: design.engines,
     iterations: design.iterations,
     warmup: design.profile.warmup,
+    nextLine,
   });
   checkPair(o.pair, plan);
   const estimates = logPlan(o, design, plan);
@@ -167,6 +170,30 @@ async function measure(o, { design, plan, estimates, images, fit, peakRss, outDi
     );
   const exitCode = !results.run.complete ? EXIT.CELLS_FAILED : left.length ? EXIT.LESS_THAN_ASKED : EXIT.OK;
   return { exitCode, results, file };
+}
+
+/**
+ * The next Engine line's cells (the quick profile's upgrade question, ./design.js nextLineOf), when its DinD
+ * image could be had (said when not: the run goes on with the question unanswered) and, on a resume, when
+ * the first attempt planned them.
+ * @param {RunOptions} o @param {Design} design @param {Awaited<ReturnType<typeof prepareImages>>} images
+ */
+function nextLineHere(o, design, images) {
+  const next = design.nextLine;
+  if (!next) return null;
+  const key = `${next.environment}@${next.engine}`;
+  if (o.resumed && !o.resumed.cells.some((/** @type {any} */ c) => c.environmentKey === key)) return null;
+  const why = images.unavailable[dindImage(next.engine)];
+  if (why) {
+    o.log(
+      `the next Engine line ${next.engine} is not measured (what it does to a job's start-up stays unanswered): ${why}`,
+    );
+    return null;
+  }
+  o.log(
+    `${key}: the start-up a job pays on the next inner Engine line too (lifecycle only), to answer what the upgrade does; --engine chooses the lines yourself`,
+  );
+  return next;
 }
 
 /** @param {RunOptions} o @returns {Design} */
@@ -257,6 +284,7 @@ function budgetOfSelection(o, design, selectedS) {
     engines: design.engines,
     iterations: design.iterations,
     warmup: design.profile.warmup,
+    nextLine: design.nextLine,
   });
   const est = stepEstimates({ plan: whole, profile: o.profile, paramOverrides: o.paramOverrides });
   const wholeS = est.setupS + est.steps.reduce((a, b) => a + b, 0);

@@ -6,9 +6,14 @@ import { isDind } from '../environments/names.js';
 import { PROFILES } from './profiles.js';
 
 /**
- * @typedef {{ profile: string, iterations?: number, budgetMs?: number, environments: string[], engines: string[] }} DesignOptions
+ * @typedef {{ profile: string, iterations?: number, budgetMs?: number, environments: string[], engines: string[],
+ *   benchmarks?: string[], named?: string[] }} DesignOptions
+ *   benchmarks and named (the selection options given on the command line): for the next Engine line
+ * @typedef {{ engine: string, environment: string, benchmarks: string[] }} NextLine
+ *   cells the profile adds on another inner Engine line: these benchmarks in this environment
  * @typedef {{
  *   profile: typeof PROFILES[string], iterations: number, warmup: number, budgetMs: number | undefined, engines: string[],
+ *   nextLine: NextLine | null,
  * }} RunDesign
  */
 
@@ -28,7 +33,21 @@ export function designOf(o) {
     warmup: profile.warmup,
     budgetMs: o.budgetMs ?? (o.iterations === undefined ? profile.budgetMs : undefined),
     engines: o.environments.some(isDind) ? o.engines : [],
+    nextLine: nextLineOf(profile, o),
   };
+}
+
+/**
+ * The next inner Engine line the profile measures the start-up on (./profiles.js): only when the command
+ * line chose no Engine line itself, the run has `dind` and `lifecycle`, and the line is not already one of
+ * the run's.
+ * @param {typeof PROFILES[string]} profile @param {DesignOptions} o @returns {NextLine | null}
+ */
+export function nextLineOf(profile, o) {
+  const engine = profile.nextEngine;
+  if (!engine || !o.benchmarks || o.named?.includes('engine') || o.engines.includes(engine)) return null;
+  if (!o.environments.includes('dind') || !o.benchmarks.includes('lifecycle')) return null;
+  return { engine, environment: 'dind', benchmarks: ['lifecycle'] };
 }
 
 /**

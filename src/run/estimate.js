@@ -1,6 +1,6 @@
 // How long a run will take, before it runs: `dind-bench plan`. Pure, from the plan and each benchmark's
 // own estimateSeconds(params) (its tool time), plus a per-run container overhead per environment and the
-// DinD setup. The overheads were measured on this project's 2-core CI machine kind with a full quick run
+// DinD setup; for the quick profile's own parameters, each step as a whole quick run measured it (QUICK_STEP_S). The overheads were measured on this project's 2-core CI machine kind with a full quick run
 // on a quiet machine (per step: the cell's time minus the same tool's time in native; per image: the
 // DinD setup of 9 images of 75-410 MB, `npm run bench:quick-run`). On a busy or a faster machine they
 // differ, so the figures are a planning guide, not a promise.
@@ -12,6 +12,43 @@ export const RUN_OVERHEAD_S = { native: 0.1, docker: 0.5, dind: 0.5, 'dind-vfs':
 /** Seconds to start one DinD environment and load one benchmark image into it. */
 export const DIND_START_S = 3;
 export const IMAGE_LOAD_S = 3;
+
+/**
+ * Seconds one step of the quick profile took, per benchmark and environment, measured: the cell times of a
+ * whole quick run on a quiet 2-core machine (`npm run bench:quick-run`, 2026-11-24, load average 0.6 before and
+ * 1.3 after; docs/planning.md's table) divided by the iterations each cell ran. The model below (tool time
+ * from the parameters plus a per-environment overhead) was 25-40% over these for most benchmarks and under
+ * them for lifecycle and fio in dind-vfs, so at plan time the budget left out cells a 2-core runner measures
+ * within it. Used only for the quick profile's own parameters (no --config override of that benchmark); an
+ * alternative is planned as dind.
+ * @type {Record<string, Record<string, number>>}
+ */
+export const QUICK_STEP_S = {
+  lifecycle: { native: 0.1, docker: 0.66, dind: 3.36, 'dind-vfs': 9.76 },
+  sysbench: { native: 4.12, docker: 4.38, dind: 4.36, 'dind-vfs': 5.86 },
+  'stress-ng': { native: 4.16, docker: 4.38, dind: 4.44, 'dind-vfs': 6.48 },
+  iozone: { native: 0.13, docker: 0.36, dind: 0.36, 'dind-vfs': 2.2 },
+  fio: { native: 4.6, docker: 5.16, dind: 5.22, 'dind-vfs': 6.56 },
+  storage: { native: 1.06, docker: 1.3, dind: 1.4, 'dind-vfs': 2.36 },
+  iperf3: { native: 5.38, docker: 6.46, dind: 6.52, 'dind-vfs': 7.84 },
+  redis: { native: 0.41, docker: 1.06, dind: 1.03, 'dind-vfs': 2.43 },
+  pgbench: { native: 3.73, docker: 2.53, dind: 2.68, 'dind-vfs': 5.47 },
+  memory: { docker: 4.5, dind: 5.86, 'dind-vfs': 7.42 },
+  build: { docker: 0.74, dind: 0.7, 'dind-vfs': 3.84 },
+  'image-load': { docker: 0.64, dind: 0.61, 'dind-vfs': 0.64 },
+};
+
+/**
+ * One step's estimate: measured for the quick profile's own parameters (QUICK_STEP_S), else the benchmark's
+ * tool time plus the environment's overhead.
+ * @param {{ benchmark: string, envName: string, profile: string, toolS: number, overridden: boolean }} a
+ */
+export function stepSeconds({ benchmark, envName, profile, toolS, overridden }) {
+  const measured = QUICK_STEP_S[benchmark];
+  const kind = envName in RUN_OVERHEAD_S ? envName : 'dind';
+  if (profile === 'quick' && !overridden && measured?.[kind] !== undefined) return measured[kind];
+  return toolS + runOverheadS(envName);
+}
 
 /**
  * One step's container overhead in an environment. An environment not measured for its own overhead (the
@@ -48,11 +85,23 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
     const row = /** @type {any} */ (rows.get(cell.benchmark));
     row.steps++;
-    row.totalS += row.perIterationS + runOverheadS(env.name);
+    row.totalS += stepSeconds({
+      benchmark: cell.benchmark,
+      envName: env.name,
+      profile,
+      toolS: row.perIterationS,
+      overridden: cell.benchmark in paramOverrides,
+    });
   }
-  const images = new Set(plan.cells.map((c) => `${registry[c.benchmark].image}:${c.distro}`));
-  const dindEnvs = plan.environments.filter((e) => e.engine !== null).length;
-  const setupS = dindEnvs * (DIND_START_S + IMAGE_LOAD_S * images.size);
+  // Each DinD environment starts once and loads the images of its own cells (the next Engine line's has
+  // only lifecycle's).
+  let setupS = 0;
+  for (const e of plan.environments.filter((x) => x.engine !== null)) {
+    const images = new Set(
+      plan.cells.filter((c) => c.env === e.key).map((c) => `${registry[c.benchmark].image}:${c.distro}`),
+    );
+    setupS += DIND_START_S + IMAGE_LOAD_S * images.size;
+  }
   const benchmarks = [...rows.values()].map((r) => ({ ...r, totalS: round(r.totalS) }));
   return { benchmarks, setupS, totalS: round(setupS + benchmarks.reduce((s, r) => s + r.totalS, 0)) };
 }
@@ -73,7 +122,13 @@ export function stepEstimates({ plan, profile, paramOverrides = {}, registry = B
   const steps = plan.steps.map((s) => {
     const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
-    return (perIteration.get(cell.benchmark) ?? 5) + runOverheadS(env.name);
+    return stepSeconds({
+      benchmark: cell.benchmark,
+      envName: env.name,
+      profile,
+      toolS: perIteration.get(cell.benchmark) ?? 5,
+      overridden: cell.benchmark in paramOverrides,
+    });
   });
   return { steps, setupS };
 }

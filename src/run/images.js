@@ -12,12 +12,15 @@ import { describeImage, imageExists } from '../images/describe.js';
 
 /**
  * The benchmark images for each distro and the DinD image for each inner engine; those missing
- * are built (unless --no-build) or recorded as unavailable. A DinD image that cannot be had ends the run.
+ * are built (unless --no-build) or recorded as unavailable. A DinD image of the run's own lines that cannot be
+ * had ends the run; the next line's (the profile's upgrade question) is only recorded unavailable.
  * @param {import('./command.js').RunOptions} o @param {import('./params.js').BenchmarkRegistry} registry
- * @param {string[]} dindEngines the run's inner Engine lines (designOf: none without a DinD environment)
+ * @param {string[]} runEngines the run's inner Engine lines (designOf: none without a DinD environment)
+ * @param {string} [nextEngine] the next line the profile adds (./design.js nextLineOf)
  * @returns {Promise<PreparedImages>}
  */
-export async function prepareImages(o, registry, dindEngines) {
+export async function prepareImages(o, registry, runEngines, nextEngine) {
+  const dindEngines = nextEngine ? [...runEngines, nextEngine] : runEngines;
   const containerEnvs = o.environments.filter((e) => e !== 'native');
   const wantBench = containerEnvs.length
     ? o.distros.flatMap((d) => imagesOf(o.benchmarks, registry).map((i) => benchImage(i, d)))
@@ -41,7 +44,7 @@ export async function prepareImages(o, registry, dindEngines) {
   } else if (missing.length) {
     for (const ref of missing) unavailable[ref] = 'not built (run `dind-bench images build`, or drop --no-build)';
   }
-  for (const ref of dindEngines.map(dindImage)) {
+  for (const ref of runEngines.map(dindImage)) {
     if (unavailable[ref]) throw new Error(`the DinD image ${ref} cannot be built here: ${unavailable[ref]}`);
   }
   return { wanted, unavailable };

@@ -13,15 +13,26 @@ import { isDind } from '../environments/index.js';
  */
 
 /**
- * @param {{benchmarks: string[], environments: string[], distros: string[], engines: string[], iterations: number, warmup: number}} args
+ * @param {{benchmarks: string[], environments: string[], distros: string[], engines: string[], iterations: number, warmup: number,
+ *   nextLine?: import('./design.js').NextLine | null}} args
+ *   nextLine: cells on another inner Engine line for some benchmarks only (the quick profile's start-up on the
+ *   next line): its environment comes last and has cells only for those benchmarks
  */
-export function makePlan({ benchmarks, environments, distros, engines, iterations, warmup }) {
+export function makePlan({ benchmarks, environments, distros, engines, iterations, warmup, nextLine = null }) {
   /** @type {PlannedEnvironment[]} */
   const envs = [];
   for (const name of environments) {
     if (isDind(name)) for (const engine of engines) envs.push({ key: `${name}@${engine}`, name, engine });
     else envs.push({ key: name, name, engine: null });
   }
+  const next = nextLine && {
+    key: `${nextLine.environment}@${nextLine.engine}`,
+    name: nextLine.environment,
+    engine: nextLine.engine,
+  };
+  if (next && !envs.some((e) => e.key === next.key)) envs.push(next);
+  /** @param {string} benchmark @param {PlannedEnvironment} env */
+  const hasCells = (benchmark, env) => env.key !== next?.key || Boolean(nextLine?.benchmarks.includes(benchmark));
   /** @type {PlannedCell[]} */
   const cells = [];
   /** @type {PlannedStep[]} */
@@ -30,7 +41,7 @@ export function makePlan({ benchmarks, environments, distros, engines, iteration
     /** @type {PlannedCell[]} */
     const benchCells = [];
     for (const distro of distros) {
-      for (const env of envs) {
+      for (const env of envs.filter((e) => hasCells(benchmark, e))) {
         // native runs the host's tools: one cell, whatever the image distributions.
         if (env.name === 'native' && distro !== distros[0]) continue;
         const cellDistro = env.name === 'native' ? 'host' : distro;

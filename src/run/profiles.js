@@ -9,9 +9,14 @@
 // runner (`npm run bench:quick-run`). Then, while its budget lasts, it samples adaptively
 // (src/run/adaptive.js) where a DinD-vs-Docker comparison cannot yet show 5%, up to 7 iterations. An
 // explicit --iterations asks for a fixed design and turns that off; --budget sets another budget.
+// `quick` also asks the second question a team comes with, what the next inner Engine line does to a job:
+// unless --engine is given, it measures the start-up a job pays (`lifecycle`) in `dind` on `nextEngine` too,
+// beside the default line, so its first run answers both (src/run/design.js nextLineOf). Only lifecycle:
+// the start-up is what an upgrade changes for every job, and it costs about 20 s a round; every benchmark
+// on two lines is a run of its own (`--engine 20.10,26.1`).
 /**
  * @type {Record<string, {iterations: number, warmup: number, stepTimeoutMs: number, description: string,
- *   budgetMs?: number, maxIterations?: number}>}
+ *   budgetMs?: number, maxIterations?: number, nextEngine?: string}>}
  */
 export const PROFILES = {
   quick: {
@@ -20,6 +25,7 @@ export const PROFILES = {
     stepTimeoutMs: 120_000,
     budgetMs: 15 * 60_000,
     maxIterations: 7,
+    nextEngine: '26.1',
     description: 'a first answer in minutes: short tests, 5 iterations, then more where they pay, within 15 minutes',
   },
   standard: {

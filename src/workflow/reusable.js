@@ -12,6 +12,9 @@
 //   `reusable-bench.yml@<sha>` runs the actions of that SHA, and results record it (actions/setup/suite.sh).
 //   The token is the only source: without it (a caller that did not grant id-token: write) the suite job
 //   fails, naming the permission, so a fork or a mirror never runs another repository's code.
+// - A first job, `guard`, and the self-hosted jobs' own `if:` refuse every event but a dispatch, the schedule
+//   and a push to the default branch (ADMITTED): the runner group a caller gives it must list this workflow,
+//   which admits every workflow that calls it, a fork's pull request's included.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, parseDocument } from 'yaml';
@@ -31,8 +34,9 @@ const HEADER = `# GENERATED from bench.yml by \`npm run workflows:reusable\` (sr
 # The benchmark workflow for other repositories, called as
 #   uses: ${SUITE_REPOSITORY}/.github/workflows/reusable-bench.yml@${MAJOR}
 # It needs nothing of dind-bench in the caller's repository: each action comes with the whole suite. The
-# caller grants the permissions its jobs need (docs/use-in-your-repository.md). Self-hosted runners must
-# be reached only from events a fork cannot edit: never call it from a pull_request workflow (SECURITY.md).
+# caller grants the permissions its jobs need (docs/use-in-your-repository.md). Its self-hosted jobs run only
+# when the caller's run was started by workflow_dispatch, schedule or a push to the default branch, events a
+# fork cannot cause: the first job, guard, fails naming any other (SECURITY.md, "Workflows and runners").
 `;
 
 /** Where each job puts the suite at the workflow's own commit (relative: `uses: ./...` needs it so). */
@@ -91,9 +95,68 @@ git -C ${SUITE_DIR} -c advice.detachedHead=false checkout -q FETCH_HEAD
 echo "dind-bench: $SUITE_REPOSITORY@$SUITE_REF, commit $(git -C ${SUITE_DIR} rev-parse HEAD), in ${SUITE_DIR}"
 `;
 
-/** The first job: which dind-bench this is (RESOLVE_SCRIPT). The only job with id-token: write. */
+/** Where the jobs that need no engine run (bench.yml's own expression: the hosted-runner input chooses). */
+export const HOSTED_RUNNER = "${{ inputs.hosted-runner || vars.DIND_BENCH_HOSTED_RUNNER || 'ubuntu-latest' }}";
+
+/**
+ * The fork barrier of the workflow itself (issue 37). A runner group restricted by workflow admits only the
+ * jobs defined in the workflows it lists, so a caller's group must list this workflow (at a pinned ref), and
+ * then it admits every workflow that calls it, a fork's pull request's included. So the workflow checks
+ * who called it: a called workflow's `github` context is its caller's, and its self-hosted jobs run only
+ * for the events no fork can cause in the caller's repository: a dispatch (write access), the schedule
+ * (the default branch's workflow) and a push to the default branch (who can merge). Anything else
+ * (pull_request and pull_request_target, issue_comment, workflow_run, a push to another branch or a tag,
+ * merge_group, repository_dispatch, ...) is refused. A pull request reaches the runners the project's way:
+ * a maintainer pushes its reviewed head to `bench-pr` and dispatches there (SECURITY.md).
+ * The expression is both the self-hosted jobs' own `if:` (GitHub evaluates it before the job is queued,
+ * so a refused job never reaches a runner) and the `guard` job's, which fails naming why.
+ */
+export const ADMITTED =
+  "github.event_name == 'workflow_dispatch' || github.event_name == 'schedule' || " +
+  "(github.event_name == 'push' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch))";
+
+/** The guard job's refusal: the event (and the ref of a push) named, sanitised for a workflow command. */
+const GUARD_SCRIPT = `set -euo pipefail
+event=\${EVENT//[^A-Za-z0-9_]/?}
+ref=\${REF//[^A-Za-z0-9._\\/-]/?}
+default=\${DEFAULT_BRANCH//[^A-Za-z0-9._\\/-]/?}
+if [ "$event" = push ]; then
+  what="a push to \${ref:-no ref}, which is not the default branch (refs/heads/\${default:-unknown})"
+else
+  what="the event \${event:-unknown} (ref \${ref:-none})"
+fi
+echo "::error title=dind-bench fork barrier::refused: this run was started by $what. dind-bench runs its self-hosted jobs only for workflow_dispatch, schedule or a push to the default branch, events a fork cannot cause; call it from a workflow with those triggers (a pull request: push its reviewed head to a branch of your own and dispatch there, SECURITY.md, Workflows and runners)"
+exit 1
+`;
+
+/** The first job: refuses an event a fork could cause (ADMITTED), before any other job starts. */
+const guardJob = () => ({
+  'runs-on': HOSTED_RUNNER,
+  // It reads nothing and runs nothing of the caller's or the suite's.
+  permissions: {},
+  steps: [
+    {
+      name: 'Refuse an event a fork can cause',
+      if: `\${{ !(${ADMITTED}) }}`,
+      env: {
+        EVENT: '${{ github.event_name }}',
+        REF: '${{ github.ref }}',
+        DEFAULT_BRANCH: '${{ github.event.repository.default_branch }}',
+      },
+      run: GUARD_SCRIPT,
+    },
+    {
+      name: 'Admitted',
+      env: { EVENT: '${{ github.event_name }}' },
+      run: 'echo "dind-bench: started by ${EVENT//[^A-Za-z0-9_]/?}, an event a fork cannot cause: admitted"',
+    },
+  ],
+});
+
+/** The job after the guard: which dind-bench this is (RESOLVE_SCRIPT). The only job with id-token: write. */
 const suiteJob = () => ({
-  'runs-on': "${{ inputs.hosted-runner || vars.DIND_BENCH_HOSTED_RUNNER || 'ubuntu-latest' }}",
+  needs: 'guard',
+  'runs-on': HOSTED_RUNNER,
   permissions: { 'id-token': 'write' },
   outputs: {
     repository: '${{ steps.suite.outputs.repository }}',
@@ -203,6 +266,21 @@ function usesSuite(doc, job, steps) {
 }
 
 /**
+ * A job that does not run on HOSTED_RUNNER (the self-hosted `bench` job) runs only for ADMITTED events: its
+ * own `if:` says so (with the condition it had), after the jobs it needs (the guard, through `suite`).
+ * @param {import('yaml').Document} doc @param {any} job
+ */
+function guardSelfHosted(doc, job) {
+  if (job.get('runs-on') === HOSTED_RUNNER) return;
+  const had = job.get('if');
+  const own = had === undefined ? '' : `(${String(had).replace(/^\$\{\{\s*|\s*\}\}$/g, '')}) && `;
+  const pair = doc.createPair('if', `\${{ ${own}(${ADMITTED}) }}`);
+  const rest = job.items.filter((/** @type {any} */ p) => String(p.key) !== 'if');
+  const at = rest.findIndex((/** @type {any} */ p) => String(p.key) === 'needs') + 1;
+  job.items = [...rest.slice(0, at), pair, ...rest.slice(at)];
+}
+
+/**
  * The reusable workflow's text from bench.yml's.
  * @param {string} source
  */
@@ -231,7 +309,9 @@ export function reusableWorkflow(source) {
       }
     } else steps.items = steps.items.filter((step) => !isCheckout(step));
   }
+  for (const job of jobs.items) guardSelfHosted(doc, /** @type {any} */ (job.value));
   jobs.items.unshift(/** @type {any} */ (doc.createPair('suite', suiteJob())));
+  jobs.items.unshift(/** @type {any} */ (doc.createPair('guard', guardJob())));
   // bench.yml's own header speaks of bench.yml: the generated file has its own (HEADER).
   const first = isMap(doc.contents) ? /** @type {any} */ (doc.contents.items[0]?.key) : null;
   if (first) first.commentBefore = null;

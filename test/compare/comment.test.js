@@ -197,3 +197,19 @@ test('dind-bench comment: merges files, says what it did; a missing part is name
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /nope\.md: no such comment file/);
 });
+
+test('a run of two inner Engine lines: the comment says what the later line does to a job, first, and counts its outcomes', async () => {
+  const dir = tmpDir('comment-engine-lines');
+  const file = path.join(dir, 'pr-comment.md');
+  await compareCommand({
+    results: path.join(ROOT, 'test/fixtures/results/decide-quick-5.json'),
+    prComment: file,
+    print: () => {},
+  });
+  // Markdown keeps "@" from mentioning anyone with a word joiner after it.
+  const md = readFileSync(file, 'utf8').replaceAll('\u2060', '');
+  const answer = md.split('\n').find((l) => l.includes('The next Engine line: dind@26.1 costs a job'));
+  assert.ok(answer, md);
+  assert.ok(md.indexOf(answer) < md.indexOf('### dind-bench'), 'the answer comes before the details');
+  assert.match(md, /\*\*dind@26\.1 vs dind@20\.10:\*\* of \d+ metrics, \d+ regression, \d+ inconclusive/);
+});

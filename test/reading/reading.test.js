@@ -201,3 +201,28 @@ test('samples to decide: an interval twice too wide needs about four times the s
   // An estimate just inside T: the interval would have to shrink to nothing, beyond 10,000 samples.
   assert.equal(samplesToDecide({ ...c, ratio: { ratio: 1.0999, low: 1, high: 1.21 } }), null);
 });
+
+test('two inner Engine lines: each later line is judged against the oldest, and the answer says what the upgrade does to a job', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { answers } = await import('../../src/results/report.js');
+  const r = JSON.parse(readFileSync(new URL('../fixtures/results/decide-quick-5.json', import.meta.url), 'utf8'));
+  const lines = readWithinRun(r).filter((c) => c.kind === 'engine-line');
+  assert.ok(lines.length > 0);
+  for (const c of lines) {
+    assert.equal(c.candidate.env, 'dind@26.1');
+    assert.equal(c.baseline.env, 'dind@20.10');
+    assert.equal(c.title, 'dind@26.1 vs dind@20.10');
+  }
+  const startup = lines.find((c) => c.metric === 'startup.total_ms');
+  assert.ok(startup, 'the start-up is compared across the lines');
+  const upgrade = answers(r).filter((a) => a.startsWith('The next Engine line: '));
+  assert.equal(upgrade.length, 1);
+  // The start-up a job pays on the later line, in seconds against the earlier one, with the reading's outcome.
+  const diffS = (startup.candidate.median - startup.baseline.median) / 1000;
+  assert.match(upgrade[0], new RegExp(`^The next Engine line: dind@26\\.1 costs a job \\+${diffS.toFixed(1)} s \\[`));
+  assert.match(upgrade[0], new RegExp(`against dind@20\\.10 \\([^)]*${startup.outcome}`));
+  // A run of one line asks no upgrade question.
+  const one = { ...r, cells: r.cells.filter((c) => c.environmentKey !== 'dind@26.1') };
+  assert.equal(readWithinRun(one).filter((c) => c.kind === 'engine-line').length, 0);
+  assert.ok(!answers(one).some((a) => a.startsWith('The next Engine line')));
+});

@@ -209,7 +209,8 @@ test(
     await ensureImages(outer);
     const out = path.join(tmpDir('budget-default'), 'default');
     // Nothing named: the profile's every benchmark and environment. The budget holds none of it, so all
-    // but the last comparison goes: image-load (the cheapest here) in dind, with its Docker cell.
+    // but the last comparison goes: iozone (the cheapest by the quick profile's measured steps,
+    // src/run/estimate.js QUICK_STEP_S) in dind, with its Docker cell.
     const r = await runCli([
       'run',
       '--profile',
@@ -256,7 +257,7 @@ test(
     const ran = results.cells.filter((c) => c.status === 'ok');
     assert.deepEqual(
       ran.map((c) => `${c.benchmark}/${c.environmentKey}`),
-      ['image-load/docker', 'image-load/dind@20.10'],
+      ['iozone/docker', 'iozone/dind@20.10'],
     );
     for (const c of ran) for (const m of c.metrics) assert.ok(m.samples.length >= 5, `${c.environmentKey} ${m.metric}`);
     const left = results.cells.filter((c) => c.sampling?.stopped === 'left out for the budget');

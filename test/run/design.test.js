@@ -31,3 +31,20 @@ test('designOf: an unknown profile is named', () => {
 test('runIdOf: the start time as a path-safe, sortable segment and the process', () => {
   assert.equal(runIdOf(new Date('2026-11-24T10:11:12.345Z'), 42), '2026-11-24T10-11-12-345Z-42');
 });
+
+test("quick's first run also asks the upgrade question: lifecycle in dind on the next Engine line, unless --engine is given", () => {
+  const o = { profile: 'quick', environments: ['native', 'docker', 'dind', 'dind-vfs'], engines: ['20.10'] };
+  const all = ['lifecycle', 'sysbench'];
+  assert.deepEqual(designOf({ ...o, benchmarks: all, named: [] }).nextLine, {
+    engine: '26.1',
+    environment: 'dind',
+    benchmarks: ['lifecycle'],
+  });
+  // Chosen on the command line, the lines are the user's; without dind, lifecycle or a known selection, none.
+  assert.equal(designOf({ ...o, benchmarks: all, named: ['engine'] }).nextLine, null);
+  assert.equal(designOf({ ...o, benchmarks: ['sysbench'], named: [] }).nextLine, null);
+  assert.equal(designOf({ ...o, environments: ['docker', 'dind-vfs'], benchmarks: all, named: [] }).nextLine, null);
+  assert.equal(designOf({ ...o, engines: ['20.10', '26.1'], benchmarks: all, named: [] }).nextLine, null);
+  assert.equal(designOf({ ...o, benchmarks: all, named: [], profile: 'standard' }).nextLine, null);
+  assert.equal(designOf(o).nextLine, null);
+});

@@ -67,3 +67,30 @@ test('every cell gets warm-up + iterations steps', () => {
     );
   }
 });
+
+test('the next Engine line: its environment last, with cells only for its benchmarks, interleaved with theirs', async () => {
+  const { estimateRun } = await import('../../src/run/estimate.js');
+  const nextLine = { engine: '26.1', environment: 'dind', benchmarks: ['lifecycle'] };
+  const plan = makePlan({ ...base, benchmarks: ['lifecycle', 'sysbench'], warmup: 0, nextLine });
+  assert.deepEqual(
+    plan.environments.map((e) => e.key),
+    ['native', 'docker', 'dind@20.10', 'dind-vfs@20.10', 'dind@26.1'],
+  );
+  const next = plan.cells.filter((c) => c.env === 'dind@26.1');
+  assert.deepEqual(next, [
+    { key: 'lifecycle/dind@26.1/debian', benchmark: 'lifecycle', env: 'dind@26.1', distro: 'debian', engine: '26.1' },
+  ]);
+  // Each lifecycle round runs every environment of it, the next line's last; sysbench's rounds have none of it.
+  assert.deepEqual(
+    plan.steps.slice(0, 5).map((s) => s.cell.split('/')[1]),
+    ['native', 'docker', 'dind@20.10', 'dind-vfs@20.10', 'dind@26.1'],
+  );
+  assert.ok(!plan.steps.some((s) => s.cell.startsWith('sysbench/dind@26.1')));
+  // Its set-up is one start and one image: the estimate counts each DinD environment's own images.
+  const without = estimateRun({
+    plan: makePlan({ ...base, benchmarks: ['lifecycle', 'sysbench'], warmup: 0 }),
+    profile: 'quick',
+  });
+  const withNext = estimateRun({ plan, profile: 'quick' });
+  assert.equal(Math.round((withNext.setupS - without.setupS) * 10) / 10, 6);
+});

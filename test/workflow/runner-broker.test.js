@@ -17,6 +17,7 @@ const GCE = path.resolve('runners/gce/broker.sh');
 const LAB = path.resolve('runners/lab/broker.sh');
 const JIT = path.resolve('runners/common/jit-config.sh');
 const BENCH = 'owner/repo/.github/workflows/bench.yml';
+const BENCH_YML = readFileSync('.github/workflows/bench.yml', 'utf8');
 /** A runner group as GET /orgs/{org}/actions/runner-groups/{id} returns it: restricted as SECURITY.md asks. */
 const RESTRICTED = {
   id: 7,
@@ -93,8 +94,9 @@ case "$*" in
 esac
 `,
   );
-  // curl -K - ... URL: the token arrives on stdin (recorded in tokens). GET of a runner group answers
-  // group.json (404 without it), other GETs runners.json; POST generate-jitconfig answers a
+  // curl -K - ... URL: the token arrives on stdin (recorded in tokens). GET of a workflow file's contents
+  // answers the file contents/<its URL, sanitised> (404 without it), of a runner group group.json (404
+  // without it), other GETs runners.json; POST generate-jitconfig answers a
   // configuration named after the runner (its group recorded), or fails for a name listed in fail-jit;
   // POST access_tokens mints an App installation token (the JWT and body recorded in minted).
   script(
@@ -108,7 +110,18 @@ while [ $# -gt 0 ]; do
   shift
 done
 echo "curl $method $url" >> "$S/calls"
+rest=\${url#https://api.github.com/repos/}
+if [ "$method" = GET ] && [ "$rest" != "$url" ] && [[ "$rest" != */*/* ]]; then
+  # GET of a repository: readable unless listed in unreadable-repos.
+  if grep -qxF "$rest" "$S/unreadable-repos" 2>/dev/null; then exit 22; fi
+  echo '{}'; exit 0
+fi
 case "$method $url" in
+  *"/contents/"*)
+    key=$(printf %s "\${url#https://api.github.com/repos/}" | tr -c 'A-Za-z0-9._-' '_')
+    if [ -f "$S/contents/$key" ]; then
+      jq -n --rawfile t "$S/contents/$key" '{type: "file", encoding: "base64", content: ($t | @base64)}'
+    else exit 22; fi ;;
   *"/actions/runner-groups/"*) if [ -f "$S/group.json" ]; then cat "$S/group.json"; else exit 22; fi ;;
   "GET "*) cat "$S/runners.json" ;;
   "POST "*generate-jitconfig)
@@ -139,8 +152,17 @@ esac
   const group = (/** @type {object} */ changes = {}) =>
     writeFileSync(path.join(dir, 'group.json'), JSON.stringify({ ...RESTRICTED, ...changes }));
   group();
+  mkdirSync(path.join(dir, 'contents'));
+  /** Serves `text` as the workflow OWNER/REPO/PATH@REF (GitHub's contents API). @param {string} ref @param {string} text */
+  const workflowFile = (ref, text) => {
+    const [, repo, file, at] = /^([^/]+\/[^/]+)\/(.+)@(.+)$/.exec(ref) ?? [];
+    const key = `${repo}/contents/${file}?ref=${encodeURIComponent(at)}`.replace(/[^A-Za-z0-9._-]/g, '_');
+    writeFileSync(path.join(dir, 'contents', key), text);
+  };
+  for (const ref of RESTRICTED.selected_workflows) workflowFile(ref, BENCH_YML);
   return {
     dir,
+    workflowFile,
     /** Sets what GitHub answers for the runner group: RESTRICTED with these changes. */
     group,
     /** @param {string[]} runners names of registered runners, with their state */
@@ -191,8 +213,9 @@ esac
 }
 
 const issued = (/** @type {string[]} */ calls) => calls.filter((c) => c.includes('generate-jitconfig'));
-/** The calls besides the runner group checks. */
-const work = (/** @type {string[]} */ calls) => calls.filter((c) => !c.includes('/actions/runner-groups/'));
+/** The calls besides the runner group checks (the group, and the workflows it selects). */
+const work = (/** @type {string[]} */ calls) =>
+  calls.filter((c) => !c.includes('/actions/runner-groups/') && !c.includes('/contents/.github/workflows/'));
 
 test('GCE broker pass: a new instance is configured once; a failing one does not stop the others', () => {
   const s = stubs();
@@ -417,11 +440,73 @@ test('the fork barrier: a restricted organisation group passes and gets the conf
   r = pass({ RUNNER_GROUP_ID: '1', RUNNER_ALLOW_DEFAULT_GROUP: '1' });
   assert.equal(r.status, 2);
   assert.match(r.out, /admits every workflow/);
-  // Workflows named in RUNNER_WORKFLOWS (a caller of the reusable workflow) replace bench.yml's refs.
-  const caller = 'owner/app/.github/workflows/perf.yml@refs/heads/main';
-  s.group({ selected_workflows: [caller] });
+  // Workflows named in RUNNER_WORKFLOWS (the reusable workflow of the organisation's fork of dind-bench, at
+  // a pinned commit) replace bench.yml's refs.
+  const reusable = `owner/dind-bench/.github/workflows/reusable-bench.yml@${'c'.repeat(40)}`;
+  s.workflowFile(reusable, readFileSync('.github/workflows/reusable-bench.yml', 'utf8'));
+  s.group({ selected_workflows: [reusable] });
   assert.equal(pass({}).status, 2);
-  r = pass({ RUNNER_REPOSITORY: '', RUNNER_WORKFLOWS: caller });
+  r = pass({ RUNNER_REPOSITORY: '', RUNNER_WORKFLOWS: reusable });
+  assert.equal(r.status, 0, r.out);
+  assert.equal(issued(r.calls).length, 1);
+  assert.ok(
+    r.calls.some((c) => c.includes('/repos/owner/dind-bench/contents/.github/workflows/reusable-bench.yml?ref=ccc')),
+  );
+});
+
+test("the fork barrier: the group's workflows must define the self-hosted jobs, and a listed reusable workflow must refuse fork events itself", () => {
+  const s = stubs();
+  writeFileSync(path.join(s.dir, 'vms'), 'fleet-a\n');
+  s.runners([]);
+  let vm = 10;
+  const pass = (/** @type {string} */ ref) => {
+    s.vm('fleet-a', { id: String(++vm), created: `t${vm}` });
+    s.group({ selected_workflows: [ref] });
+    return s.run(GCE, [], { RUNNER_REPOSITORY: '', RUNNER_WORKFLOWS: ref });
+  };
+  // A caller of the reusable workflow (the example consumer's bench.yml): its own jobs are the call and a
+  // hosted one, so GitHub would give the group's runners to none of the reusable workflow's jobs.
+  const caller = 'owner/app/.github/workflows/bench.yml@refs/heads/main';
+  s.workflowFile(caller, readFileSync('examples/consumer/.github/workflows/bench.yml', 'utf8'));
+  let r = pass(caller);
+  assert.equal(r.status, 2, r.out);
+  assert.match(
+    r.out,
+    /admits owner\/app\/\.github\/workflows\/bench\.yml@refs\/heads\/main, which defines no self-hosted job: GitHub gives a group's runners only to jobs defined in a selected workflow.*your organisation's fork of dind-bench at a pinned ref/,
+  );
+  assert.deepEqual(issued(r.calls), []);
+  // The reusable workflow as it was before its guard job: any workflow calling it, a fork's too, would get a runner.
+  const old = `owner/dind-bench/.github/workflows/reusable-bench.yml@${'a'.repeat(40)}`;
+  const unguarded = readFileSync('.github/workflows/reusable-bench.yml', 'utf8').replaceAll(
+    'dind-bench fork barrier',
+    'x',
+  );
+  s.workflowFile(old, unguarded);
+  r = pass(old);
+  assert.equal(r.status, 2, r.out);
+  assert.match(
+    r.out,
+    /a reusable workflow that does not refuse the events a fork can cause \(no dind-bench guard job\)/,
+  );
+  assert.deepEqual(issued(r.calls), []);
+  // A workflow in a repository the broker cannot read (no Contents: read) is not checked, so refused.
+  const hidden = `owner/hidden/.github/workflows/reusable-bench.yml@${'b'.repeat(40)}`;
+  writeFileSync(path.join(s.dir, 'unreadable-repos'), 'owner/hidden\n');
+  r = pass(hidden);
+  assert.equal(r.status, 2, r.out);
+  assert.match(
+    r.out,
+    /admits owner\/hidden\/.*, but the broker cannot read owner\/hidden \(give the credential Contents: read on it\)/,
+  );
+  assert.deepEqual(issued(r.calls), []);
+  // Not at its ref in a readable repository (a bench-pr not pushed yet): it admits no job now; the next
+  // configuration checks again.
+  r = pass(`owner/dind-bench/.github/workflows/reusable-bench.yml@refs/heads/bench-pr`);
+  assert.equal(r.status, 0, r.out);
+  // The reusable workflow with its guard, at a pinned commit: configured.
+  const guarded = `owner/dind-bench/.github/workflows/reusable-bench.yml@${'d'.repeat(40)}`;
+  s.workflowFile(guarded, readFileSync('.github/workflows/reusable-bench.yml', 'utf8'));
+  r = pass(guarded);
   assert.equal(r.status, 0, r.out);
   assert.equal(issued(r.calls).length, 1);
 });
@@ -494,7 +579,8 @@ test('a GitHub App: the broker mints an installation token limited to the runner
   const minted = readFileSync(path.join(s.dir, 'minted'), 'utf8').trim().split('\n');
   assert.equal(minted.length, 1, 'one token for the whole pass');
   const [jwt, body] = minted[0].split(' ');
-  assert.deepEqual(JSON.parse(body), { permissions: { organization_self_hosted_runners: 'write' } });
+  // Contents read: the broker reads the workflows the group selects (what they define).
+  assert.deepEqual(JSON.parse(body), { permissions: { organization_self_hosted_runners: 'write', contents: 'read' } });
   const [head, claims, signature] = jwt.split('.');
   const verifier = createVerify('RSA-SHA256');
   verifier.update(`${head}.${claims}`);

@@ -10,7 +10,7 @@ export function register(cli) {
     cli
       .command('plan')
       .description('estimate the wall time of a run per benchmark, from the parameters, without running it'),
-  ).action(async (opts) => {
+  ).action(async (opts, command) => {
     const [{ estimateRun }, { loadParamOverrides, paramsFor }, { makePlan }, { textTable }] = await Promise.all([
       import('../../run/estimate.js'),
       import('../../run/params.js'),
@@ -18,7 +18,14 @@ export function register(cli) {
       import('../../text/tables.js'),
     ]);
     const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
-    const { iterations, warmup, engines } = designOf({ ...opts, environments: opts.env, engines: opts.engine });
+    const named = ['bench', 'env', 'engine', 'distro'].filter((k) => command.getOptionValueSource(k) === 'cli');
+    const { iterations, warmup, engines, nextLine } = designOf({
+      ...opts,
+      environments: opts.env,
+      engines: opts.engine,
+      benchmarks: opts.bench,
+      named,
+    });
     const plan = makePlan({
       benchmarks: opts.bench,
       environments: opts.env,
@@ -26,6 +33,7 @@ export function register(cli) {
       engines,
       iterations,
       warmup,
+      nextLine,
     });
     const est = estimateRun({ plan, profile: opts.profile, paramOverrides });
     const rows = est.benchmarks.map((b) => [

@@ -19,7 +19,7 @@ export function register(cli) {
     )
     .option(
       '--redact <list>',
-      'leave out of the history what a public site should not show: hostnames, emails, labels (comma-separated), or all',
+      'leave out of the history what a public site should not show: hostnames, emails, labels (comma-separated), all, or none (the publish action and the workflow leave out all unless told none)',
     )
     .action(async (results, opts) => {
       const [{ publishRun }, { archiveOldShards, checkKeepMonths }, { parseRedact }] = await Promise.all([
