@@ -125,7 +125,7 @@ test("docs/runners.md lists the workflow's inputs, outputs and repository variab
   );
   assert.notEqual(more, BENCH);
   assert.notEqual(withWorkflowTables(doc, more), doc);
-  const undocumented = BENCH.replace('vars.DIND_BENCH_REDACT }}', 'vars.DIND_BENCH_SOMETHING }}');
+  const undocumented = BENCH.replace('vars.DIND_BENCH_GAB_BRANCH', 'vars.DIND_BENCH_SOMETHING');
   assert.notEqual(undocumented, BENCH);
   assert.throws(() => withWorkflowTables(doc, undocumented), /vars\.DIND_BENCH_SOMETHING, which stands for no input/);
 });
