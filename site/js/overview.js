@@ -3,6 +3,7 @@
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
 import { costChange, costFactor, worseInterval } from '#model/change.js';
 import { jobSentence } from '#model/job-cost.js';
+import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '#model/isolation.js';
 import { num, shortPct, unsignedPct } from '#model/numbers.js';
 import { date, esc, factorLabel, factorTicks, shortCommit } from './format.js';
 import { visible } from './state.js';
@@ -16,6 +17,7 @@ export function renderOverview(latest, state, runFile) {
   const rows = latest.rows.filter((r) => !state.bench || r.benchmark === state.bench);
   renderFacts(latest, runFile);
   renderAnswer(latest, rows, state);
+  renderModes(latest);
   renderHighlights(rows, state);
   renderOverheadChart(rows, state);
   renderTable(rows, state);
@@ -23,6 +25,38 @@ export function renderOverview(latest, state, runFile) {
   $('unavailable').innerHTML = un.length
     ? `Not measured in this run: ${[...new Set(un.map((u) => `${u.benchmark} ${u.environmentKey} ${u.distro} (${u.status}${u.reason ? `: ${u.reason.split('\n')[0]}` : ''})`))].map(esc).join('; ')}`
     : '';
+}
+
+/**
+ * The mode table of the run (overview version 6): built at publish time by the reading layer, only formatted
+ * here, as report.html does; each fact's evidence on hover. Hidden for a run without one.
+ * @param {import('#model/overview.js').Overview} latest
+ */
+function renderModes(latest) {
+  const m = latest.modes;
+  const card = $('modes-card');
+  card.hidden = !m?.rows?.length;
+  if (!m?.rows?.length) return;
+  const t = modeTableText(m);
+  const factFrom = t.header.indexOf(ISOLATION_FACTS[0].label);
+  $('modes-answer').innerHTML = [m.answer, m.policyError]
+    .filter((s) => typeof s === 'string' && s)
+    .map((s) => `<b>${esc(/** @type {string} */ (s))}</b>`)
+    .join(' ');
+  const body = t.rows.map((r, row) => {
+    const mode = m.rows[row];
+    const tds = r.map((c, i) => {
+      const f = i >= factFrom && i < factFrom + ISOLATION_FACTS.length ? ISOLATION_FACTS[i - factFrom] : null;
+      const evidence = f ? (mode.facts?.[f.key]?.evidence ?? []).join('\n') : '';
+      const cls = f ? (c === f.bad ? 'fact-bad' : c === 'no' ? 'fact-ok' : '') : '';
+      return `<td class="${cls}"${evidence ? ` title="${esc(evidence)}"` : ''}>${esc(c)}</td>`;
+    });
+    return `<tr data-mode="${esc(mode.env)}">${tds.join('')}</tr>`;
+  });
+  $('modes-table').innerHTML =
+    `<thead><tr>${t.header.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>` +
+    `<tbody>${body.join('')}</tbody>`;
+  $('modes-note').textContent = MODE_TABLE_READING;
 }
 
 /** @param {import('#model/overview.js').Overview} latest @param {string} runFile */

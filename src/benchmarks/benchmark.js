@@ -18,7 +18,8 @@
 //
 // ctx = { image, params, timeoutMs, saveRaw(name, text), recordSeries(series) }: saveRaw keeps the tool's
 // raw output under DIR/raw/ so a parse failure or a surprising number can be checked against what the
-// tool printed; recordSeries keeps a sampled time series (e.g. memory) in the cell's `timeseries`.
+// tool printed; recordSeries keeps a sampled time series (e.g. memory) in the cell's `timeseries`;
+// recordFacts keeps facts that are not timings (isolation) in the cell's `facts`, where no statistic reads them.
 //
 // A measure() that finds this host lacks something the benchmark needs (e.g. no registry to pull from)
 // throws UnavailableError: the cell becomes "unavailable" with that reason instead of "failed".
@@ -49,6 +50,7 @@
  *   image: string, params: P, timeoutMs: number,
  *   saveRaw: (name: string, text: string) => Promise<void>,
  *   recordSeries?: (series: Series) => void,
+ *   recordFacts?: (facts: import('../parsers/isolation.js').Fact[]) => void,
  * }} MeasureContext
  */
 

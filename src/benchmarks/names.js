@@ -16,6 +16,7 @@ export const BENCHMARK_NAMES = [
   'memory',
   'build',
   'image-load',
+  'isolation',
 ];
 
 /** The modules of this folder that are not benchmarks: the contract and its helpers, the registry, this list, and the workload benchmark (made per workload file by `run --workload`, not registered). */

@@ -14,9 +14,11 @@
 //
 // Offline, a pulled image is pushed by the run into a registry it starts itself (../engine/registry.js)
 // from a local image (`seed`): every pull is a real pull over HTTP. Everything a job makes is removed:
-// a fresh engine with its volume, and on the runner's engine the images it tagged, the images its builds
-// made (also those a later build under the same tag left untagged) and its compose project, at the end of
-// the run (also on failure and Ctrl-C, through the run's ResourceTracker). BuildKit cache a build leaves
+// a fresh engine with its volume, and on the runner's engine (../engine/image-names.js) every image name
+// the run gave is put back as it was before the run (removed, or pointed at its old image again: a
+// `present` image or a name that existed is never removed), the images it made there are removed (also
+// those a later build under the same tag left untagged), and its compose project, at the end of the run
+// (also on failure and Ctrl-C, through the run's ResourceTracker). BuildKit cache a build leaves
 // on the runner's engine stays, as a persistent runner keeps it (docs/workloads.md). A step's `docker`
 // commands reach the engine through ../engine/label-proxy.js, in every environment alike: the containers,
 // volumes and networks they create carry the run's label and the step's (STEP_LABEL), and on an engine
@@ -27,11 +29,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { cliConfig, dockerCli, shellStep } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
+import { ImageNames } from '../engine/image-names.js';
 import { labelProxy } from '../engine/label-proxy.js';
 import { startRegistry } from '../engine/registry.js';
 import { RUN_LABEL } from '../engine/resources.js';
 import { benchImage } from '../images/catalog.js';
 import { capability } from '../environments/environment.js';
+import { imageKey } from '../workload/load.js';
+import { COMPOSE_MISSING } from '../workload/preflight.js';
 
 /** @typedef {import('../workload/load.js').Workload} Workload */
 /** @typedef {import('../parsers/parse-error.js').Metric} Metric */
@@ -39,10 +44,10 @@ import { capability } from '../environments/environment.js';
 
 /**
  * What a run shares between its jobs: the registry, the CLI's private config, the job's files; per engine
- * that outlives its jobs, the names they gave images (tags) and the IDs of the images their builds made (built);
- * the run's labels, put on what steps create.
+ * that outlives its jobs (by socket: docker and dood share the runner's), the ledger of the image names the
+ * jobs gave and the images they made there; the run's labels, put on what steps create.
  * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, dir: string,
- *   primed: Set<string>, tags: Map<import('dockerode'), Set<string>>, built: Map<import('dockerode'), Set<string>>,
+ *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>,
  *   labels: Record<string, string> }} Shared
  */
 
@@ -55,8 +60,7 @@ const runs = new WeakMap();
 /** The series' name of a workload: every metric of the job is under it. @param {string} name */
 export const workloadBenchmarkName = (name) => `workload.${name}`;
 
-/** A metric key for an image reference: "team/app:1" -> "team_app_1". @param {string} ref */
-export const imageKey = (ref) => ref.replace(/[^a-z0-9._-]/g, '_').slice(0, 60);
+export { imageKey };
 
 /**
  * The benchmark that runs `workload` as a job in each environment.
@@ -79,9 +83,14 @@ export function workloadBenchmark(workload) {
   };
 }
 
-/** The project's benchmark images that seeds name (dind-bench/<bench>:<distro>): built before the run. @param {Workload} w */
+/**
+ * The project's benchmark images (dind-bench/<bench>:<distro>) the job takes from the runner's engine (a
+ * seed, a present image or its stand-in): built before the run. @param {Workload} w
+ */
 function seedBenches(w) {
-  const names = (w.images ?? []).flatMap((i) => [i.seed, i.from]).filter(Boolean);
+  const names = (w.images ?? [])
+    .flatMap((i) => [i.seed, i.source === 'present' ? (i.from ?? i.name) : undefined])
+    .filter(Boolean);
   return [
     ...new Set(names.map((n) => /^dind-bench\/([a-z0-9-]+):/.exec(/** @type {string} */ (n))?.[1]).filter(Boolean)),
   ].map((x) => /** @type {string} */ (x));
@@ -115,11 +124,10 @@ async function makeShared(w, tracker, registryImage) {
     config: config.dir,
     dir,
     primed: new Set(),
-    tags: new Map(),
-    built: new Map(),
+    engines: new Map(),
     labels: tracker.labels,
   };
-  tracker.onCleanup(() => removeTags(s));
+  tracker.onCleanup(() => restoreImages(s));
   const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
   if (seeds.length) {
     const outer = outerEngine();
@@ -130,25 +138,33 @@ async function makeShared(w, tracker, registryImage) {
 }
 
 /**
- * Removes the image tags jobs left on engines that outlive them (the runner's), then the images their builds
- * made there that no tag names any more: a build again under the same tag (the job's, then the cold and warm
- * ones) leaves the image before it untagged. Not forced: one that something else tagged or runs meanwhile stays.
+ * On each engine that outlives the jobs (the runner's): every image name the jobs gave put back as it was
+ * before the run, and the images they made removed (../engine/image-names.js).
  * @param {Shared} s
  */
-async function removeTags(s) {
-  for (const [docker, tags] of s.tags) {
-    for (const tag of tags)
-      await docker
-        .getImage(tag)
-        .remove({ force: true })
-        .catch(() => {});
+async function restoreImages(s) {
+  const problems = [];
+  for (const ledger of s.engines.values())
+    for (const change of await (await ledger).restore())
+      if (/^not put back/.test(change.done)) problems.push(`${change.name}: ${change.done}`);
+  // Said at the run's end (the tracker logs a cleanup's error), not lost: the runner's names are its owner's.
+  if (problems.length)
+    throw new Error(`image names of the runner's engine the run could not put back: ${problems.join('; ')}`);
+}
+
+/**
+ * The ledger of `engine`'s image names, begun before the run's first job on it; null for a fresh engine,
+ * which goes with everything in it.
+ * @param {JobEngine} engine @param {Shared} s @returns {Promise<ImageNames | null>}
+ */
+function ledgerOf(engine, s) {
+  if (engine.fresh) return Promise.resolve(null);
+  let ledger = s.engines.get(engine.socket);
+  if (!ledger) {
+    ledger = ImageNames.open(engine.docker);
+    s.engines.set(engine.socket, ledger);
   }
-  for (const [docker, ids] of s.built)
-    for (const id of ids)
-      await docker
-        .getImage(id)
-        .remove()
-        .catch(() => {});
+  return ledger;
 }
 
 /**
@@ -217,6 +233,15 @@ async function job(w, env, engine, s, ctx, rawPrefix, persist = false) {
  */
 async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
   const cli = cliOn(engine, s, ctx, rawPrefix);
+  const names = await ledgerOf(engine, s);
+  // Each image name a command may point elsewhere is claimed first, and what it names after is looked at:
+  // on the runner's engine, only what the run changed or made is undone at its end.
+  const naming = async (/** @type {string[]} */ claimed, /** @type {() => Promise<number>} */ command) => {
+    for (const name of claimed) await names?.claim(name);
+    const t = await command();
+    for (const name of claimed) await names?.madeUnder(name);
+    return t;
+  };
   /** @type {Metric[]} */
   const m = [ms('engine.ready_ms', engine.readyMs)];
   for (const image of w.images ?? []) {
@@ -224,11 +249,11 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
     if (image.source === 'pull') {
       const ref =
         s.registry && image.seed ? `${await capability(env, 'registryAddress')(s.registry)}/${image.name}` : image.name;
-      const t = await cli(`pull-${key}`, ['pull', '--quiet', ref]);
-      if (ref !== image.name) await cli(`tag-${key}`, ['tag', ref, image.name]);
-      remember(engine, s, ref);
+      const t = await naming([ref], () => cli(`pull-${key}`, ['pull', '--quiet', ref]));
+      if (ref !== image.name) await naming([image.name], () => cli(`tag-${key}`, ['tag', ref, image.name]));
       m.push(ms(`image.${key}.pull_ms`, t));
     } else if (image.source === 'archive') {
+      await names?.claim(image.name);
       m.push(
         ms(
           `image.${key}.load_ms`,
@@ -240,23 +265,24 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
           ]),
         ),
       );
+      await names?.madeUnder(image.name);
     } else if (engine.fresh) {
       // Present on the runner, not in a fresh engine: the job has to bring it in (save from the runner's engine, load).
       m.push(ms(`image.${key}.load_ms`, await copyImage(image.from ?? image.name, image.name, engine, s, cli)));
     } else if (image.from && image.from !== image.name) {
       // Already on this runner under the job's name: the stand-in is tagged so, untimed (nothing to do there).
-      await cli(`tag-${key}`, ['tag', image.from, image.name]);
+      const from = image.from;
+      await naming([image.name], () => cli(`tag-${key}`, ['tag', from, image.name]));
     }
-    remember(engine, s, image.name);
+    // A present image already on the runner under its name is the runner's: the job only uses it.
   }
-  for (const b of w.builds ?? []) {
-    const made = await imagesBefore(engine);
-    m.push(ms(`build.${b.name}_ms`, await cli(`build-${b.name}`, buildArgs(b, s, []))));
-    remember(engine, s, buildTag(b));
-    await rememberBuilt(engine, s, buildTag(b), made);
-  }
+  for (const b of w.builds ?? [])
+    m.push(ms(`build.${b.name}_ms`, await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [])))));
   if (w.compose) m.push(...(await compose(w.compose, s, cli)));
-  for (const step of w.steps ?? []) m.push(ms(`step.${step.name}_ms`, await shell(step, engine, s, ctx, rawPrefix)));
+  // A step reaches the run's registry as a job reaches its CI registry: at the address this engine uses.
+  const registry = s.registry ? await capability(env, 'registryAddress')(s.registry) : null;
+  for (const step of w.steps ?? [])
+    m.push(ms(`step.${step.name}_ms`, await shell(step, engine, s, ctx, rawPrefix, registry)));
   m.push(
     ms(
       'job.total_ms',
@@ -301,6 +327,10 @@ export function stepError(step, command, r) {
   );
 }
 
+/** What a failed command's message keeps of its output: its last lines, each and all bounded (the raw output has it whole). */
+export const TAIL_LINES = 10;
+export const MAX_LINE = 500;
+
 /** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
 export function failed(step, command, r) {
   const text = `${r.stdout}\n${r.stderr}`.trim();
@@ -309,45 +339,27 @@ export function failed(step, command, r) {
   const lines = (r.stderr.trim() || r.stdout.trim()).split('\n').filter((l) => l.trim());
   const first =
     [...lines].reverse().find((l) => /error|fail|fatal|denied|not found/i.test(l)) ?? lines.at(-1) ?? '(no output)';
-  const tail = text.split('\n').slice(-10).join('\n');
+  // A step may print anything: lines of megabytes would not fit in the results (a text field holds 64 KiB),
+  // so each line is cut, and the message says so and where the whole output is.
+  let cut = false;
+  const bounded = (/** @type {string} */ line) => {
+    if (line.length <= MAX_LINE) return line;
+    cut = true;
+    return `${line.slice(0, MAX_LINE)}… (${line.length - MAX_LINE} more characters)`;
+  };
+  const tail = text.split('\n').slice(-TAIL_LINES).map(bounded).join('\n');
+  const said = bounded(first.trim());
+  const note = cut
+    ? `\n(output cut: lines longer than ${MAX_LINE} characters; the whole output is in the run's raw/ folder)`
+    : '';
   return Object.assign(
-    new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${first.trim()}\n${tail}`),
+    new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${said}\n${tail}${note}`),
     { step },
   );
 }
 
 /** @param {string} metric @param {number} value @returns {Metric} */
 const ms = (metric, value) => ({ metric, unit: 'ms', better: 'lower', value: Math.round(value * 10) / 10 });
-
-/** Tags on an engine that outlives the job are removed at the run's end. @param {JobEngine} engine @param {Shared} s @param {string} tag */
-function remember(engine, s, tag) {
-  if (engine.fresh) return;
-  if (!s.tags.has(engine.docker)) s.tags.set(engine.docker, new Set());
-  /** @type {Set<string>} */ (s.tags.get(engine.docker)).add(tag);
-}
-
-/**
- * The IDs of the images on an engine that outlives the job, read before a build (untimed); null on a
- * fresh engine, which goes with everything in it.
- * @param {JobEngine} engine @returns {Promise<Set<string> | null>}
- */
-async function imagesBefore(engine) {
-  if (engine.fresh) return null;
-  return new Set((await engine.docker.listImages({ all: true })).map((i) => i.Id));
-}
-
-/**
- * After a build: the image its tag now names, if the build made it (it was not there before), is removed at
- * the run's end, even once another build under the tag has left it untagged.
- * @param {JobEngine} engine @param {Shared} s @param {string} tag @param {Set<string> | null} before
- */
-async function rememberBuilt(engine, s, tag, before) {
-  if (!before) return;
-  const { Id } = await engine.docker.getImage(tag).inspect();
-  if (before.has(Id)) return;
-  if (!s.built.has(engine.docker)) s.built.set(engine.docker, new Set());
-  /** @type {Set<string>} */ (s.built.get(engine.docker)).add(Id);
-}
 
 /**
  * `docker buildx build` arguments for a build of the workload (BuildKit: buildx's `docker` driver, the
@@ -401,16 +413,9 @@ async function copyImage(from, name, engine, s, cli) {
  */
 export function noCompose(e) {
   if (/'compose' is not a docker command|unknown command:? "?(docker )?compose\b/i.test(e.message))
-    throw Object.assign(
-      new Error(
-        "step compose-up: the workload's compose stack needs the docker compose v2 plugin, which is not installed " +
-          "(`docker compose version` fails). Install it: `apt-get install docker-compose-plugin` where Docker's apt " +
-          'repository is set up (runners/common/provision.sh --engine docker-ce), or on Debian 12, which packages ' +
-          'only the retired docker-compose 1.29, `./quickstart --workload FILE` (it builds compose from its Go module ' +
-          `into ~/.docker/cli-plugins when missing). The CLI said: ${e.message}`,
-      ),
-      { step: 'compose-up' },
-    );
+    throw Object.assign(new Error(`step compose-up: ${COMPOSE_MISSING} The CLI said: ${e.message}`), {
+      step: 'compose-up',
+    });
   throw e;
 }
 
@@ -444,12 +449,14 @@ async function compose(c, s, cli) {
 }
 
 /**
- * A shell step of the job (sh -c), with DOCKER_HOST on the job's engine, through a label proxy (started
- * before the step, untimed) that labels what the step creates with the run and the step.
+ * A shell step of the job (sh -c) in the job's folder (the run's copy of the workload's), with DOCKER_HOST
+ * on the job's engine, through a label proxy (started before the step, untimed) that labels what the step
+ * creates with the run and the step; DIND_BENCH_REGISTRY is the run's registry as this engine reaches it
+ * (HOST:PORT, to push and pull as a job does with its CI registry), when the run started one.
  * @param {import('../workload/load.js').WorkloadStep} step @param {JobEngine} engine @param {Shared} s
- * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix @param {string | null} registry
  */
-async function shell(step, engine, s, ctx, rawPrefix) {
+async function shell(step, engine, s, ctx, rawPrefix, registry) {
   const proxy = await labelProxy({ engineSocket: engine.socket, labels: { ...s.labels, [STEP_LABEL]: step.name } });
   /** @type {import('../engine/cli.js').CliResult} */
   let r;
@@ -458,6 +465,7 @@ async function shell(step, engine, s, ctx, rawPrefix) {
       socket: proxy.socket,
       script: step.run,
       cwd: s.dir,
+      env: registry ? { DIND_BENCH_REGISTRY: registry } : {},
       timeoutMs: ctx.timeoutMs,
       config: s.config,
     });
@@ -516,19 +524,19 @@ async function removeStepObjects(engine, s, ctx, rawPrefix) {
  */
 async function controlledBuilds(w, engine, s, ctx) {
   const cli = cliOn(engine, s, ctx, '');
+  const names = await ledgerOf(engine, s);
   /** @type {Metric[]} */
   const m = [];
   for (const b of w.builds ?? []) {
     // Inline cache metadata in the image, so a later build can use it as its cache (--cache-from).
     const inline = ['--build-arg', 'BUILDKIT_INLINE_CACHE=1'];
-    const made = await imagesBefore(engine);
+    // The job's build claimed the tag; each build here may point it at an image of its own, removed at the end.
     m.push(
       ms(`build.${b.name}.cold_ms`, await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline]))),
     );
-    await rememberBuilt(engine, s, buildTag(b), made);
-    const warmMade = await imagesBefore(engine);
+    await names?.madeUnder(buildTag(b));
     m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline))));
-    await rememberBuilt(engine, s, buildTag(b), warmMade);
+    await names?.madeUnder(buildTag(b));
     if (!engine.fresh) continue; // the runner's engine keeps its own cache: an import would not be used
     const archive = path.join(s.dir, `.dind-bench-cache-${b.name}.tar`);
     try {

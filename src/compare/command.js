@@ -1,5 +1,6 @@
 // `dind-bench compare`: read a run, compare inside it, optionally against history, write every output asked
 // for. In GitHub Actions the Markdown becomes the job summary and each regression an annotation.
+import { modesOf, modesTerminal } from '../results/report.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openHistory, seriesKey } from '../history/store.js';
@@ -27,6 +28,7 @@ export { EXIT_INCONCLUSIVE, EXIT_REGRESSION };
  *   results: string, history?: string, config?: string, markdown?: string, json?: string, prComment?: string,
  *   exportGab?: string, failOnRegression?: boolean, failOn?: 'regression' | 'inconclusive', gate?: string,
  *   pricePerMinute?: number, billing?: import('../model/job-cost.js').Billing, githubActions?: boolean,
+ *   policy?: string, modes?: boolean,
  *   openHistory?: (dir: string) => Promise<{ history: import('./against-history.js').HistoryReader, seriesKey: import('./against-history.js').SeriesKeyFn }>,
  *   print?: (text: string) => void,
  * }} CompareOptions
@@ -63,7 +65,21 @@ export async function compareCommand(opts) {
     failOnOf(opts),
     verdicts ? null : 'no history was given (--history) to judge this run against',
   );
-  const outcome = { results, comparisons, verdicts, gate, price: opts.pricePerMinute, billing: opts.billing };
+  // The mode table reads the same comparisons; a policy given here wins over the one the run recorded.
+  const modes = modesOf(results, {
+    policy: opts.policy ?? null,
+    comparisons,
+    price: opts.pricePerMinute,
+    billing: opts.billing,
+  });
+  const outcome = { results, comparisons, verdicts, gate, price: opts.pricePerMinute, billing: opts.billing, modes };
+  if (opts.modes) {
+    // Only the mode table and its answer (the quick start ends with it).
+    // Silent without one (a run with neither isolation cells nor a policy), so a script can always ask.
+    const text = modesTerminal(modes).join('\n\n');
+    if (text) print(`\n${text}\n`);
+    return { exitCode: 0, outcome };
+  }
   const markdown = markdownReport(outcome);
   await writeIf(opts.markdown, markdown);
   await writeIf(opts.prComment, prComment(outcome));

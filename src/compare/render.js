@@ -1,6 +1,6 @@
 // The comparison as text: a terminal table, a Markdown report (the GitHub job summary), a pull-request
 // comment, and a JSON document of verdicts.
-import { answers } from '../results/report.js';
+import { answers, modesMarkdown, modesTerminal } from '../results/report.js';
 import { pricingOf } from '../results/job-cost.js';
 import { TOO_FEW_NOTE, anyTooFew, versusTitle } from '../results/within-run.js';
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
@@ -11,7 +11,8 @@ import { costAnswer, startupPhases } from '../reading/answer.js';
 
 /**
  * @typedef {{ results: any, comparisons: import('../results/within-run.js').Comparison[], verdicts: import('./against-history.js').SeriesVerdict[] | null,
- *   gate?: import('../reading/gate.js').Gate, price?: number, billing?: import('../model/job-cost.js').Billing }} CompareOutcome
+ *   gate?: import('../reading/gate.js').Gate, price?: number, billing?: import('../model/job-cost.js').Billing,
+ *   modes?: ReturnType<typeof import('../results/report.js').modesOf> }} CompareOutcome
  * price, billing: compare's --price-per-minute and --billing; each absent, the run's own (run.args) or the default
  */
 
@@ -87,6 +88,7 @@ export function terminalReport(o) {
     for (const g of groupedInsufficient(o.verdicts))
       out.push(wrap(`insufficient data, ${g.count} series: ${g.reason}`));
   }
+  for (const m of modesTerminal(o.modes ?? null)) out.push('', m);
   // Control characters are what is stripped here (escape sequences from a results file).
   // eslint-disable-next-line no-control-regex
   return out.map((l) => l.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ' ')).join('\n') + '\n';
@@ -151,6 +153,7 @@ export function markdownReport(o) {
   }
   for (const t of comparisonTables(o.comparisons))
     out.push('', `### ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
+  out.push(...modesMarkdown(o.modes ?? null));
   return out.join('\n') + '\n';
 }
 
@@ -198,6 +201,8 @@ export function verdictsDocument(o) {
     counts: o.verdicts ? verdictCounts(o.verdicts) : null,
     verdicts: o.verdicts,
     comparisons: o.comparisons,
+    // The mode table (src/reading/modes.js): rows with each fact's value and evidence, and the answer.
+    modes: o.modes ?? null,
   };
 }
 

@@ -50,11 +50,19 @@ export async function cliConfig() {
   /** @type {Record<string, string | null>} */
   const plugins = {};
   for (const name of PLUGINS) {
-    const found = PLUGIN_DIRS.map((d) => path.join(d, name)).find((f) => existsSync(f)) ?? null;
+    const found = findPlugin(name);
     plugins[name] = found;
     if (found) await symlink(found, path.join(dir, 'cli-plugins', name));
   }
   return { dir, plugins, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Where the docker CLI would find plugin `name` ("docker-compose"), or null: not installed.
+ * @param {string} name @returns {string | null}
+ */
+export function findPlugin(name) {
+  return PLUGIN_DIRS.map((d) => path.join(d, name)).find((f) => existsSync(f)) ?? null;
 }
 
 /**
@@ -128,8 +136,46 @@ export function groupMembers(pgid) {
   return out;
 }
 
+/** How long a step's leftover processes get to start their own command before they are named. */
+const SETTLE_MS = 100;
+
+/**
+ * The processes a step left in its group, named. A child forked just before the shell exited may not have
+ * started its command yet (it still reads as the shell): looked at again a moment later, it names itself.
+ * @param {number} pgid @param {(left: string[]) => void} done
+ */
+function leftovers(pgid, done) {
+  const found = groupMembers(pgid);
+  if (!found.length) return done([]);
+  setTimeout(() => {
+    const again = groupMembers(pgid);
+    done(again.length ? again : found);
+  }, SETTLE_MS);
+}
+
 /** How long the output may stay open after the group is ended (a process that left the group holds it). */
 const CLOSE_GRACE_MS = 2_000;
+
+/**
+ * A tool's environment: the PATH and HOME it needs, the caller's variables, then the engine and the CLI's
+ * settings, which the caller's cannot override.
+ * @param {string} socket @param {string | undefined} config @param {Record<string, string>} env
+ */
+function toolEnv(socket, config, env) {
+  return {
+    PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+    HOME: process.env.HOME ?? '/root',
+    ...env,
+    DOCKER_HOST: `unix://${socket}`,
+    DOCKER_CONFIG: config,
+    // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit).
+    DOCKER_BUILDKIT: '1',
+    BUILDKIT_PROGRESS: 'plain',
+    COMPOSE_PROGRESS: 'plain',
+    COMPOSE_ANSI: 'never',
+    DOCKER_CLI_HINTS: 'false',
+  };
+}
 
 /**
  * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'>} spec
@@ -147,19 +193,7 @@ function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
       // Its own process group (and session), so that it and whatever it starts can be ended together.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
-        HOME: process.env.HOME ?? '/root',
-        ...env,
-        DOCKER_HOST: `unix://${socket}`,
-        DOCKER_CONFIG: config,
-        // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit).
-        DOCKER_BUILDKIT: '1',
-        BUILDKIT_PROGRESS: 'plain',
-        COMPOSE_PROGRESS: 'plain',
-        COMPOSE_ANSI: 'never',
-        DOCKER_CLI_HINTS: 'false',
-      },
+      env: toolEnv(socket, config, env),
     });
     const pgid = child.pid;
     if (pgid) groups.add(pgid);
@@ -216,21 +250,28 @@ function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config }) {
       spawnError = err.message;
       finish();
     });
-    child.on('exit', (code, signal) => {
-      const ms = performance.now() - t0;
-      clearTimeout(timer);
-      // What it started and left running is named, then ended with the rest of its group.
-      const leftRunning = pgid && !timedOut ? groupMembers(pgid) : [];
+    let closed = false;
+    /** @param {number | null} code @param {NodeJS.Signals | null} signal @param {number} ms @param {string[]} leftRunning */
+    const record = (code, signal, ms, leftRunning) => {
       if (pgid) endGroup(pgid);
       exited = { code, signal, ms, leftRunning };
+      if (closed) return finish();
       // The output ends when the last process holding it does; one that left the group may hold it on.
       grace = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
         finish(`\n(output cut ${CLOSE_GRACE_MS / 1000} s after the exit: a process outside its group held it open)`);
       }, CLOSE_GRACE_MS);
+    };
+    child.on('exit', (code, signal) => {
+      const ms = performance.now() - t0;
+      clearTimeout(timer);
+      // What it started and left running is named, then ended with the rest of its group.
+      if (!pgid || timedOut) return record(code, signal, ms, []);
+      leftovers(pgid, (left) => record(code, signal, ms, left));
     });
     child.on('close', () => {
+      closed = true;
       if (exited) finish();
     });
   });

@@ -4,6 +4,7 @@
 // (commands, services, the bridge, the lifecycle probe) is ContainerEnvironment's; this module adds the
 // inner daemon: starting it, its facts, its memory, its data root and its own start/stop cycle.
 import { runContainer } from '../engine/containers.js';
+import { execText } from '../engine/exec.js';
 import { DIND_TIMELINE, buildTimeline, hostClock, stopwatch } from '../engine/startup.js';
 import { containerHostPids, containerWorkingSet, pssBytes, withoutWorkloads } from '../engine/stats.js';
 import { dindImage } from '../images/catalog.js';
@@ -239,6 +240,19 @@ export class DindEnvironment extends ContainerEnvironment {
       this.jobEngineStops.push(stop);
     }
     return engine;
+  }
+
+  /**
+   * The outer container the inner engine runs in: a job that drives that engine can start a container
+   * with its privileges, so the isolation probe looks from there too.
+   * @returns {import('./environment.js').JobParent}
+   */
+  jobParent() {
+    const container = this.outer.getContainer(this.needDaemon().containerId);
+    return {
+      what: `the outer ${this.name} container its engine runs in`,
+      exec: (cmd, timeoutMs) => execText(container, cmd, timeoutMs),
+    };
   }
 
   /** An inner engine reaches a registry of the run on the runner engine's bridge. @param {{bridgeAddress: string}} registry */

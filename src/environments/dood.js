@@ -12,6 +12,7 @@
 // runner's engine, the job container being started at setup.
 import { DockerEnvironment } from './docker.js';
 import { runContainer } from '../engine/containers.js';
+import { execText } from '../engine/exec.js';
 import { socketOf } from '../engine/client.js';
 import { containerHostPids, pssBytes } from '../engine/stats.js';
 
@@ -71,6 +72,19 @@ export class DoodEnvironment extends DockerEnvironment {
         const b = await base.during(workloadId);
         return b === null ? null : b + (await jobCost());
       },
+    };
+  }
+
+  /**
+   * The job's own container, the one holding the runner engine's socket.
+   * @returns {import('./environment.js').JobParent | null}
+   */
+  jobParent() {
+    if (!this.jobContainer) return null;
+    const container = this.outer.getContainer(this.jobContainer);
+    return {
+      what: "the job's container holding the runner engine's socket",
+      exec: (cmd, timeoutMs) => execText(container, cmd, timeoutMs),
     };
   }
 

@@ -91,6 +91,13 @@
  */
 
 /**
+ * The container a job of this environment stands on besides its workloads: DinD's outer container (the one
+ * its engine runs in, whose privileges a job reaches through that engine) or DooD's job container (the one
+ * holding the socket). `exec` runs a command in it and returns its output (../engine/exec.js).
+ * @typedef {{what: string, exec: (cmd: string[], timeoutMs: number) => Promise<{exitCode: number, stdout: string, stderr: string}>}} JobParent
+ */
+
+/**
  * The interface. Optional members are capabilities: a benchmark that needs one declares the environments
  * without it in its `unavailableIn` (see ../benchmarks/benchmark.js) and reaches it through
  * `capability()` below, which fails with a clear message instead of a TypeError.
@@ -114,6 +121,7 @@
  *   jobEngine?: (opts?: JobEngineOptions) => Promise<JobEngine>,
  *   registryAddress?: (registry: import('../engine/registry.js').Registry) => Promise<string>,
  *   primesJobs?: boolean,
+ *   jobParent?: () => JobParent | null,
  * }} Environment
  *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.
  *   networkModes: the networks a client can reach a server over here (native offers only 'host').
@@ -124,6 +132,7 @@
  *   startupTimeline: the first container on the ready engine, phase by phase (Docker's whole start-up).
  *   jobMemory: what one more job costs the runner's memory, the same scope in every environment.
  *   teardown: removes everything it created.
+ *   jobParent: the container a job stands on besides its workloads (see JobParent), null when none.
  *   healthy: whether the engine of its own (DinD: the inner daemon) still answers; without it, the runner's
  *   engine is all it needs (../run/engine-watch.js checks that one).
  */

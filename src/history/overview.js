@@ -4,7 +4,7 @@
 // as: ../results/within-run.js), and each series against its own previous runs on the same hardware: the
 // verdict `compare --history` gives (../stats/verdicts.js), over the same window of earlier runs.
 import { workloadCosts } from '../results/job-cost.js';
-import { answers } from '../results/report.js';
+import { answers, modesOf } from '../results/report.js';
 import { compareWithinRun } from '../results/within-run.js';
 import { defaultThreshold } from '../model/change.js';
 import { judgeSeries } from '../reading/history.js';
@@ -37,7 +37,10 @@ export function overviewOf(results, points, previousPoints) {
     // 5: the four outcomes: `vsDocker[env].verdict` is regression, improvement, equivalent or inconclusive
     //    (with q and threshold), `trend.status` equivalent or inconclusive where it was "no change", and
     //    `answers`, the run's answer sentences (report.md's).
-    version: 5,
+    // 6: `modes`, the mode table (src/reading/modes.js: each environment's isolation facts with their
+    //    evidence, start-up, workload cost, verdicts against docker, failure rate; the policy's answer).
+    version: 6,
+    modes: modesOf(results, { comparisons }),
     answers: answers(results, comparisons),
     run: runOf(results),
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },

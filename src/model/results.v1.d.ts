@@ -274,6 +274,17 @@ export interface DindBenchResultsOneRun {
       v: number[];
     }[];
     /**
+     * facts that are not timings (the isolation benchmark): each decided yes/no/unknown or described, with the evidence it was decided from and the scope it was seen in (src/parsers/isolation.js); no statistic reads them
+     *
+     * @maxItems 200
+     */
+    facts?: {
+      name: Name;
+      value: Line;
+      evidence: Text;
+      scope: 'workload' | 'parent' | 'engine';
+    }[];
+    /**
      * @maxItems 1000
      */
     metrics: {

@@ -3,7 +3,8 @@
 // against Docker as a chart with intervals, then the tables. It fits a 1400 px wide window without
 // horizontal scrolling. The history site with charts over many runs is built by `site build`.
 import { jobSentence, workloadCosts } from './job-cost.js';
-import { DETECTABLE_READING, READING, answers, detectableTables, leftOutNote, problemGroups, samplingNote, summaryTables } from './report.js';
+import { DETECTABLE_READING, READING, answers, detectableTables, leftOutNote, modesOf, problemGroups, samplingNote, summaryTables } from './report.js';
+import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '../model/isolation.js';
 import { TOO_FEW_NOTE, compareWithinRun, costFactor, details, reading, worseInterval } from './within-run.js';
 import { waterfallSection } from './waterfall.js';
 
@@ -84,6 +85,7 @@ ${overheadChart(comparisons)}
 ${envRows}
 </tbody></table></div>
 ${isolation}
+${modesHtml(modesOf(results))}
 ${waterfallSection(results)}
 <h2>Medians and verdicts</h2>
 <p class="note">${esc(READING)}${tooFew ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>
@@ -93,6 +95,32 @@ ${groups.length ? `<h2>Cells that did not run</h2><ul>${groups.map((g) => `<li><
 <p><small>Raw samples and provenance: results.json; the tools' own output: raw/.</small></p>
 </body></html>
 `;
+}
+
+/**
+ * The mode table as HTML: the answer, then one row per mode; a fact that weakens isolation in red, its
+ * evidence on hover.
+ * @param {ReturnType<typeof modesOf>} m
+ */
+export function modesHtml(m) {
+  if (!m) return '';
+  const t = modeTableText(m);
+  const factFrom = t.header.indexOf(ISOLATION_FACTS[0].label);
+  const rows = t.rows.map((r, row) => {
+    const mode = m.rows[row];
+    const tds = r.map((c, i) => {
+      const f = i >= factFrom && i < factFrom + ISOLATION_FACTS.length ? ISOLATION_FACTS[i - factFrom] : null;
+      const evidence = f && mode.facts?.[f.key] ? mode.facts[f.key].evidence.join('\n') : '';
+      const cls = f ? (c === f.bad ? 'bad' : c === 'unknown' ? '' : 'ok') : i === 1 && m.policy ? (c === 'yes' ? 'ok' : 'bad') : '';
+      return `<td class="${cls}"${evidence ? ` title="${esc(evidence)}"` : ''}>${esc(c)}</td>`;
+    });
+    return `<tr data-mode="${esc(mode.env)}">${tds.join('')}</tr>`;
+  });
+  return `<h2 id="modes">${esc(t.title)}</h2>
+${m.answer ? `<p class="answer mode-answer"><b>${esc(m.answer)}</b></p>\n` : ''}${m.policyError ? `<p class="note bad">${esc(m.policyError)}</p>\n` : ''}<div class="scroll"><table class="modes"><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></div>
+<p class="note">${esc(MODE_TABLE_READING)}</p>`;
 }
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];

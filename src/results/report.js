@@ -5,9 +5,11 @@
 import { costTable, jobSentence, pricingOf, workloadCosts } from './job-cost.js';
 import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
-import { markdownTable, mdText } from '../text/tables.js';
+import { markdownTable, mdText, wrap } from '../text/tables.js';
 import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 import { answerFor, startupPhases } from '../reading/answer.js';
+import { modeTable } from '../reading/modes.js';
+import { MODE_TABLE_READING, modeTableText, parsePolicy } from '../model/isolation.js';
 
 /** How results.json marks a cell left out for the budget (`sampling.stopped`, src/run/budget.js). */
 const LEFT_OUT = 'left out for the budget';
@@ -256,6 +258,78 @@ export function leftOutNote(results) {
   return `Measured less than planned: ${n} left out for the run's budget${budget}, not measured: ${list}.`;
 }
 
+/**
+ * The mode table of a run (../reading/modes.js), when the run probed isolation or a policy is given: the
+ * policy given here (compare --policy), else the one the run recorded (run --policy), which is read as
+ * untrusted input: a recorded policy that does not parse is left out, and `policyError` says why.
+ * @param {import('#model/results.js').Results} results
+ * @param {{ policy?: string | null, comparisons?: import('./within-run.js').Comparison[], price?: number, billing?: import('../model/job-cost.js').Billing }} [opts]
+ * @returns {(import('#model/isolation.js').ModeTable & { policyError: string | null }) | null}
+ */
+export function modesOf(results, opts = {}) {
+  const recorded = results.run?.args?.policy;
+  const text = opts.policy ?? (typeof recorded === 'string' ? recorded : null);
+  if (!results.cells.some((c) => c.benchmark === 'isolation') && !text) return null;
+  let policy = null;
+  let policyError = null;
+  if (text) {
+    try {
+      policy = parsePolicy(text);
+    } catch (e) {
+      // A policy given here was validated by the command; only a recorded one can fail here.
+      policyError = `the policy recorded with the run was ignored: ${/** @type {Error} */ (e).message}`;
+    }
+  }
+  const comparisons = opts.comparisons ?? compareWithinRun(results);
+  // One billing model for the mode table too: compare's, else the run's (pricingOf).
+  const pricing = pricingOf(results, { price: opts.price, billing: opts.billing });
+  return { ...modeTable(results, comparisons, { policy, ...pricing }), policyError };
+}
+
+/** The mode table's Markdown section (empty without one). @param {ReturnType<typeof modesOf>} m */
+export function modesMarkdown(m) {
+  if (!m) return [];
+  const t = modeTableText(m);
+  return [
+    '',
+    `## ${mdText(t.title)}`,
+    '',
+    ...(m.answer ? [`**${mdText(m.answer)}**`, ''] : []),
+    ...(m.policyError ? [mdText(m.policyError), ''] : []),
+    // Wider than the report's other tables: a mode's facts and verdicts are read across, not cut.
+    markdownTable(t.header, t.rows, { maxWidth: 10_000 }),
+    '',
+    mdText(MODE_TABLE_READING),
+  ];
+}
+
+/**
+ * The mode table for a terminal: a block per mode (its name and whether it meets the policy, its facts,
+ * what it costs, its verdicts against docker), each line wrapped, then the answer. Empty without one.
+ * @param {ReturnType<typeof modesOf>} m @returns {string[]}
+ */
+export function modesTerminal(m) {
+  if (!m) return [];
+  const t = modeTableText(m);
+  const at = (/** @type {string[]} */ r, /** @type {string} */ label) => r[t.header.indexOf(label)];
+  const facts = t.header.slice(m.policy ? 2 : 1, t.header.indexOf('start-up a job pays'));
+  const blocks = t.rows.map((r) => {
+    const meets = m.policy ? ` (meets ${m.policy}: ${r[1]})` : '';
+    const cost = t.header.slice(t.header.indexOf('start-up a job pays'), t.header.indexOf('against docker'));
+    return [
+      `${r[0]}${meets}`,
+      wrap(`  isolation: ${facts.map((h) => `${h} ${at(r, h)}`).join(' · ')}`),
+      wrap(`  ${[...cost, 'cells failed'].map((h) => `${h} ${at(r, h)}`).join(' · ')}`),
+      wrap(`  against docker: ${at(r, 'against docker')}`),
+    ].join('\n');
+  });
+  return [
+    `${t.title}\n\n${blocks.join('\n\n')}`,
+    ...(m.policyError ? [wrap(m.policyError)] : []),
+    ...(m.answer ? [wrap(m.answer)] : []),
+  ];
+}
+
 /** The Markdown report of a run. @param {import('#model/results.js').Results} results */
 export function markdownReport(results) {
   const out = [`# dind-bench run ${mdText(results.run.id)}`, ''];
@@ -273,6 +347,7 @@ export function markdownReport(results) {
     const t = costTable(w);
     out.push('', `## ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
   }
+  out.push(...modesMarkdown(modesOf(results)));
   const sampled = samplingNote(results);
   if (sampled) out.push('', mdText(sampled));
   out.push('', '| environment | status | engine | storage driver | DinD start mode |', '|---|---|---|---|---|');

@@ -12,6 +12,7 @@ import { ParseError } from '../parsers/parse-error.js';
  *   image: string | null, status: 'ok' | 'failed' | 'unavailable' | 'pending', reason?: string, step?: string,
  *   logTail?: string, metrics: MetricSeries[], raw: string[],
  *   timeseries?: (import('../benchmarks/benchmark.js').Series & {iteration: number})[], stepsDone?: number,
+ *   facts?: import('../parsers/isolation.js').Fact[],
  *   sampling?: NonNullable<import('#model/results.js').Cell['sampling']>,
  * }} CellResult
  *   stepsDone: while the run is under way, how many of the cell's planned steps finished
@@ -121,6 +122,21 @@ export function markUnavailable(cell, reason) {
   cell.reason = reason;
 }
 
+/** A failure's words in the results (a text field there holds 64 KiB): its reason's line, and its log's end. */
+const MAX_REASON = 4096;
+const MAX_LOG_TAIL = 32_768;
+
+/**
+ * `text` at most `max` characters, keeping its start or its end, and saying what was cut: an error may
+ * carry a tool's output of any length.
+ * @param {string} text @param {number} max @param {'start' | 'end'} keep
+ */
+function bounded(text, max, keep) {
+  if (text.length <= max) return text;
+  const cut = `(${text.length - max} characters cut)`;
+  return keep === 'start' ? `${text.slice(0, max)}… ${cut}` : `${cut} …${text.slice(-max)}`;
+}
+
 /**
  * A failed cell: the reason names the benchmark, environment, distribution, iteration and step, then the
  * error's first line; the rest of the error (the tool's output) is its log tail.
@@ -132,8 +148,8 @@ export function markFailed(cell, e, label, lastStep, profile) {
   cell.status = 'failed';
   cell.step = err.step ?? lastStep;
   const where = `${cell.benchmark} in ${cell.environmentKey} (${cell.distro}), ${label}${cell.step ? `, step ${cell.step}` : ''}`;
-  cell.reason = `${where}: ${err.message.split('\n')[0]}`;
-  cell.logTail = err.message.split('\n').slice(1).join('\n') || undefined;
+  cell.reason = `${where}: ${bounded(err.message.split('\n')[0], MAX_REASON, 'start')}`;
+  cell.logTail = bounded(err.message.split('\n').slice(1).join('\n'), MAX_LOG_TAIL, 'end') || undefined;
   if (e instanceof ParseError) cell.reason += ` (raw output kept in ${cell.raw[cell.raw.length - 1] ?? 'raw/'})`;
   if (e instanceof CellTimeoutError) cell.reason = `${cell.reason} (per-step timeout ${profile.stepTimeoutMs} ms)`;
 }

@@ -36,6 +36,9 @@ export const QUICK_STEP_S = {
   memory: { docker: 4.5, dind: 5.86, 'dind-vfs': 7.42 },
   build: { docker: 0.74, dind: 0.7, 'dind-vfs': 3.84 },
   'image-load': { docker: 0.64, dind: 0.61, 'dind-vfs': 0.64 },
+  // Not from that run: the median step of a quick run of isolation and lifecycle on 2026-11-27 (five other
+  // sessions' work beside it). dind-vfs copies the image at the probe container's create.
+  isolation: { docker: 1.27, dind: 1.06, 'dind-vfs': 10.9 },
 };
 
 /**

@@ -2,7 +2,15 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { htmlReport } from '../results/report-html.js';
-import { answers, leftOutNote, markdownReport, problems, summaryTables } from '../results/report.js';
+import {
+  answers,
+  leftOutNote,
+  markdownReport,
+  modesOf,
+  modesTerminal,
+  problems,
+  summaryTables,
+} from '../results/report.js';
 import { costTable, jobSentence, workloadCosts } from '../results/job-cost.js';
 import { validateResults } from '../results/schema.js';
 import { textTable, wrap } from '../text/tables.js';
@@ -41,6 +49,8 @@ export function printReport(results, outDir, file, log) {
     const t = costTable(w);
     log(`\n${t.title}\n${textTable(t.header, t.rows)}`);
   }
+  // The mode table last: the answer to "which mode should our CI use" closes the run's output.
+  for (const m of modesTerminal(modesOf(results))) log(`\n${m}`);
   const rssMib = Math.round(results.harness.peakRssBytes / 2 ** 20);
   log(
     `\nresults: ${file}\nreport:  ${path.join(outDir, 'report.md')} and report.html\nwall time ${results.harness.wallSeconds} s, harness peak RSS ${rssMib} MiB`,

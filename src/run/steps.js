@@ -185,6 +185,11 @@ function measureContext(step, cell, run) {
       if (step.warmup) return;
       (cell.timeseries ??= []).push({ ...series, iteration: step.iteration });
     },
+    // Facts are the same every iteration (they describe the environment): the last measured one's are kept.
+    recordFacts: (facts) => {
+      if (step.warmup) return;
+      cell.facts = facts;
+    },
     currentStep: () => currentStep,
   };
 }

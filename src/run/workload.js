@@ -1,17 +1,21 @@
 // `run --workload FILE`: the team's own job joins the run as one more benchmark (../benchmarks/workload.js),
 // looked up in a registry of its own: every benchmark, plus the job. The file is read and checked in full
-// before anything starts (../workload/load.js); a resumed run reads it again from the path it recorded.
+// before anything starts (../workload/load.js), then what the runner's engine must hold for it
+// (../workload/preflight.js); a resumed run reads the file again from the path it recorded.
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { workloadBenchmark } from '../benchmarks/workload.js';
 import { loadWorkload } from '../workload/load.js';
+import { checkOnRunner } from '../workload/preflight.js';
 
 /**
  * @param {string} file the workload file
  * @param {string[]} alsoBenchmarks benchmarks asked for beside it (--bench)
+ * @param {import('dockerode')} [runner] the runner's engine: what the job takes from it is checked there
  * @returns {Promise<{ registry: import('./params.js').BenchmarkRegistry, benchmarks: string[], workload: import('../workload/load.js').Workload }>}
  */
-export async function withWorkload(file, alsoBenchmarks) {
+export async function withWorkload(file, alsoBenchmarks, runner) {
   const workload = await loadWorkload(file);
+  if (runner) await checkOnRunner(workload, { docker: runner });
   const bench = workloadBenchmark(workload);
   return {
     registry: Object.freeze({ ...BENCHMARKS, [bench.name]: bench }),

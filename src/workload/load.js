@@ -1,17 +1,20 @@
 // A workload file: a team's own CI job, described the way the job runs it (images, BuildKit builds, a
 // compose stack with a test, docker-CLI steps), in YAML. Untrusted input like a results file: bounded,
 // parsed, checked against schema/workload.v1.schema.json and then against its folder (every path
-// relative, inside the folder, present, and no link leading out) before anything runs. Every error names
-// the file, the field and what to do.
+// relative, inside the folder, present, and no link leading out; only files, folders and links in it; the
+// compose file a compose file) before anything runs. Every error names the file, the field and what is
+// expected, in words (never a raw pattern). What only the runner's engine can tell (a seed image there, the
+// compose plugin) is checked next, still before anything runs (./preflight.js).
 import { readFileSync } from 'node:fs';
-import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, open, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import Ajv from 'ajv';
 import YAML from 'yaml';
 import { logText } from '../text/escape.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/workload.v1.schema.json', import.meta.url), 'utf8'));
-const ajv = new /** @type {any} */ (Ajv)({ allErrors: true, strict: false });
+// verbose: each error carries the value it was about, so a message can say what was given.
+const ajv = new /** @type {any} */ (Ajv)({ allErrors: true, strict: false, verbose: true });
 const validate = ajv.compile(schema);
 
 /** A workload file is a page of YAML: anything larger is not one. */
@@ -19,6 +22,8 @@ export const MAX_WORKLOAD_BYTES = 64 * 1024;
 /** What a job's folder may hold: the run copies it (so the job sees a snapshot) and sends build contexts. */
 export const MAX_FOLDER_FILES = 20_000;
 export const MAX_FOLDER_BYTES = 1024 ** 3;
+/** A compose file is read whole to be checked: larger than any real one is refused. */
+export const MAX_COMPOSE_BYTES = 1024 ** 2;
 const ADVICE = 'see docs/workloads.md for the format';
 
 export class WorkloadError extends Error {}
@@ -49,6 +54,7 @@ export async function loadWorkload(file) {
   const dir = path.dirname(path.resolve(file));
   await checkPaths(checked, dir, where);
   await checkFolder(dir, where);
+  if (checked.compose) await checkCompose(checked.compose, await realpath(dir), where);
   return { ...checked, file: path.resolve(file), dir };
 }
 
@@ -102,12 +108,7 @@ function parseYaml(text, where) {
 /** Checks the document's shape and its cross-field rules. @param {unknown} doc @param {string} where @returns {WorkloadDoc} */
 export function checkDocument(doc, where) {
   if (!validate(doc)) {
-    const problems = (validate.errors ?? []).slice(0, 10).map((/** @type {any} */ e) => {
-      const field = e.instancePath || '/';
-      const extra = e.params?.additionalProperty ? ` "${e.params.additionalProperty}"` : '';
-      const allowed = e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : '';
-      return `field ${logText(field.slice(0, 200))}: ${e.message}${logText(extra.slice(0, 80))}${allowed}`;
-    });
+    const problems = (validate.errors ?? []).slice(0, 10).map(describeError);
     throw new WorkloadError(`${where}: not a valid workload: ${problems.join('; ')}; ${ADVICE}`);
   }
   const w = /** @type {WorkloadDoc} */ (doc);
@@ -123,6 +124,18 @@ export function checkDocument(doc, where) {
   unique(w.images ?? [], (x) => x.name, 'images', where);
   unique(w.builds ?? [], (x) => x.name, 'builds', where);
   unique(w.steps ?? [], (x) => x.name, 'steps', where);
+  // Every metric of an image is keyed by its name made plain (imageKey): two names of one key would merge
+  // their timings into one series without a word.
+  unique(
+    w.images ?? [],
+    (x) => imageKey(x.name),
+    'images',
+    where,
+    (i, other) => {
+      const first = logText(/** @type {WorkloadImage[]} */ (w.images)[other].name);
+      return `the name ${logText(/** @type {WorkloadImage[]} */ (w.images)[i].name)} gives the same metric key (image.${imageKey(/** @type {WorkloadImage[]} */ (w.images)[i].name)}.*) as ${first} (field /images/${other}/name), so their timings would merge; give names that differ in more than their punctuation`;
+    },
+  );
   if (!w.images?.length && !w.builds?.length && !w.compose && !w.steps?.length)
     throw new WorkloadError(`${where}: the job does nothing: give at least one of images, builds, compose, steps`);
   return w;
@@ -130,16 +143,70 @@ export function checkDocument(doc, where) {
 
 /**
  * @template T @param {T[]} items @param {(x: T) => string} key @param {string} field @param {string} where
+ * @param {(i: number, other: number) => string} [says] what to say when item i has the key of item other
  */
-function unique(items, key, field, where) {
-  const seen = new Set();
+function unique(items, key, field, where, says) {
+  /** @type {Map<string, number>} */
+  const seen = new Map();
   for (const [i, x] of items.entries()) {
-    if (seen.has(key(x)))
+    const other = seen.get(key(x));
+    if (other !== undefined)
       throw new WorkloadError(
-        `${where}: field /${field}/${i}: the name ${logText(key(x))} is used twice; give each a name of its own`,
+        `${where}: field /${field}/${i}: ${says ? says(i, other) : `the name ${logText(key(x))} is used twice; give each a name of its own`}`,
       );
-    seen.add(key(x));
+    seen.set(key(x), i);
   }
+}
+
+/** A metric key for an image reference: "team/app:1" -> "team_app_1". @param {string} ref */
+export const imageKey = (ref) => ref.replace(/[^a-z0-9._-]/g, '_').slice(0, 60);
+
+/**
+ * What the schema asks of a field, in words, by where in the schema the rule is: a message never shows a
+ * raw pattern. Keys are Ajv's schemaPath of the rule.
+ * @type {Record<string, string>}
+ */
+const EXPECTED = {
+  '#/definitions/id/pattern':
+    'a name of 1 to 40 characters: lower-case letters, digits, "_" and "-", starting with a letter or digit (e.g. app-build)',
+  '#/definitions/path/pattern': 'a path without control characters (tabs, newlines)',
+  '#/definitions/imageRef/pattern': 'an image reference as `docker pull` takes it, such as team/app:1',
+  '#/definitions/text/pattern': 'text without NUL characters',
+  '#/properties/builds/items/properties/target/pattern':
+    'a build stage name of up to 64 letters, digits, "_", "." and "-", starting with a letter or digit',
+  '#/properties/builds/items/properties/args/propertyNames/pattern':
+    'a build argument name: letters, digits and "_", not starting with a digit, up to 64 characters',
+  '#/properties/builds/items/properties/args/additionalProperties/pattern':
+    'a value on one line (no newline or other control characters)',
+  '#/properties/compose/properties/test/properties/service/pattern':
+    'a compose service name: letters, digits, "_", "." and "-", starting with a letter or digit, up to 64 characters',
+};
+
+/**
+ * One schema error as "field F: what is expected (got V)".
+ * @param {any} e an Ajv error (verbose)
+ */
+function describeError(e) {
+  const field = logText(String(e.instancePath || '/').slice(0, 200));
+  const got = e.keyword === 'required' || e.keyword === 'additionalProperties' ? '' : ` (got ${shown(e.data)})`;
+  /** @type {string} */
+  let says;
+  if (e.keyword === 'pattern')
+    says = `must be ${EXPECTED[e.schemaPath] ?? 'text of the form this field takes (docs/workloads.md)'}`;
+  else if (e.keyword === 'const') says = `must be ${JSON.stringify(e.params.allowedValue)}`;
+  else if (e.keyword === 'enum') says = `must be one of ${e.params.allowedValues.join(', ')}`;
+  else if (e.keyword === 'propertyNames')
+    return `field ${field}: ${logText(String(e.params?.propertyName ?? ''))}: a name this field does not take`;
+  else if (e.keyword === 'additionalProperties')
+    says = `has a field it does not take: "${logText(String(e.params.additionalProperty).slice(0, 80))}"`;
+  else says = e.message;
+  return `field ${field}: ${says}${got}`;
+}
+
+/** A value as given, short and safe to print. @param {unknown} value */
+function shown(value) {
+  const text = JSON.stringify(value) ?? String(value);
+  return logText(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }
 
 /**
@@ -204,6 +271,12 @@ async function checkFolder(dir, where) {
           );
       } else if (entry.isDirectory()) queue.push(full);
       else if (entry.isFile()) bytes += (await lstat(full)).size;
+      else
+        // A FIFO would hang the copy of the folder (and a build context's send), a socket or a device is
+        // no part of a job's files: refused here rather than mid-run.
+        throw new WorkloadError(
+          `${where}: ${logText(path.relative(root, full))} in the workload's folder is a ${specialKind(entry)}, not a file or a folder; the folder is copied for every run: remove it or give the job a folder of its own`,
+        );
       if (bytes > MAX_FOLDER_BYTES)
         throw new WorkloadError(
           `${where}: the workload's folder holds more than ${MAX_FOLDER_BYTES / 1024 ** 3} GiB; give the job a folder of its own`,
@@ -211,3 +284,54 @@ async function checkFolder(dir, where) {
     }
   }
 }
+
+/** @param {import('node:fs').Dirent} entry */
+function specialKind(entry) {
+  if (entry.isFIFO()) return 'named pipe (FIFO)';
+  if (entry.isSocket()) return 'socket';
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'device file';
+  return 'special file';
+}
+
+/**
+ * The compose file is YAML with a `services` mapping (what `docker compose` reads), and the test's service
+ * is one of them: found here, not when the stack is brought up after the pulls and builds.
+ * @param {WorkloadCompose} compose @param {string} root the folder, links resolved @param {string} where
+ */
+async function checkCompose(compose, root, where) {
+  const at = `${where}: field /compose/file: ${logText(compose.file)}`;
+  const file = await realpath(path.join(root, compose.file));
+  const info = await stat(file);
+  if (info.size > MAX_COMPOSE_BYTES)
+    throw new WorkloadError(`${at}: ${info.size} bytes, more than a compose file may have here (${MAX_COMPOSE_BYTES})`);
+  const docs = YAML.parseAllDocuments(await readFile(file, 'utf8'));
+  const errors = Array.isArray(docs) ? docs.flatMap((d) => d.errors) : [];
+  if (!Array.isArray(docs) || errors.length) {
+    const pos = errors[0]?.linePos?.[0];
+    const why = errors[0] ? logText(errors[0].message.split('\n')[0]) : 'not one YAML stream';
+    throw new WorkloadError(
+      `${at}${pos ? `:${pos.line}:${pos.col}` : ''} is not valid YAML (${why}); give a compose file (https://docs.docker.com/reference/compose-file/)`,
+    );
+  }
+  /** @type {unknown} */
+  let doc;
+  try {
+    // Compose files use anchors and aliases (x- fields); bounded as the YAML library bounds them.
+    doc = docs.length === 1 ? docs[0].toJS({ maxAliasCount: 100 }) : null;
+  } catch (e) {
+    throw new WorkloadError(`${at}: ${logText(/** @type {Error} */ (e).message)}; give a compose file`);
+  }
+  const services = isMapping(doc) ? doc.services : undefined;
+  if (!isMapping(services))
+    throw new WorkloadError(
+      `${at} is not a compose file: expected one YAML document with a "services" mapping (services: {db: {image: ...}})`,
+    );
+  const service = compose.test?.service;
+  if (service && !Object.hasOwn(services, service))
+    throw new WorkloadError(
+      `${where}: field /compose/test/service: ${logText(service)} is not a service of ${logText(compose.file)} (its services: ${logText(Object.keys(services).slice(0, 20).join(', ') || 'none')})`,
+    );
+}
+
+/** @param {unknown} x @returns {x is Record<string, unknown>} */
+const isMapping = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);

@@ -63,11 +63,11 @@ export const noop = {
 `,
   );
   const names = path.join(dir, 'src/benchmarks/names.js');
-  writeFileSync(names, readFileSync(names, 'utf8').replace("  'image-load',\n", "  'image-load',\n  'noop',\n"));
+  writeFileSync(names, readFileSync(names, 'utf8').replace('\n];', "\n  'noop',\n];"));
   const help = spawnSync(process.execPath, [path.join(dir, 'bin/dind-bench.js'), 'run', '--help'], {
     encoding: 'utf8',
   });
-  assert.match(help.stdout.replace(/\s+/g, ' '), /image-load, noop\)/, 'run --help offers it');
+  assert.match(help.stdout.replace(/\s+/g, ' '), /, noop\)/, 'run --help offers it');
   const plan = spawnSync(
     process.execPath,
     [path.join(dir, 'bin/dind-bench.js'), 'plan', '--bench', 'noop', '--env', 'docker', '--iterations', '2'],

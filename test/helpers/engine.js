@@ -82,3 +82,40 @@ export function the(value, what) {
   assert.ok(value != null, `${what} is missing`);
   return /** @type {NonNullable<T>} */ (value);
 }
+
+/**
+ * The engine's images as names and IDs: every "name id" pair and every image ID (tagged or not), for a
+ * before/after comparison of a run that must leave the runner's images as found. The suite's own images
+ * (dind-bench/...), which a run beside this one may rebuild meanwhile, are left out, but for the names in
+ * `keep` (those the run under test names itself), and so is any image that carried such a name. With
+ * `scope`, only the names that hold it (a test's own namespace: other runs on a shared engine come and go
+ * with names of their own), the images they name, and the untagged images whose history holds it (a build
+ * of the test's own Dockerfile, which writes the scope into a layer).
+ * @param {import('dockerode')} outer @param {string[]} [keep] @param {string} [scope]
+ * @returns {Promise<{ names: string[], ids: string[] }>}
+ */
+export async function imageState(outer, keep = [], scope) {
+  const left = (/** @type {string} */ t) =>
+    (t.startsWith('dind-bench/') && !keep.includes(t)) ||
+    (scope !== undefined && !t.includes(scope) && !keep.includes(t));
+  const images = await outer.listImages({ all: true });
+  const tagsOf = (/** @type {any} */ i) =>
+    (i.RepoTags ?? []).filter((/** @type {string} */ t) => t !== '<none>:<none>');
+  const names = images
+    .flatMap((i) => tagsOf(i).map((/** @type {string} */ t) => `${t} ${i.Id}`))
+    .filter((pair) => !left(pair.split(' ')[0]))
+    .sort();
+  /** @param {any} i */
+  const counted = async (i) => {
+    if (scope === undefined) return !tagsOf(i).some(left);
+    if (tagsOf(i).length) return !tagsOf(i).every(left);
+    const history = await outer
+      .getImage(i.Id)
+      .history()
+      .catch(() => []);
+    return history.some((/** @type {any} */ h) => String(h.CreatedBy).includes(scope));
+  };
+  const ids = [];
+  for (const i of images) if (await counted(i)) ids.push(i.Id);
+  return { names, ids: ids.sort() };
+}

@@ -1,6 +1,7 @@
 // `dind-bench compare`: DinD vs Docker (and Docker vs native, Alpine vs Debian) inside a run with intervals,
 // p-values and effect sizes; with --history, a verdict per metric against the series' own past; with
 // --baseline and --candidate, any two environments of the run, the one against the other.
+import { parsePolicy, policyText } from '../../model/isolation.js';
 import { InvalidArgumentError, Option } from 'commander';
 import { BILLING_MODELS } from '../../model/job-cost.js';
 
@@ -49,6 +50,11 @@ export function register(cli) {
         "how runner minutes count, for every sentence that names money: hosted (per started minute, as GitHub bills) or occupancy (per second of runner time at the runner's price); default: the run's, else hosted",
       ).choices([...BILLING_MODELS]),
     )
+    .option(
+      '--policy <list>',
+      'the isolation a mode must have, e.g. no-privileged,no-runner-engine: the mode table marks the modes that meet it and names the cheapest (default: the policy the run recorded)',
+    )
+    .option('--modes', 'print only the mode table and its answer (speed and isolation per environment)')
     .option('--markdown <file>', 'write the report as Markdown')
     .option('--json <file>', 'write comparisons and verdicts as JSON')
     .option('--pr-comment <file>', 'write a pull-request comment body (Markdown)')
@@ -71,6 +77,7 @@ export function register(cli) {
     .action(async (results, opts) => {
       if (opts.pricePerMinute !== undefined && !(opts.pricePerMinute >= 0 && opts.pricePerMinute < 1e6))
         throw new Error('--price-per-minute must be a number of dollars, 0 or more');
+      if (opts.policy !== undefined) opts.policy = policyText(parsePolicy(opts.policy));
       if (Boolean(opts.baseline) !== Boolean(opts.candidate))
         throw new Error('--baseline and --candidate go together: name the two environments to compare');
       if (opts.baseline) {

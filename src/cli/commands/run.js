@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { BILLING_MODELS, DEFAULT_BILLING } from '../../model/job-cost.js';
+import { POLICY_HELP, parsePolicy, policyText } from '../../model/isolation.js';
 import { parseDuration } from '../../text/durations.js';
 import { splitList } from '../../text/lists.js';
 import { log } from '../log.js';
@@ -33,6 +34,24 @@ function price(v) {
     throw new InvalidArgumentError(`expected a price in dollars per minute such as 0.006, got ${JSON.stringify(v)}`);
   return n;
 }
+
+/** --policy's value: checked now, recorded in its normal spelling. @param {string} v */
+function policy(v) {
+  try {
+    return policyText(parsePolicy(v));
+  } catch (e) {
+    throw new InvalidArgumentError(/** @type {Error} */ (e).message);
+  }
+}
+
+/** --billing: how the cost per job counts runner minutes (src/model/job-cost.js). */
+const billingOption = () =>
+  new Option(
+    '--billing <model>',
+    "how runner minutes count for the cost per job: hosted (per started minute, as GitHub bills) or occupancy (per second of runner time at the runner's price)",
+  )
+    .choices([...BILLING_MODELS])
+    .default(DEFAULT_BILLING);
 
 /** `run`'s exit codes (src/run/command.js EXIT), in its --help. */
 const EXIT_CODES = `
@@ -80,13 +99,11 @@ export function register(cli) {
       'what one runner minute costs you, for the cost per job (an hourly price / 60; default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
       price,
     )
-    .addOption(
-      new Option(
-        '--billing <model>',
-        "how runner minutes count for the cost per job: hosted (per started minute, as GitHub bills) or occupancy (per second of runner time at the runner's price)",
-      )
-        .choices([...BILLING_MODELS])
-        .default(DEFAULT_BILLING),
+    .addOption(billingOption())
+    .option(
+      '--policy <list>',
+      `the isolation a mode must have, e.g. no-privileged,no-runner-engine (${POLICY_HELP}): the mode table marks the modes that meet it and names the cheapest (run --bench isolation to measure the facts)`,
+      policy,
     )
     .addHelpText('after', EXIT_CODES)
     .action(async (opts, command) => {
@@ -116,7 +133,11 @@ export function register(cli) {
       // A workload is loaded and checked before anything runs; its job joins the registry as a benchmark.
       if (opts.workload) opts.workload = path.resolve(opts.workload); // recorded: a resume reads it again
       const job = opts.workload
-        ? await withWorkload(opts.workload, command.getOptionValueSource('bench') === 'cli' ? opts.bench : [])
+        ? await withWorkload(
+            opts.workload,
+            command.getOptionValueSource('bench') === 'cli' ? opts.bench : [],
+            outerEngine(),
+          )
         : null;
       const { exitCode } = await runCommand({
         outer: outerEngine(),

@@ -1,0 +1,106 @@
+// What a failing step said, and what a step is given (issue 37, item 6), on the real engine: a step that
+// fails after printing lines longer than a results file may hold fails its cell with the end of its output,
+// cut to a bound and saying so (the run goes on and exits 3, not 1), its whole output kept in raw/; a step
+// gets the run's registry as DIND_BENCH_REGISTRY and runs in the job's folder (a copy of the workload's).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { validateResults } from '../../src/results/schema.js';
+import { engineOrSkip, ensureImages, imageState, snapshot } from '../helpers/engine.js';
+
+const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
+const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-step-output-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** @param {string} name @param {string[]} lines */
+function workload(name, lines) {
+  const dir = mkdtempSync(path.join(work, `${name}-`));
+  writeFileSync(path.join(dir, 'marker.txt'), `${name}\n`);
+  const file = path.join(dir, 'workload.yml');
+  writeFileSync(file, ['version: 1', `name: ${name}`, ...lines, ''].join('\n'));
+  return file;
+}
+
+/** @param {string} file @param {string} out @param {string} envs */
+const run = (file, out, envs) =>
+  spawnSync(process.execPath, [BIN, 'run', '--workload', file, '--env', envs, '--iterations', '1', '--out', out], {
+    encoding: 'utf8',
+    timeout: 400_000,
+  });
+
+/** @param {string} out */
+const resultsOf = (out) =>
+  validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
+
+test('a failing step whose last lines hold more than 64 KiB fails its cell with a bounded tail; the run exits 3', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer);
+  const before = await snapshot(outer);
+  // Lines of 20,000 characters each: the last ten are 200 KB, more than a results text field takes.
+  const file = workload('noisy', [
+    'steps:',
+    '  - name: noisy',
+    "    run: \"for i in 1 2 3 4 5 6 7 8 9 10 11 12; do head -c 20000 /dev/zero | tr '\\\\0' x; echo; done; echo 'error: the build broke' >&2; exit 4\"",
+  ]);
+  const out = path.join(work, 'noisy-out');
+  const r = run(file, out, 'docker');
+  assert.equal(
+    r.status,
+    3,
+    `exit 3: a cell failed, results written\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`,
+  );
+  const [cell] = resultsOf(out).cells.filter((/** @type {any} */ c) => c.benchmark === 'workload.noisy');
+  assert.equal(cell.status, 'failed');
+  assert.match(cell.reason ?? '', /step step-noisy: .* exited 4: error: the build broke/);
+  const tail = cell.logTail ?? '';
+  assert.ok(tail.length < 16_384, `the kept tail is bounded: ${tail.length} characters`);
+  assert.match(tail, /cut/, 'and says it was cut');
+  assert.match(tail, /raw\//, 'naming where the whole output is');
+  const raw = readdirSync(path.join(out, 'raw'), { recursive: true, encoding: 'utf8' }).find((f) =>
+    f.endsWith('step-noisy.txt'),
+  );
+  assert.ok(raw, 'the raw output is kept');
+  assert.ok(readFileSync(path.join(out, 'raw', raw), 'utf8').length > 240_000, 'whole');
+  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+});
+
+test("a step gets the run's registry (DIND_BENCH_REGISTRY) and pushes to it; it runs in the job's folder", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer);
+  const before = await snapshot(outer);
+  const images = await imageState(outer);
+  const file = workload('pusher', [
+    'images:',
+    '  - { name: team/tools:1, source: pull, seed: dind-bench/lifecycle:debian }',
+    'steps:',
+    '  - name: push',
+    '    run: |',
+    '      set -e',
+    '      test "$(cat marker.txt)" = pusher',
+    '      test -n "$DIND_BENCH_REGISTRY"',
+    '      docker tag team/tools:1 "$DIND_BENCH_REGISTRY/team/result:1"',
+    '      docker push --quiet "$DIND_BENCH_REGISTRY/team/result:1"',
+    '      docker rmi "$DIND_BENCH_REGISTRY/team/result:1"',
+    '      docker pull --quiet "$DIND_BENCH_REGISTRY/team/result:1"',
+    '      docker rmi "$DIND_BENCH_REGISTRY/team/result:1"',
+  ]);
+  const out = path.join(work, 'pusher-out');
+  const r = run(file, out, 'docker,dind');
+  assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+  assert.deepEqual(
+    resultsOf(out)
+      .cells.filter((/** @type {any} */ c) => c.benchmark === 'workload.pusher')
+      .map((/** @type {any} */ c) => [c.environmentKey, c.status, c.reason ?? '']),
+    [
+      ['docker', 'ok', ''],
+      ['dind@20.10', 'ok', ''],
+    ],
+  );
+  assert.deepEqual(await imageState(outer), images, "the runner's image names and IDs are as found");
+  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+});
