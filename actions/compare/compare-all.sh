@@ -12,6 +12,9 @@
 #   REPORT_URL          link kept in the comment (default: this workflow run's page)
 #   BASELINE, CANDIDATE two environment keys of each run (e.g. dind@20.10, dind@26.1): the A/B of the pair
 #                       (`compare --baseline --candidate`) is the verdict instead of the history's
+#   PRICE_PER_MINUTE    dollars per runner minute for the cost per job (`compare --price-per-minute`; empty:
+#                       the run's, else the default)
+#   BILLING             hosted or occupancy (`compare --billing`; empty: the run's, else hosted)
 set -euo pipefail
 : "${SUITE:?}" "${RESULTS:?}" "${OUT:?}"
 case "${FAIL_ON_REGRESSION:-false}" in
@@ -28,6 +31,15 @@ if [ -z "$fail_on" ]; then
   elif [ -n "${BASELINE:-}" ]; then fail_on=inconclusive
   else fail_on=none; fi
 fi
+# Checked here too, before anything is written, so the error names the input rather than a CLI option.
+if [ -n "${PRICE_PER_MINUTE:-}" ] && ! [[ "$PRICE_PER_MINUTE" =~ ^[0-9]{1,6}(\.[0-9]{1,12})?$ ]]; then
+  echo "::error title=dind-bench compare::price-per-minute must be dollars per runner minute such as 0.006 (an hourly price divided by 60): digits and one decimal point only"
+  exit 2
+fi
+case "${BILLING:-}" in
+  ''|hosted|occupancy) ;;
+  *) echo "::error title=dind-bench compare::billing must be empty, 'hosted' (per started minute) or 'occupancy' (per second of runner time)"; exit 2 ;;
+esac
 gate=${GATE:-}
 if [ "${#gate}" -gt 1000 ]; then echo "::error title=dind-bench compare::gate is longer than 1,000 characters"; exit 2; fi
 if { [ -n "${BASELINE:-}" ] && [ -z "${CANDIDATE:-}" ]; } || { [ -z "${BASELINE:-}" ] && [ -n "${CANDIDATE:-}" ]; }; then
@@ -62,6 +74,8 @@ for file in "${files[@]}"; do
   # The annotation level follows the caller's input: error annotations only when regressions fail the job.
   if [ "$fail_on" != none ]; then args+=(--fail-on "$fail_on"); fi
   if [ -n "${GATE:-}" ]; then args+=(--gate "$GATE"); fi
+  if [ -n "${PRICE_PER_MINUTE:-}" ]; then args+=(--price-per-minute "$PRICE_PER_MINUTE"); fi
+  if [ -n "${BILLING:-}" ]; then args+=(--billing "$BILLING"); fi
   if [ "$use_history" = true ] && [ -z "${BASELINE:-}" ]; then args+=(--history "$HISTORY"); fi
   echo "compare $file"
   set +e
@@ -87,7 +101,8 @@ bash "$(dirname "$0")/comment-body.sh"
 # No copy into $GITHUB_STEP_SUMMARY here: in Actions `compare` already writes the job summary itself
 # (through @actions/core), once per results file.
 # The answer for a pipeline (the reusable workflow's outputs): the gates `compare --json` wrote, merged by
-# src/compare/outputs.js (verdict, regressions, inconclusive, worst, unseen, sentence), each one bounded line.
+# src/compare/outputs.js (verdict, regressions, inconclusive, worst, unseen, sentence, and the cost per job:
+# cost, cost-seconds, cost-interval, cost-per-1000-jobs), each one bounded line.
 node "$SUITE/src/compare/outputs.js" "$OUT"/comparison-*.json > "$OUT/outputs.txt"
 {
   echo "markdown=$(cd "$OUT" && pwd)/comparison.md"

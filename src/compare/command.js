@@ -9,7 +9,8 @@ import { checkPatterns, defaultConfig, loadConfig, thresholdOf } from './config.
 import { writeGabExport } from './gab-export.js';
 import { loadResults } from './load-results.js';
 import { logSafe } from '../text/escape.js';
-import { markdownReport, prComment, terminalReport, verdictsDocument } from './render.js';
+import { costFirst, markdownReport, prComment, terminalReport, verdictsDocument } from './render.js';
+import { pricingOf } from '../results/job-cost.js';
 import { compareWithinRun } from '../results/within-run.js';
 import { mdText } from '../text/escape.js';
 import { markdownTable, textTable, wrap } from '../text/tables.js';
@@ -17,7 +18,7 @@ import { abTable, compareEnvironments } from './ab.js';
 import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateFor, gateOf } from '../reading/gate.js';
 import { metricsOf } from '../reading/index.js';
 import { outcomeOfStatus } from '../reading/history.js';
-import { answerFor, startupPhases } from '../reading/answer.js';
+import { answerFor, costAnswer, startupPhases } from '../reading/answer.js';
 import { FALSE_ALARM_RATE } from '../reading/decide.js';
 
 export { EXIT_INCONCLUSIVE, EXIT_REGRESSION };
@@ -26,7 +27,8 @@ export { EXIT_INCONCLUSIVE, EXIT_REGRESSION };
  * @typedef {{
  *   results: string, history?: string, config?: string, markdown?: string, json?: string, prComment?: string,
  *   exportGab?: string, failOnRegression?: boolean, failOn?: 'regression' | 'inconclusive', gate?: string,
- *   pricePerMinute?: number, githubActions?: boolean, policy?: string, modes?: boolean,
+ *   pricePerMinute?: number, billing?: import('../model/job-cost.js').Billing, githubActions?: boolean,
+ *   policy?: string, modes?: boolean,
  *   openHistory?: (dir: string) => Promise<{ history: import('./against-history.js').HistoryReader, seriesKey: import('./against-history.js').SeriesKeyFn }>,
  *   print?: (text: string) => void,
  * }} CompareOptions
@@ -64,8 +66,13 @@ export async function compareCommand(opts) {
     verdicts ? null : 'no history was given (--history) to judge this run against',
   );
   // The mode table reads the same comparisons; a policy given here wins over the one the run recorded.
-  const modes = modesOf(results, { policy: opts.policy ?? null, comparisons, price: opts.pricePerMinute });
-  const outcome = { results, comparisons, verdicts, gate, price: opts.pricePerMinute, modes };
+  const modes = modesOf(results, {
+    policy: opts.policy ?? null,
+    comparisons,
+    price: opts.pricePerMinute,
+    billing: opts.billing,
+  });
+  const outcome = { results, comparisons, verdicts, gate, price: opts.pricePerMinute, billing: opts.billing, modes };
   if (opts.modes) {
     // Only the mode table and its answer (the quick start ends with it).
     // Silent without one (a run with neither isolation cells nor a policy), so a script can always ask.
@@ -135,7 +142,7 @@ async function configFor(file, results) {
  * answer first, then a row per metric, then the gate over the metrics it gates (`--gate`, default all).
  * @param {{ results: string, baseline: string, candidate: string, markdown?: string, json?: string, config?: string,
  *   failOnRegression?: boolean, failOn?: 'regression' | 'inconclusive', gate?: string, pricePerMinute?: number,
- *   githubActions?: boolean, print?: (text: string) => void }} opts
+ *   billing?: import('../model/job-cost.js').Billing, githubActions?: boolean, print?: (text: string) => void }} opts
  * @returns {Promise<{ exitCode: number, rows: import('./ab.js').AbRow[], gate: import('../reading/gate.js').Gate }>}
  */
 export async function abCommand(opts) {
@@ -160,17 +167,28 @@ export async function abCommand(opts) {
     failOnOf(opts),
   );
   const phases = startupPhases(results, opts.candidate);
+  // One pricing for every sentence: compare's options over the run's own (run.args), else the defaults.
+  const pricing = { ...pricingOf(results, { price: opts.pricePerMinute, billing: opts.billing }), phases };
   const answer = rows.length
-    ? answerFor(rows, { price: opts.pricePerMinute, phases })
+    ? answerFor(rows, pricing)
     : `${opts.candidate} against ${opts.baseline}: no metric measured in both in this run.`;
+  const cost = costAnswer(rows, pricing);
   const control = `False regressions are held at ${FALSE_ALARM_RATE * 100}% over the ${gate.gated} gated metrics (Benjamini-Hochberg).`;
   const table = abTable(rows);
-  const markdown = `${mdText(answer)}\n\n**Gate:** ${mdText(gate.sentence)} ${mdText(control)}\n\n${markdownTable(table.header, table.rows)}\n`;
+  const markdown = `${costFirst(cost.sentence, answer).join('\n')}\n\n**Gate:** ${mdText(gate.sentence)} ${mdText(control)}\n\n${markdownTable(table.header, table.rows)}\n`;
   await writeIf(opts.markdown, markdown);
   await writeIf(
     opts.json,
     JSON.stringify(
-      { baseline: opts.baseline, candidate: opts.candidate, answer, gate, falseAlarmRate: FALSE_ALARM_RATE, rows },
+      {
+        baseline: opts.baseline,
+        candidate: opts.candidate,
+        answer,
+        cost,
+        gate,
+        falseAlarmRate: FALSE_ALARM_RATE,
+        rows,
+      },
       null,
       2,
     ) + '\n',
@@ -179,7 +197,10 @@ export async function abCommand(opts) {
     const core = await import('@actions/core');
     await core.summary.addRaw(markdown).write();
   }
-  print(`${wrap(answer)}\n\n${wrap(`Gate: ${gate.sentence} ${control}`)}\n\n${textTable(table.header, table.rows)}\n`);
+  const costLine = answer.startsWith(cost.sentence) ? '' : `${wrap(cost.sentence)}\n\n`;
+  print(
+    `${costLine}${wrap(answer)}\n\n${wrap(`Gate: ${gate.sentence} ${control}`)}\n\n${textTable(table.header, table.rows)}\n`,
+  );
   return { exitCode: gate.exitCode, rows, gate };
 }
 

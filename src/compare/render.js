@@ -1,16 +1,19 @@
 // The comparison as text: a terminal table, a Markdown report (the GitHub job summary), a pull-request
 // comment, and a JSON document of verdicts.
 import { answers, modesMarkdown, modesTerminal } from '../results/report.js';
+import { pricingOf } from '../results/job-cost.js';
 import { TOO_FEW_NOTE, anyTooFew, versusTitle } from '../results/within-run.js';
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
 import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } from './rows.js';
 import { mdCode } from '../text/escape.js';
 import { FALSE_ALARM_RATE } from '../reading/decide.js';
+import { costAnswer, startupPhases } from '../reading/answer.js';
 
 /**
  * @typedef {{ results: any, comparisons: import('../results/within-run.js').Comparison[], verdicts: import('./against-history.js').SeriesVerdict[] | null,
- *   gate?: import('../reading/gate.js').Gate, price?: number,
+ *   gate?: import('../reading/gate.js').Gate, price?: number, billing?: import('../model/job-cost.js').Billing,
  *   modes?: ReturnType<typeof import('../results/report.js').modesOf> }} CompareOutcome
+ * price, billing: compare's --price-per-minute and --billing; each absent, the run's own (run.args) or the default
  */
 
 const HOW_TO_READ =
@@ -33,8 +36,36 @@ const UPGRADE = 'The next Engine line: ';
 const answered = new WeakMap();
 /** @param {CompareOutcome} o @returns {string[]} */
 function answersOf(o) {
-  if (!answered.has(o)) answered.set(o, answers(o.results, o.comparisons, { price: o.price }));
+  if (!answered.has(o)) answered.set(o, answers(o.results, o.comparisons, { price: o.price, billing: o.billing }));
   return answered.get(o);
+}
+
+/** The cost per job of an outcome (../reading/answer.js costAnswer), composed once like the answers. */
+const costed = new WeakMap();
+/** @param {CompareOutcome} o @returns {import('../reading/answer.js').CostAnswer} */
+export function costOfOutcome(o) {
+  if (!costed.has(o)) {
+    // The environments in the order the answers report them, so the cost is the first answer's.
+    const order = o.results.environments.map((/** @type {any} */ e) => e.key);
+    const against = o.comparisons
+      .filter((c) => c.kind === 'dind-vs-docker')
+      .sort((a, b) => order.indexOf(a.candidate.env) - order.indexOf(b.candidate.env));
+    const first = against.find((c) => c.benchmark === 'lifecycle');
+    const phases = first ? startupPhases(o.results, first.candidate.env, first.candidate.distro) : undefined;
+    costed.set(o, costAnswer(against, { ...pricingOf(o.results, { price: o.price, billing: o.billing }), phases }));
+  }
+  return costed.get(o);
+}
+
+/**
+ * The first line of the job summary and of the pull-request comment: the cost per job, in bold. When an
+ * answer opens with the same sentence (the start-up's), `rest` is that answer without it, so nothing is
+ * said twice.
+ * @param {string} cost the cost sentence @param {string} [answer]
+ */
+export function costFirst(cost, answer) {
+  const rest = answer?.startsWith(cost) ? answer.slice(cost.length).trim() : answer;
+  return [`**Cost per job:** ${mdText(cost)}`, ...(rest ? ['', mdText(rest)] : [])];
 }
 
 /** @param {CompareOutcome} o */
@@ -64,15 +95,16 @@ export function terminalReport(o) {
 }
 
 /**
- * The answer first: what the first environment compared with Docker costs a job (../results/report.js
- * answers, from the reading), what a later inner Engine line does to it where the run measured two, then,
- * against history, the gate's sentence. The first lines of the job summary and of the pull-request comment.
+ * The cost per job first (costOfOutcome: the team's own job, or the start-up a job pays), then what the
+ * first environment compared with Docker does by benchmark (../results/report.js answers, from the
+ * reading), what a later inner Engine line does to a job where the run measured two, then, against
+ * history, the gate's sentence. The first lines of the job summary and of the pull-request comment.
  * @param {CompareOutcome} o
  */
 export function headline(o) {
   const all = answersOf(o);
   const first = all.find((a) => !a.includes('not compared with Docker') && !a.startsWith(UPGRADE));
-  const lines = [mdText(first ?? 'No environment was compared with Docker in this run.')];
+  const lines = costFirst(costOfOutcome(o).sentence, first ?? 'No environment was compared with Docker in this run.');
   for (const a of all.filter((x) => x.startsWith(UPGRADE))) lines.push('', mdText(a));
   if (o.verdicts && o.gate) lines.push('', `**Against history:** ${mdText(o.gate.sentence)}`);
   return lines.join('\n');
@@ -163,6 +195,7 @@ export function verdictsDocument(o) {
     schema: 'dind-bench.compare/1',
     run: { id: o.results.run.id, fingerprint: o.results.host.fingerprint, runner: o.results.runner.name },
     answers: answersOf(o),
+    cost: costOfOutcome(o),
     gate: o.gate ?? null,
     falseAlarmRate: FALSE_ALARM_RATE,
     counts: o.verdicts ? verdictCounts(o.verdicts) : null,

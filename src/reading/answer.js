@@ -1,7 +1,7 @@
 // The answer first, in job terms: what the candidate (DinD, an alternative, another Engine line) costs a
 // job on this runner, in seconds with an interval and in dollars per 1,000 jobs, what that is made of, then
 // the outcomes by benchmark. Every output opens with these sentences (plain text; callers escape them).
-import { DEFAULT_PRICE_PER_MINUTE } from '../model/job-cost.js';
+import { DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE, moneyOf, pricingText } from '../model/job-cost.js';
 import { magnitude, unsignedPct } from '../model/numbers.js';
 import { median } from '../stats/index.js';
 
@@ -15,32 +15,107 @@ const signedSeconds = (ms) => `${ms < 0 ? '-' : '+'}${seconds(Math.abs(ms))}`;
 
 /**
  * @typedef {import('./index.js').Comparison} Comparison
- * @typedef {{ price?: number, phases?: Record<string, number> }} AnswerOptions
- * price: dollars per runner-minute (occupancy: a self-hosted runner's price, or a hosted minute's);
+ * @typedef {{ price?: number, billing?: import('../model/job-cost.js').Billing, phases?: Record<string, number> }} AnswerOptions
+ * price: dollars per runner-minute (a hosted minute's, or a self-hosted runner's hourly price / 60);
+ * billing: how minutes count (hosted: per started minute; occupancy: to the second), the same model as
+ * the workload's sentence (../model/job-cost.js moneyOf);
  * phases: the candidate's median phase times (ms) by startup metric, for what the start-up is made of.
  */
 
 /**
- * The start-up a job pays, the candidate against the baseline: "dind@20.10 costs a job +7.5 s
- * [+6.9 s, +8.1 s] to start against docker (7.9 s vs 0.40 s; regression), +$0.75 per 1,000 jobs at
- * $0.006 a runner-minute". Null without a start-up comparison. The interval is the ratio's, times the
- * baseline's median.
- * @param {Comparison} c the STARTUP_METRIC comparison @param {AnswerOptions} [opts]
+ * What a difference in job time costs, from one comparison of a job-time metric (the start-up, or a
+ * workload's whole job): the difference of medians with its interval (the ratio's, times the baseline's
+ * median) and its money in the billing model. `wholeJob`: the metric is the whole job, so hosted billing
+ * can round each side to its started minutes; otherwise hosted money is the average over jobs.
+ * @param {Comparison} c @param {AnswerOptions} [opts] @param {boolean} [wholeJob]
  */
-export function startupSentence(c, opts = {}) {
-  const price = opts.price ?? DEFAULT_PRICE_PER_MINUTE;
+export function jobCostOf(c, opts = {}, wholeJob = false) {
+  const pricing = { price: opts.price ?? DEFAULT_PRICE_PER_MINUTE, billing: opts.billing ?? DEFAULT_BILLING };
   const base = c.baseline.median;
   const diff = c.candidate.median - base;
   const lo = base * (c.ratio.low - 1);
   const hi = base * (c.ratio.high - 1);
-  const per1000 = (diff / 60_000) * price * 1000;
-  const interval = Number.isFinite(lo) && Number.isFinite(hi) ? ` [${signedSeconds(lo)}, ${signedSeconds(hi)}]` : '';
-  const money = `${per1000 < 0 ? '-' : '+'}$${Math.abs(per1000).toFixed(2)} per 1,000 jobs at $${price} a runner-minute`;
+  const interval = Number.isFinite(lo) && Number.isFinite(hi) ? { low: lo, high: hi } : null;
+  const money = moneyOf(diff, pricing, wholeJob ? { baseMs: base, candidateMs: c.candidate.median } : undefined);
+  return { pricing, diff, interval, money };
+}
+
+/** "+7.1 s [+3.5 s, +16.3 s]". @param {ReturnType<typeof jobCostOf>} cost */
+export const secondsText = (cost) =>
+  `${signedSeconds(cost.diff)}${cost.interval ? ` [${signedSeconds(cost.interval.low)}, ${signedSeconds(cost.interval.high)}]` : ''}`;
+
+/**
+ * The start-up a job pays, the candidate against the baseline: "dind@20.10 costs a job +7.5 s
+ * [+6.9 s, +8.1 s] to start against docker (7.9 s vs 0.40 s, regression), +$0.75 per 1,000 jobs on average,
+ * billed per started minute at $0.006, as GitHub bills hosted runners (each job rounded up to the minute:
+ * about 13% of jobs pay a minute more, the others the same)". The interval is the ratio's, times
+ * the baseline's median; the money is in the billing model (jobCostOf).
+ * @param {Comparison} c the STARTUP_METRIC comparison @param {AnswerOptions} [opts]
+ */
+export function startupSentence(c, opts = {}) {
+  const cost = jobCostOf(c, opts);
   const made = madeOf(opts.phases);
   return (
-    `${c.candidate.env} costs a job ${signedSeconds(diff)}${interval} to start against ${c.baseline.env} ` +
-    `(${seconds(c.candidate.median)} vs ${seconds(base)}, ${outcomeText(c)}), ${money}${made ? `; ${made}` : ''}.`
+    `${c.candidate.env} costs a job ${secondsText(cost)} to start against ${c.baseline.env} ` +
+    `(${seconds(c.candidate.median)} vs ${seconds(c.baseline.median)}, ${outcomeText(c)}), ${cost.money.text}, ` +
+    `${pricingText(cost.pricing)}${cost.money.note ? ` (${cost.money.note})` : ''}${made ? `; ${made}` : ''}.`
   );
+}
+
+/** A workload's whole job: the metric whose difference is what the team's job pays. */
+export const JOB_METRIC = 'job.total_ms';
+
+/** @param {Comparison} c */
+const isJob = (c) => c.benchmark.startsWith('workload.') && c.metric === JOB_METRIC;
+
+/**
+ * @typedef {{ sentence: string, benchmark: string | null, baseline: string | null, candidate: string | null,
+ *   seconds: { diff: number, low: number | null, high: number | null } | null, per1000: number | null,
+ *   occupancyPer1000: number | null, price: number, billing: import('../model/job-cost.js').Billing }} CostAnswer
+ * The cost per job, for the first line of the job summary and the PR comment and for the workflow's
+ * outputs: seconds with the interval of the difference, dollars per 1,000 jobs in the billing model
+ * (occupancyPer1000: the same difference as runner time, what hosted rounding can hide).
+ */
+
+/**
+ * The cost per job of the first candidate: the team's own job where the run has a workload (its whole job,
+ * so hosted billing rounds each side), else the start-up a job pays, else a sentence that says neither was
+ * measured. Every number comes from the comparison, in the one billing model of every other sentence.
+ * @param {Comparison[]} comparisons candidates in the order they are reported @param {AnswerOptions} [opts]
+ * @returns {CostAnswer}
+ */
+export function costAnswer(comparisons, opts = {}) {
+  const job = comparisons.find((c) => isJob(c) && c.baseline.median > 0);
+  const startup = comparisons.find((c) => c.benchmark === 'lifecycle' && c.metric === STARTUP_METRIC);
+  const c = job ?? startup;
+  const pricing = { price: opts.price ?? DEFAULT_PRICE_PER_MINUTE, billing: opts.billing ?? DEFAULT_BILLING };
+  if (!c)
+    return {
+      sentence:
+        'not measured in this run: it comes from a workload (your own job) or from the lifecycle benchmark (the start-up a job pays).',
+      ...{ benchmark: null, baseline: null, candidate: null, seconds: null, per1000: null, occupancyPer1000: null },
+      ...pricing,
+    };
+  const cost = jobCostOf(c, opts, c === job);
+  const sentence = job
+    ? `Your job (${job.benchmark}, ${job.candidate.distro}) costs ${secondsText(cost)} in ${job.candidate.env} against ` +
+      `${job.baseline.env} (${seconds(job.candidate.median)} vs ${seconds(job.baseline.median)}, ${outcomeText(job)}), ` +
+      `${cost.money.text}${cost.money.note ? ` (${cost.money.note})` : ''}, ${pricingText(cost.pricing)}.`
+    : startupSentence(c, opts);
+  return {
+    sentence,
+    benchmark: c.benchmark,
+    baseline: c.baseline.env,
+    candidate: c.candidate.env,
+    seconds: {
+      diff: cost.diff / 1000,
+      low: cost.interval ? cost.interval.low / 1000 : null,
+      high: cost.interval ? cost.interval.high / 1000 : null,
+    },
+    per1000: cost.money.per1000,
+    occupancyPer1000: cost.money.occupancyPer1000,
+    ...cost.pricing,
+  };
 }
 
 /**

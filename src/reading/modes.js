@@ -5,7 +5,7 @@
 // its outcomes against Docker in the reading's words (./answer.js), and the failure rate of its cells.
 // With a policy, each row says whether it meets it, and the answer names the cheapest mode that does.
 // Built once here; the reports, `compare`, the site only format it (../model/isolation.js modeTableText).
-import { DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-cost.js';
+import { DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-cost.js';
 import { meetsPolicy, modeFacts, policyText } from '../model/isolation.js';
 import { median, summarize } from '../stats/index.js';
 import { STARTUP_METRIC, familySentences } from './answer.js';
@@ -18,15 +18,17 @@ import { STARTUP_METRIC, familySentences } from './answer.js';
 /**
  * @param {import('#model/results.js').Results} results a valid results document
  * @param {import('./index.js').Comparison[]} comparisons the run's comparisons (those against Docker are used)
- * @param {{ policy?: import('#model/isolation.js').Policy | null, price?: number }} [opts]
+ * @param {{ policy?: import('#model/isolation.js').Policy | null, price?: number, billing?: import('#model/job-cost.js').Billing }} [opts]
+ *   billing: how the workload's minutes count, the same model as every other sentence of the run
  * @returns {ModeTable}
  */
 export function modeTable(results, comparisons, opts = {}) {
   const price = opts.price ?? DEFAULT_PRICE_PER_MINUTE;
+  const billing = opts.billing ?? DEFAULT_BILLING;
   const policy = opts.policy ?? null;
   const probed = results.cells.some((c) => c.benchmark === 'isolation');
   const keys = [...new Set(results.cells.map((c) => c.environmentKey))].filter((k) => k !== 'native');
-  const rows = keys.map((key) => rowOf(results, comparisons, key, price, policy));
+  const rows = keys.map((key) => rowOf(results, comparisons, key, { price, billing }, policy));
   const order = (/** @type {string} */ k) => (k === 'docker' ? 0 : 1);
   rows.sort((a, b) => order(a.env) - order(b.env) || a.env.localeCompare(b.env));
   return {
@@ -41,7 +43,7 @@ export function modeTable(results, comparisons, opts = {}) {
 
 /**
  * @param {import('#model/results.js').Results} results @param {import('./index.js').Comparison[]} comparisons
- * @param {string} key @param {number} price @param {import('#model/isolation.js').Policy | null} policy
+ * @param {string} key @param {import('#model/job-cost.js').Pricing} price @param {import('#model/isolation.js').Policy | null} policy
  * @returns {ModeRow}
  */
 function rowOf(results, comparisons, key, price, policy) {
@@ -82,10 +84,10 @@ function rowOf(results, comparisons, key, price, policy) {
 
 /**
  * The team's workload in this mode: its median job time and dollars per 1,000 jobs (../model/job-cost.js).
- * @param {import('#model/results.js').Cell[]} cells @param {string} key @param {number} price
+ * @param {import('#model/results.js').Cell[]} cells @param {string} key @param {import('#model/job-cost.js').Pricing} pricing
  * @returns {ModeRow['job']}
  */
-function jobOf(cells, key, price) {
+function jobOf(cells, key, { price, billing }) {
   const cell = cells.find((c) => c.benchmark.startsWith('workload.') && c.status === 'ok');
   const total = cell?.metrics.find((m) => m.metric === 'job.total_ms' && m.samples.length);
   if (!cell || !total) return null;
@@ -94,6 +96,7 @@ function jobOf(cells, key, price) {
     benchmark: cell.benchmark,
     distro: cell.distro,
     price,
+    billing,
     envs: [{ key, n: s.n, median: s.median, low: s.low, high: s.high, imagesMs: 0 }],
   }).envs;
   return { benchmark: cell.benchmark, medianMs: e.median, per1000: e.per1000 };

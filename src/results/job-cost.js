@@ -1,7 +1,7 @@
 // The cost of a workload run's job per environment, from a results document: the samples of each cell's
 // job.total_ms summarized (median and its 95% interval), priced by the model (../model/job-cost.js).
 import { summarize } from '../stats/index.js';
-import { DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-cost.js';
+import { BILLING_MODELS, DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-cost.js';
 
 export { DEFAULT_PRICE_PER_MINUTE, PRICE_SOURCE, costTable, jobSentence } from '../model/job-cost.js';
 
@@ -12,20 +12,35 @@ export const priceOf = (results) => {
 };
 
 /**
+ * The pricing of a run's costs: `over` (compare's --price-per-minute and --billing) where given, else what
+ * the run was asked to use (run.args, untrusted: only a known model is taken), else the defaults.
+ * @param {import('#model/results.js').Results} results
+ * @param {{ price?: number, billing?: import('../model/job-cost.js').Billing }} [over]
+ * @returns {import('../model/job-cost.js').Pricing}
+ */
+export function pricingOf(results, over = {}) {
+  const recorded = results.run?.args?.billing;
+  const billing =
+    over.billing ?? (BILLING_MODELS.includes(/** @type {any} */ (recorded)) ? /** @type {any} */ (recorded) : DEFAULT_BILLING);
+  return { price: over.price ?? priceOf(results), billing };
+}
+
+/**
  * The cost of each workload's job per environment, Docker first.
  * @param {import('#model/results.js').Results} results a valid results document
+ * @param {{ price?: number, billing?: import('../model/job-cost.js').Billing }} [over] compare's pricing, over the run's
  * @returns {import('../model/job-cost.js').WorkloadCost[]}
  */
-export function workloadCosts(results) {
-  const price = priceOf(results);
-  /** @type {Map<string, {benchmark: string, distro: string, price: number, envs: import('../model/job-cost.js').JobTime[]}>} */
+export function workloadCosts(results, over = {}) {
+  const { price, billing } = pricingOf(results, over);
+  /** @type {Map<string, {benchmark: string, distro: string, price: number, billing: import('../model/job-cost.js').Billing, envs: import('../model/job-cost.js').JobTime[]}>} */
   const out = new Map();
   for (const cell of results.cells) {
     if (!String(cell.benchmark).startsWith('workload.') || cell.status !== 'ok') continue;
     const total = cell.metrics.find((/** @type {any} */ m) => m.metric === 'job.total_ms');
     if (!total?.samples.length) continue;
     const id = `${cell.benchmark} ${cell.distro}`;
-    if (!out.has(id)) out.set(id, { benchmark: cell.benchmark, distro: cell.distro, price, envs: [] });
+    if (!out.has(id)) out.set(id, { benchmark: cell.benchmark, distro: cell.distro, price, billing, envs: [] });
     const s = summarize(total.samples);
     const images = cell.metrics.filter(
       (/** @type {any} */ m) => /^image\..*\.(pull|load)_ms$/.test(m.metric) && m.samples.length,

@@ -2,7 +2,7 @@
 // of each metric per environment and one compact verdict per DinD environment against Docker (the same
 // comparisons as `dind-bench compare`, from ./within-run.js), what the run could detect, and the cells that
 // did not run, each reason once. Tables fit 120 columns (../text/tables.js).
-import { costTable, jobSentence, workloadCosts } from './job-cost.js';
+import { costTable, jobSentence, pricingOf, workloadCosts } from './job-cost.js';
 import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
 import { markdownTable, mdText, wrap } from '../text/tables.js';
@@ -10,7 +10,6 @@ import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 import { answerFor, startupPhases } from '../reading/answer.js';
 import { modeTable } from '../reading/modes.js';
 import { MODE_TABLE_READING, modeTableText, parsePolicy } from '../model/isolation.js';
-import { priceOf } from './job-cost.js';
 
 /** How results.json marks a cell left out for the budget (`sampling.stopped`, src/run/budget.js). */
 const LEFT_OUT = 'left out for the budget';
@@ -186,19 +185,21 @@ export const READING =
  * job against the earlier one (the upgrade question). Plain text; callers escape it for their format.
  * @param {import('#model/results.js').Results} results
  * @param {import('./within-run.js').Comparison[]} [all] the run's comparisons (../reading/ readWithinRun)
- * @param {{ price?: number }} [opts]
+ * @param {{ price?: number, billing?: import('../model/job-cost.js').Billing }} [opts] compare's pricing; else the run's
+ * (run.args, as the workload's cost sentence reads it): one billing model for every sentence
  * @returns {string[]}
  */
 export function answers(results, all = compareWithinRun(results), opts = {}) {
   const comparisons = all.filter((c) => c.kind === 'dind-vs-docker');
-  return [...dockerAnswers(results, comparisons, opts), ...upgradeAnswers(results, all, opts)];
+  const pricing = pricingOf(results, opts);
+  return [...dockerAnswers(results, comparisons, pricing), ...upgradeAnswers(results, all, pricing)];
 }
 
 /**
  * What each later inner Engine line does to a job against the run's oldest line: "The next Engine line:
  * dind@26.1 costs a job +1.2 s [...] to start against dind@20.10 (...)".
  * @param {import('#model/results.js').Results} results @param {import('./within-run.js').Comparison[]} all
- * @param {{ price?: number }} opts
+ * @param {import('../model/job-cost.js').Pricing} opts
  */
 function upgradeAnswers(results, all, opts) {
   const lines = all.filter((c) => c.kind === 'engine-line' && Number.isFinite(c.worse));
@@ -212,9 +213,10 @@ function upgradeAnswers(results, all, opts) {
 
 /**
  * @param {import('#model/results.js').Results} results
- * @param {import('./within-run.js').Comparison[]} comparisons against Docker @param {{ price?: number }} opts
+ * @param {import('./within-run.js').Comparison[]} comparisons against Docker
+ * @param {import('../model/job-cost.js').Pricing} pricing
  */
-function dockerAnswers(results, comparisons, opts) {
+function dockerAnswers(results, comparisons, pricing) {
   const out = [];
   for (const env of results.environments.filter((/** @type {any} */ e) => e.name && againstDocker(e.name))) {
     const mine = comparisons.filter((c) => c.candidate.env === env.key && Number.isFinite(c.worse));
@@ -230,7 +232,7 @@ function dockerAnswers(results, comparisons, opts) {
       continue;
     }
     const phases = startupPhases(results, env.key, mine.find((c) => c.benchmark === 'lifecycle')?.candidate.distro);
-    out.push(answerFor(mine, { ...opts, phases }).replace(`${env.key} against`, `${what} against`));
+    out.push(answerFor(mine, { ...pricing, phases }).replace(`${env.key} against`, `${what} against`));
   }
   return out;
 }
@@ -261,7 +263,7 @@ export function leftOutNote(results) {
  * policy given here (compare --policy), else the one the run recorded (run --policy), which is read as
  * untrusted input: a recorded policy that does not parse is left out, and `policyError` says why.
  * @param {import('#model/results.js').Results} results
- * @param {{ policy?: string | null, comparisons?: import('./within-run.js').Comparison[], price?: number }} [opts]
+ * @param {{ policy?: string | null, comparisons?: import('./within-run.js').Comparison[], price?: number, billing?: import('../model/job-cost.js').Billing }} [opts]
  * @returns {(import('#model/isolation.js').ModeTable & { policyError: string | null }) | null}
  */
 export function modesOf(results, opts = {}) {
@@ -279,7 +281,9 @@ export function modesOf(results, opts = {}) {
     }
   }
   const comparisons = opts.comparisons ?? compareWithinRun(results);
-  return { ...modeTable(results, comparisons, { policy, price: opts.price ?? priceOf(results) }), policyError };
+  // One billing model for the mode table too: compare's, else the run's (pricingOf).
+  const pricing = pricingOf(results, { price: opts.price, billing: opts.billing });
+  return { ...modeTable(results, comparisons, { policy, ...pricing }), policyError };
 }
 
 /** The mode table's Markdown section (empty without one). @param {ReturnType<typeof modesOf>} m */

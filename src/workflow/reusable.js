@@ -202,6 +202,24 @@ export const CALL_OUTPUTS = {
     description: 'the worst regression with its change (empty without one)',
     value: '${{ jobs.report.outputs.worst }}',
   },
+  cost: {
+    description:
+      "the cost per job in one sentence (the job summary's first line): seconds with an interval and dollars per 1,000 jobs, in the billing model",
+    value: '${{ jobs.report.outputs.cost }}',
+  },
+  'cost-seconds': {
+    description:
+      'what the candidate adds to a job, in seconds (empty when the run measured neither a workload nor the start-up)',
+    value: '${{ jobs.report.outputs.cost-seconds }}',
+  },
+  'cost-interval': {
+    description: 'the 95% interval of cost-seconds, "low,high"',
+    value: '${{ jobs.report.outputs.cost-interval }}',
+  },
+  'cost-per-1000-jobs': {
+    description: 'what the candidate adds per 1,000 jobs, in dollars, in the billing model',
+    value: '${{ jobs.report.outputs.cost-per-1000-jobs }}',
+  },
   'report-url': {
     description: "the comparison report artifact's address",
     value: '${{ jobs.report.outputs.report-url }}',

@@ -169,11 +169,15 @@ test('in GitHub Actions: the report goes to the job summary and each regression 
   }
   const text = readFileSync(summary, 'utf8');
   assert.match(text, /## dind-bench: run ci-slow/);
-  // The answer first: what regressed and by how much, before any heading or legend.
-  // The answer first (what DinD costs against Docker), then the gate against history with its worst.
-  assert.match(text.split('\n')[0], /against docker, by benchmark: lifecycle: /);
+  // The cost per job first (this run has no start-up metric and no workload: it says so), then the answer
+  // (what DinD does against Docker), then the gate against history with its worst, before any heading.
+  assert.equal(
+    text.split('\n')[0],
+    '**Cost per job:** not measured in this run: it comes from a workload (your own job) or from the lifecycle benchmark (the start-up a job pays).',
+  );
+  assert.match(text.split('\n')[2], /against docker, by benchmark: lifecycle: /);
   assert.match(
-    text.split('\n')[2],
+    text.split('\n')[4],
     /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: \S+ \S+ on \S+ \+\d+\.\d%/,
   );
   assert.match(
@@ -200,10 +204,11 @@ test('the pull request comment opens with the answer and its magnitude, then the
     for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
   }
   const lines = readFileSync(comment, 'utf8').split('\n');
-  assert.match(lines[0], /against docker, by benchmark: lifecycle: /);
-  assert.match(lines[2], /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: .* \+\d+\.\d%/);
+  assert.match(lines[0], /^\*\*Cost per job:\*\* not measured in this run/);
+  assert.match(lines[2], /against docker, by benchmark: lifecycle: /);
+  assert.match(lines[4], /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: .* \+\d+\.\d%/);
   assert.equal(
-    lines[4],
+    lines[6],
     "[full report (this run's artifacts)](https://github.com/o/r/actions/runs/42) · [history site](https://o.github.io/r/)",
   );
   // Without a regression the first line is still an answer with a magnitude: the run's own sentence.
@@ -215,8 +220,8 @@ test('the pull request comment opens with the answer and its magnitude, then the
     print: () => {},
   });
   const sameLines = readFileSync(same, 'utf8').split('\n');
-  assert.match(sameLines[0], /against docker, by benchmark: lifecycle: inconclusive in 7 \(/);
-  assert.match(sameLines[2], /^\*\*Against history:\*\* (Inconclusive|Equivalent)/);
+  assert.match(sameLines[2], /against docker, by benchmark: lifecycle: inconclusive in 7 \(/);
+  assert.match(sameLines[4], /^\*\*Against history:\*\* (Inconclusive|Equivalent)/);
 });
 
 test('bad input: another schema version, a unit that changed, a missing file; nothing is written', async () => {

@@ -161,15 +161,22 @@ test('README and docs show the same call of the reusable workflow as the example
     assert.ok(rank[granted] >= rank[level], `the example grants ${scope}: ${level}`);
   }
   for (const rel of ['README.md', 'docs/use-in-your-repository.md']) {
-    const block = read(rel)
+    const calls = read(rel)
       .split('```yaml')
       .slice(1)
       .map((b) => b.split('```')[0])
       .map((b) => parse(b))
-      .find((doc) => doc?.jobs?.['dind-bench']);
-    assert.ok(block, `${rel} has a workflow calling the reusable workflow`);
-    const job = block.jobs['dind-bench'];
-    assert.equal(job.uses, workflow, rel);
-    assert.deepEqual(job.permissions, example.permissions, `${rel}: the permissions of the example`);
+      .map((doc) => doc?.jobs?.['dind-bench'])
+      .filter(Boolean);
+    assert.ok(calls.length, `${rel} has a workflow calling the reusable workflow`);
+    for (const job of calls) assert.equal(job.uses, workflow, rel);
+    // The whole pipeline (it publishes) grants what the example grants; a call that neither publishes nor
+    // comments (the README's two questions) needs only to read and its OIDC token.
+    const pipeline = calls.filter((job) => job.with?.publish !== false);
+    assert.ok(pipeline.length, `${rel} shows the whole pipeline`);
+    for (const job of pipeline)
+      assert.deepEqual(job.permissions, example.permissions, `${rel}: the permissions of the example`);
+    for (const job of calls.filter((j) => j.with?.publish === false && !j.with?.pr))
+      assert.deepEqual(job.permissions, { contents: 'read', 'id-token': 'write' }, `${rel}: a call without publish`);
   }
 });

@@ -2,7 +2,22 @@
 // p-values and effect sizes; with --history, a verdict per metric against the series' own past; with
 // --baseline and --candidate, any two environments of the run, the one against the other.
 import { parsePolicy, policyText } from '../../model/isolation.js';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { BILLING_MODELS } from '../../model/job-cost.js';
+
+/**
+ * --price-per-minute's value, strictly: a whole decimal number of dollars from 0 ("0.006abc" is refused,
+ * not read as 0.006).
+ * @param {string} v
+ */
+function pricePerMinute(v) {
+  const n = /^\s*\d{1,6}(\.\d{1,12})?\s*$/.test(v) ? Number(v) : NaN;
+  if (!(Number.isFinite(n) && n >= 0 && n < 1e6))
+    throw new InvalidArgumentError(
+      `expected dollars per runner minute such as 0.006 (an hourly price divided by 60), got ${JSON.stringify(String(v).slice(0, 40))}`,
+    );
+  return n;
+}
 
 /** @param {import('commander').Command} cli */
 export function register(cli) {
@@ -26,8 +41,14 @@ export function register(cli) {
     )
     .option(
       '--price-per-minute <dollars>',
-      "a runner-minute's price, for the answer's dollars per 1,000 jobs",
-      parseFloat,
+      "a runner-minute's price, for the cost per job in dollars per 1,000 jobs (an hourly price / 60; default: the run's, else a GitHub-hosted Linux 2-core minute)",
+      pricePerMinute,
+    )
+    .addOption(
+      new Option(
+        '--billing <model>',
+        "how runner minutes count, for every sentence that names money: hosted (per started minute, as GitHub bills) or occupancy (per second of runner time at the runner's price); default: the run's, else hosted",
+      ).choices([...BILLING_MODELS]),
     )
     .option(
       '--policy <list>',

@@ -1,6 +1,7 @@
 // `dind-bench run`: benchmarks x environments x distributions, interleaved, into DIR/results.json.
 import path from 'node:path';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { BILLING_MODELS, DEFAULT_BILLING } from '../../model/job-cost.js';
 import { POLICY_HELP, parsePolicy, policyText } from '../../model/isolation.js';
 import { parseDuration } from '../../text/durations.js';
 import { splitList } from '../../text/lists.js';
@@ -42,6 +43,15 @@ function policy(v) {
     throw new InvalidArgumentError(/** @type {Error} */ (e).message);
   }
 }
+
+/** --billing: how the cost per job counts runner minutes (src/model/job-cost.js). */
+const billingOption = () =>
+  new Option(
+    '--billing <model>',
+    "how runner minutes count for the cost per job: hosted (per started minute, as GitHub bills) or occupancy (per second of runner time at the runner's price)",
+  )
+    .choices([...BILLING_MODELS])
+    .default(DEFAULT_BILLING);
 
 /** `run`'s exit codes (src/run/command.js EXIT), in its --help. */
 const EXIT_CODES = `
@@ -86,9 +96,10 @@ export function register(cli) {
     )
     .option(
       '--price-per-minute <usd>',
-      'what one billed runner minute costs you, for the cost per job (default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
+      'what one runner minute costs you, for the cost per job (an hourly price / 60; default: a GitHub-hosted Linux 2-core minute, see docs/workloads.md)',
       price,
     )
+    .addOption(billingOption())
     .option(
       '--policy <list>',
       `the isolation a mode must have, e.g. no-privileged,no-runner-engine (${POLICY_HELP}): the mode table marks the modes that meet it and names the cheapest (run --bench isolation to measure the facts)`,
