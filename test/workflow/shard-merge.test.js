@@ -176,15 +176,16 @@ test("bench.yml's scripts, run in order for two calls sharing one folder (as und
     assert.equal(fresh.status, 0, fresh.log);
     for (const earlier of Object.values(runs)) assert.ok(existsSync(earlier), `${suffix}: removed ${earlier}`);
 
-    // prepare, with a budget under the whole job's estimate: one shard per benchmark.
-    const bake = JSON.stringify({ distros: ['debian'], engines: ['20.10'] });
+    // prepare, with a budget under the whole job's estimate (both Engine lines, the quick plan's measured step
+    // times of src/run/estimate.js): one shard per benchmark.
+    const bake = JSON.stringify({ distros: ['debian'], engines: ['20.10', '26.1'] });
     const p = runStep(
       step(prepare, 'Job matrix'),
       {
         '${{ steps.bake.outputs.matrix }}': bake,
         "${{ inputs.benchmarks || vars.DIND_BENCH_BENCHMARKS || 'lifecycle,sysbench' }}": 'lifecycle,sysbench',
         "${{ inputs.distributions || vars.DIND_BENCH_DISTRIBUTIONS || 'debian' }}": 'debian',
-        "${{ inputs.engines || vars.DIND_BENCH_ENGINES || '20.10,26.1' }}": '20.10',
+        "${{ inputs.engines || vars.DIND_BENCH_ENGINES || '20.10,26.1' }}": '20.10,26.1',
         "${{ inputs.host-engines || vars.DIND_BENCH_HOST_ENGINES || '' }}": '',
         "${{ inputs.runners || vars.DIND_BENCH_RUNNERS || 'self-hosted,linux,gce; self-hosted,linux,lab' }}":
           'self-hosted,linux,local',
