@@ -12,7 +12,7 @@
  *   isolation?: string,
  *   builder?: { kind: 'BuildKit' | 'legacy', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null },
  *   dind?: {
- *     mode: 'privileged' | 'capabilities' | 'runtime', cgroup?: import('./dind-cgroup.js').CgroupChoice, outerImage: string, start_to_ready_ms: number,
+ *     mode: import('./dind-daemon.js').StartMode, cgroup?: import('./dind-cgroup.js').CgroupChoice, outerImage: string, start_to_ready_ms: number,
  *     imageLoadMs: Record<string, number>,
  *   },
  * }} EnvironmentFacts
@@ -114,6 +114,7 @@
  *   jobEngine?: (opts?: JobEngineOptions) => Promise<JobEngine>,
  *   registryAddress?: (registry: import('../engine/registry.js').Registry) => Promise<string>,
  *   primesJobs?: boolean,
+ *   tls?: false,
  * }} Environment
  *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.
  *   networkModes: the networks a client can reach a server over here (native offers only 'host').
@@ -121,6 +122,7 @@
  *   probe exits 0; the ResourceTracker removes it on failure and Ctrl-C too.
  *   dataRootOnHost: the host path where the engine workloads run on keeps its data (../engine/disk.js).
  *   daemonCycle: with `tls`, the entrypoint makes TLS material at start, as the official docker:dind does.
+ *   tls: false where the engine serves no TLS at all (podman: a unix socket only), so no TLS start is measured.
  *   startupTimeline: the first container on the ready engine, phase by phase (Docker's whole start-up).
  *   jobMemory: what one more job costs the runner's memory, the same scope in every environment.
  *   teardown: removes everything it created.

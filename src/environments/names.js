@@ -16,6 +16,7 @@ const NAMES = /** @type {const} */ ([
   'dind-containerd-store',
   'sysbox',
   'dind-mirror',
+  'podman',
 ]);
 /** @typedef {typeof NAMES[number]} EnvironmentName */
 /** @type {string[]} */

@@ -194,7 +194,10 @@ export interface DindBenchResultsOneRun {
         [k: string]: unknown;
       };
       dind?: {
-        mode: 'privileged' | 'capabilities' | 'runtime';
+        /**
+         * how the outer container got its rights: --privileged, the capability set, an isolating runtime (sysbox), or only what a rootless engine's own user namespace needs (podman)
+         */
+        mode: 'privileged' | 'capabilities' | 'runtime' | 'userns';
         /**
          * the cgroups the DinD container got: its own namespace (private) or the host's tree bound in (host)
          */

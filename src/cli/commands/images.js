@@ -1,5 +1,5 @@
 // `dind-bench images build`: the image matrix through docker buildx bake.
-import { ENGINE_VERSIONS } from '../../images/catalog.js';
+import { ENGINE_VERSIONS, PODMAN_VERSIONS } from '../../images/catalog.js';
 import { log } from '../log.js';
 import { benchOption, distroOption, engineOption } from '../options.js';
 
@@ -33,6 +33,8 @@ export function register(cli) {
         distros: opts.distro,
         engines: opts.engine,
         benchImages,
+        // The podman environment's image, with the rest of the matrix (images/podman).
+        podman: Object.keys(PODMAN_VERSIONS),
         pull: opts.pull,
         log,
         verbose: true,
