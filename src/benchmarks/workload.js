@@ -25,7 +25,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cliConfig, dockerCli, shellStep } from '../engine/cli.js';
+import { BUILDERS, cliConfig, dockerCli, shellStep } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
 import { labelProxy } from '../engine/label-proxy.js';
 import { startRegistry } from '../engine/registry.js';
@@ -251,7 +251,7 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
   }
   for (const b of w.builds ?? []) {
     const made = await imagesBefore(engine);
-    m.push(ms(`build.${b.name}_ms`, await cli(`build-${b.name}`, buildArgs(b, s, []))));
+    m.push(ms(`build.${b.name}_ms`, await cli(`build-${b.name}`, buildArgs(b, s, [], engine))));
     remember(engine, s, buildTag(b));
     await rememberBuilt(engine, s, buildTag(b), made);
   }
@@ -273,7 +273,14 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
  */
 function cliOn(engine, s, ctx, rawPrefix) {
   return async (step, args) => {
-    const r = await dockerCli({ socket: engine.socket, args, cwd: s.dir, timeoutMs: ctx.timeoutMs, config: s.config });
+    const r = await dockerCli({
+      socket: engine.socket,
+      args,
+      cwd: s.dir,
+      timeoutMs: ctx.timeoutMs,
+      config: s.config,
+      builder: engine.builder,
+    });
     await ctx.saveRaw(`${rawPrefix}${step}`, `$ docker ${args.join(' ')}\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
     const e = stepError(step, `docker ${args.join(' ')}`, r);
     if (e) throw e;
@@ -350,17 +357,16 @@ async function rememberBuilt(engine, s, tag, before) {
 }
 
 /**
- * `docker buildx build` arguments for a build of the workload (BuildKit: buildx's `docker` driver, the
- * engine's own builder), loaded into the engine's image store under its tag.
+ * The CLI's arguments for a build of the workload with the engine's builder (BuildKit: `docker buildx
+ * build` with buildx's `docker` driver; Buildah: `docker build` to Podman's /build), into the engine's
+ * image store under its tag.
  * @param {import('../workload/load.js').WorkloadBuild} b @param {Shared} s @param {string[]} extra
+ * @param {JobEngine} engine
  */
-function buildArgs(b, s, extra) {
+function buildArgs(b, s, extra, engine) {
   const context = path.join(s.dir, b.context);
   const args = [
-    'buildx',
-    'build',
-    '--progress=plain',
-    '--load',
+    ...BUILDERS[engine.builder ?? 'BuildKit'].build,
     '--tag',
     buildTag(b),
     '--file',
@@ -460,6 +466,7 @@ async function shell(step, engine, s, ctx, rawPrefix) {
       cwd: s.dir,
       timeoutMs: ctx.timeoutMs,
       config: s.config,
+      builder: engine.builder,
     });
   } finally {
     await proxy.close();
@@ -523,13 +530,18 @@ async function controlledBuilds(w, engine, s, ctx) {
     const inline = ['--build-arg', 'BUILDKIT_INLINE_CACHE=1'];
     const made = await imagesBefore(engine);
     m.push(
-      ms(`build.${b.name}.cold_ms`, await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline]))),
+      ms(
+        `build.${b.name}.cold_ms`,
+        await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline], engine)),
+      ),
     );
     await rememberBuilt(engine, s, buildTag(b), made);
     const warmMade = await imagesBefore(engine);
-    m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline))));
+    m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline, engine))));
     await rememberBuilt(engine, s, buildTag(b), warmMade);
     if (!engine.fresh) continue; // the runner's engine keeps its own cache: an import would not be used
+    // Buildah's cache is the image's own layers: no build cache apart from them to prune and import.
+    if (!BUILDERS[engine.builder ?? 'BuildKit'].cacheImport) continue;
     const archive = path.join(s.dir, `.dind-bench-cache-${b.name}.tar`);
     try {
       await cli(`save-${b.name}`, ['save', '--output', archive, buildTag(b)]);
@@ -538,7 +550,7 @@ async function controlledBuilds(w, engine, s, ctx) {
       const load = await cli(`load-cache-${b.name}`, ['load', '--quiet', '--input', archive]);
       const build = await cli(
         `build-${b.name}-cache-import`,
-        buildArgs(b, s, ['--cache-from', buildTag(b), ...inline]),
+        buildArgs(b, s, ['--cache-from', buildTag(b), ...inline], engine),
       );
       m.push(ms(`build.${b.name}.cache_import_ms`, load + build));
     } finally {

@@ -26,6 +26,8 @@ export class DindEnvironment extends ContainerEnvironment {
   persistentJobEngine = null;
   /** @type {(() => Promise<void>)[]} */
   jobEngineStops = [];
+  /** @type {import('../engine/cli.js').Builder} what builds on the inner engine */
+  builder = 'BuildKit';
   /** The marks of this kind's start-up timeline (../engine/startup.js): dockerd's phases. */
   timeline = DIND_TIMELINE;
   /** @param {import('dockerode')} outer @param {string} engine inner Engine version, e.g. "20.10" */
@@ -61,7 +63,7 @@ export class DindEnvironment extends ContainerEnvironment {
     const daemon = (this.daemon = await this.startDaemon(tracker));
     const imageLoadMs = await loadImages(this.outer, daemon.docker, images);
     return this.ready(
-      { docker: daemon.docker, tracker },
+      { docker: daemon.docker, tracker, builder: this.builder },
       {
         name: this.name,
         engineVersion: daemon.version,
@@ -230,6 +232,7 @@ export class DindEnvironment extends ContainerEnvironment {
       fresh: true,
       engineVersion: d.version,
       storageDriver: d.storageDriver,
+      builder: this.builder,
       close: persist ? async () => {} : stop,
     };
     if (persist) {

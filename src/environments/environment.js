@@ -10,7 +10,7 @@
  * @typedef {{
  *   name: string, engineVersion: string | null, storageDriver: string | null, backingFilesystem: string | null,
  *   isolation?: string,
- *   builder?: { kind: 'BuildKit' | 'legacy', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null },
+ *   builder?: { kind: 'BuildKit' | 'legacy' | 'Buildah', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null },
  *   dind?: {
  *     mode: import('./dind-daemon.js').StartMode, cgroup?: import('./dind-cgroup.js').CgroupChoice, outerImage: string, start_to_ready_ms: number,
  *     imageLoadMs: Record<string, number>,
@@ -67,7 +67,9 @@
 /**
  * The engine the workloads run on (docker: the runner's; DinD: the inner one, through its socket), for
  * benchmarks that drive an engine themselves (build, image load).
- * @typedef {{docker: import('dockerode'), tracker: import('../engine/resources.js').ResourceTracker}} EngineApi
+ * `builder`: what builds on it (../engine/cli.js BUILDERS), BuildKit unless said.
+ * @typedef {{docker: import('dockerode'), tracker: import('../engine/resources.js').ResourceTracker,
+ *   builder?: import('../engine/cli.js').Builder}} EngineApi
  */
 
 /**
@@ -80,7 +82,7 @@
  * the registry itself, or a mirror in front of it. `primesJobs`: one unmeasured job first (a warm mirror).
  * @typedef {{
  *   socket: string, docker: import('dockerode'), readyMs: number, fresh: boolean, engineVersion: string,
- *   storageDriver: string, close: () => Promise<void>,
+ *   storageDriver: string, close: () => Promise<void>, builder?: import('../engine/cli.js').Builder,
  * }} JobEngine
  * @typedef {{ persist?: boolean, insecureRegistries?: string[], registryMirrors?: string[] }} JobEngineOptions
  */

@@ -31,6 +31,8 @@ export const ISOLATION =
 export class PodmanEnvironment extends DindEnvironment {
   name = 'podman';
   timeline = PODMAN_TIMELINE;
+  /** @type {import('../engine/cli.js').Builder} Podman's /build is Buildah */
+  builder = 'Buildah';
   /** Podman's API is a unix socket only: there is no start with TLS material to measure. */
   tls = /** @type {const} */ (false);
   variant = {

@@ -183,10 +183,10 @@ export interface DindBenchResultsOneRun {
        */
       isolation?: string;
       /**
-       * the builder builds on this environment's engine use (benchmarks that build): BuildKit through buildx's docker driver, with the versions of BuildKit and the client tools
+       * the builder builds on this environment's engine use (benchmarks that build): BuildKit through buildx's docker driver, with the versions of BuildKit and the client tools; Buildah through Podman's Docker-compatible /build (podman)
        */
       builder?: {
-        kind: 'BuildKit' | 'legacy';
+        kind: 'BuildKit' | 'legacy' | 'Buildah';
         buildkit?: string | null;
         docker?: string | null;
         buildx?: string | null;
