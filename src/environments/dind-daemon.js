@@ -15,7 +15,7 @@ import { since } from '../engine/timing.js';
 // machine; a runner in a container (ARC dind mode, act in container mode) sets DIND_BENCH_SOCKET_DIR to
 // a folder mounted at the same path in the runner and on the engine's host. Short: a unix socket path
 // must stay under 108 bytes.
-const SOCKET_PARENT = path.resolve(process.env.DIND_BENCH_SOCKET_DIR || '/tmp');
+export const SOCKET_PARENT = path.resolve(process.env.DIND_BENCH_SOCKET_DIR || '/tmp');
 
 /**
  * What an outer container needs when `--privileged` is refused (as on hosts whose capability bounding

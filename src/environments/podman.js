@@ -35,6 +35,7 @@ export class PodmanEnvironment extends DindEnvironment {
   builder = 'Buildah';
   /** Podman's API is a unix socket only: there is no start with TLS material to measure. */
   tls = /** @type {const} */ (false);
+  /** @type {import('./dind-daemon.js').DaemonVariant} */
   variant = {
     devices: ['/dev/net/tun'],
     socket: 'podman/podman.sock',

@@ -16,7 +16,7 @@ import { compareWithinRun } from '../../src/results/within-run.js';
 import { makePlan } from '../../src/run/plan.js';
 
 const unreachable = new Docker({ socketPath: '/nonexistent/docker.sock' });
-const ALTERNATIVES = ['dood', 'dind-rootless', 'dind-fuse-overlayfs', 'dind-containerd-store', 'sysbox'];
+const ALTERNATIVES = ['dood', 'dind-rootless', 'dind-fuse-overlayfs', 'dind-containerd-store', 'sysbox', 'podman'];
 
 test('the alternatives are environments by name; the default set is unchanged', () => {
   for (const name of ALTERNATIVES) assert.ok(ENVIRONMENT_NAMES.includes(name), name);
@@ -38,10 +38,10 @@ for (const name of ALTERNATIVES) {
   });
 }
 
-test('plan: alternatives with an inner engine once per engine line, dood once', () => {
+test('plan: alternatives with an inner engine once per engine line, dood and podman once', () => {
   const plan = makePlan({
     benchmarks: ['lifecycle'],
-    environments: ['docker', 'dood', 'dind-rootless', 'sysbox'],
+    environments: ['docker', 'dood', 'dind-rootless', 'sysbox', 'podman'],
     distros: ['debian'],
     engines: ['20.10', '26.1'],
     iterations: 1,
@@ -49,7 +49,7 @@ test('plan: alternatives with an inner engine once per engine line, dood once', 
   });
   assert.deepEqual(
     plan.environments.map((e) => e.key),
-    ['docker', 'dood', 'dind-rootless@20.10', 'dind-rootless@26.1', 'sysbox@20.10', 'sysbox@26.1'],
+    ['docker', 'dood', 'dind-rootless@20.10', 'dind-rootless@26.1', 'sysbox@20.10', 'sysbox@26.1', 'podman'],
   );
 });
 
