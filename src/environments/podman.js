@@ -23,6 +23,9 @@ export const PODMAN_SECURITY = {
   ReadonlyPaths: [],
 };
 
+/** A registry address the entrypoint writes into registries.conf: host[:port], nothing else. */
+const REGISTRY_ADDRESS = /^[A-Za-z0-9][A-Za-z0-9.-]{0,252}(:\d{1,5})?$/;
+
 /** What a job in this environment can reach, stated beside its figures in the reports. */
 export const ISOLATION =
   'rootless Podman in a container without added capabilities: uid 0 in its containers is an unprivileged ' +
@@ -64,6 +67,12 @@ export class PodmanEnvironment extends DindEnvironment {
   jobDaemon({ insecureRegistries, registryMirrors }) {
     if (registryMirrors.length)
       throw new Error('podman: registry mirrors are not supported here (dockerd --registry-mirror has no podman flag)');
+    // Checked here, before anything starts, as the entrypoint checks again: a name goes into a TOML file.
+    const bad = insecureRegistries.find((r) => !REGISTRY_ADDRESS.test(r));
+    if (bad !== undefined)
+      throw new Error(
+        `podman: registry address ${JSON.stringify(bad.slice(0, 100))} is not host[:port] (letters, digits, '.', '-', and a port)`,
+      );
     return insecureRegistries.length ? { env: [`PODMAN_INSECURE_REGISTRIES=${insecureRegistries.join(',')}`] } : {};
   }
 }

@@ -104,3 +104,23 @@ test('a real memory run: rootless without cgroups keeps its job cost, without th
     assert.ok(metrics(key).includes('job_cost.mean_mib') && metrics(key).includes('workload.peak_mib'), key);
   }
 });
+
+test('podman: a job engine trusts only host[:port] registry names, checked before anything starts', () => {
+  const env = /** @type {import('../../src/environments/podman.js').PodmanEnvironment} */ (
+    createEnvironment('podman', unreachable, null)
+  );
+  assert.deepEqual(env.jobDaemon({ insecureRegistries: ['172.17.0.2:5000', 'registry.local'], registryMirrors: [] }), {
+    env: ['PODMAN_INSECURE_REGISTRIES=172.17.0.2:5000,registry.local'],
+  });
+  assert.deepEqual(env.jobDaemon({ insecureRegistries: [], registryMirrors: [] }), {});
+  for (const bad of ['a"b', 'x\n[[registry]]', 'host:port', '', 'a,b', 'a b', '-x'])
+    assert.throws(
+      () => env.jobDaemon({ insecureRegistries: [bad], registryMirrors: [] }),
+      /podman: registry address .* is not host\[:port\]/,
+      JSON.stringify(bad),
+    );
+  assert.throws(
+    () => env.jobDaemon({ insecureRegistries: [], registryMirrors: ['172.17.0.3:5000'] }),
+    /podman: registry mirrors are not supported/,
+  );
+});
