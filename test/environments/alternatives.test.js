@@ -104,6 +104,12 @@ const cases = [
       const service = top.Processes.find((/** @type {string[]} */ p) => p[2] === 'podman');
       assert.ok(service, `podman in ${JSON.stringify(top.Processes)}`);
       assert.notEqual(service[1], 'root', 'the API service runs as root');
+      // The lifecycle probe reads Podman's events too: it names Docker's `destroy` `remove`, and a probe that
+      // waited for `destroy` sat out its 5 s event wait on every cycle.
+      const t0 = performance.now();
+      const p = await env.probeLifecycle({ image: IMAGE, timeoutMs: 60_000 });
+      assert.ok(performance.now() - t0 < 5000, `the probe took ${Math.round(performance.now() - t0)} ms`);
+      assert.ok(p.engine_start_ms > 0, 'create and start events seen');
       // Rootless: uid 0 in the workload's container is not uid 0 outside it.
       const r = await env.run({ image: IMAGE, cmd: ['cat', '/proc/self/uid_map'], timeoutMs: 60_000 });
       const [inside, outside] = r.stdout.trim().split('\n')[0].trim().split(/\s+/).map(Number);
