@@ -124,3 +124,26 @@ test('podman: a job engine trusts only host[:port] registry names, checked befor
     /podman: registry mirrors are not supported/,
   );
 });
+
+// A real quick lifecycle run of docker, dind and podman on Engine 20.10 (docs/environments.md, "podman").
+const PODMAN_RUN = new URL('../fixtures/results/podman-lifecycle-quick.json', import.meta.url);
+
+test('a real run with podman: it validates, podman is compared with Docker under its own name, its rights stated', () => {
+  const r = JSON.parse(readFileSync(PODMAN_RUN, 'utf8'));
+  validateResults(r, 'the podman run');
+  const podman = r.environments.find((/** @type {any} */ e) => e.key === 'podman');
+  assert.equal(podman.engine, null, 'no Docker Engine line');
+  assert.equal(podman.facts.dind.mode, 'userns');
+  assert.match(podman.facts.engineVersion, /^4\.3\./);
+  const against = compareWithinRun(r).filter((c) => c.kind === 'dind-vs-docker');
+  assert.deepEqual([...new Set(against.map((c) => c.candidate.env))].sort(), ['dind@20.10', 'podman']);
+  const titles = comparisonTables(against).map((t) => t.title);
+  assert.ok(titles.includes('podman vs Docker, lifecycle (debian): podman/debian vs docker/debian'), titles.join('\n'));
+  // Its start-up is Podman's own phases, not dockerd's.
+  const cell = r.cells.find((/** @type {any} */ c) => c.environmentKey === 'podman');
+  const names = cell.metrics.map((/** @type {any} */ m) => m.metric);
+  assert.ok(names.includes('startup.ping_ready_ms') && !names.includes('startup.containerd_start_ms'), names.join());
+  assert.ok(!names.some((/** @type {string} */ n) => n.startsWith('daemon_tls.')), 'no TLS start: Podman serves none');
+  assert.ok(markdownReport(r).includes(podman.facts.isolation));
+  assert.ok(htmlReport(r).includes(`<b>podman</b>: ${esc(podman.facts.isolation)}`));
+});
