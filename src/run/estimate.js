@@ -5,6 +5,7 @@
 // DinD setup of 9 images of 75-410 MB, `npm run bench:quick-run`). On a busy or a faster machine they
 // differ, so the figures are a planning guide, not a promise.
 import { BENCHMARKS } from '../benchmarks/index.js';
+import { startsOwnEngine } from '../environments/names.js';
 import { paramsFor } from './params.js';
 
 /** Seconds a container run costs beyond the tool's own time, per environment kind. */
@@ -51,7 +52,8 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
     row.totalS += row.perIterationS + runOverheadS(env.name);
   }
   const images = new Set(plan.cells.map((c) => `${registry[c.benchmark].image}:${c.distro}`));
-  const dindEnvs = plan.environments.filter((e) => e.engine !== null).length;
+  // Podman starts and loads like DinD, without an Engine line (engine null).
+  const dindEnvs = plan.environments.filter((e) => startsOwnEngine(e.name)).length;
   const setupS = dindEnvs * (DIND_START_S + IMAGE_LOAD_S * images.size);
   const benchmarks = [...rows.values()].map((r) => ({ ...r, totalS: round(r.totalS) }));
   return { benchmarks, setupS, totalS: round(setupS + benchmarks.reduce((s, r) => s + r.totalS, 0)) };
