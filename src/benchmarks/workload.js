@@ -255,7 +255,7 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
     remember(engine, s, buildTag(b));
     await rememberBuilt(engine, s, buildTag(b), made);
   }
-  if (w.compose) m.push(...(await compose(w.compose, s, cli)));
+  if (w.compose) m.push(...(await compose(w.compose, s, cli, engine)));
   for (const step of w.steps ?? []) m.push(ms(`step.${step.name}_ms`, await shell(step, engine, s, ctx, rawPrefix)));
   m.push(
     ms(
@@ -421,19 +421,54 @@ export function noCompose(e) {
 }
 
 /**
+ * A failed `compose up --wait`, with the services whose health check never ran: an engine that does not
+ * run health checks (Podman 4.3 without systemd) leaves them `starting` with no result, and the wait ends
+ * only at the step's timeout, which alone would not say why. Other failures are returned as they are.
+ * @param {Error} e @param {import('dockerode')} docker @param {string} project
+ */
+export async function withHealthChecks(e, docker, project) {
+  const listed = await docker
+    .listContainers({ all: true, filters: { label: [`com.docker.compose.project=${project}`] } })
+    .catch(() => []);
+  /** @type {string[]} */
+  const never = [];
+  for (const c of listed.slice(0, 50)) {
+    const state = await docker
+      .getContainer(c.Id)
+      .inspect()
+      .then((i) => i.State)
+      .catch(() => null);
+    const health = /** @type {{Status?: string, Log?: unknown[] | null} | undefined} */ (state?.Health);
+    if (health?.Status === 'starting' && !health.Log?.length)
+      never.push(c.Labels?.['com.docker.compose.service'] ?? c.Names?.[0] ?? c.Id.slice(0, 12));
+  }
+  if (!never.length) return e;
+  const names = never.map((n) => JSON.stringify(String(n).slice(0, 64))).join(', ');
+  e.message +=
+    `\nthe health check of ${names} never ran (still "starting", no result): this engine did not run health checks ` +
+    '(Podman without systemd schedules none), so the wait could not end';
+  return e;
+}
+
+/**
  * The compose stack: up until healthy, the test, down; down also when up or the test failed.
  * @param {import('../workload/load.js').WorkloadCompose} c @param {Shared} s
- * @param {(step: string, args: string[]) => Promise<number>} cli
+ * @param {(step: string, args: string[]) => Promise<number>} cli @param {JobEngine} engine
  * @returns {Promise<Metric[]>}
  */
-async function compose(c, s, cli) {
+async function compose(c, s, cli, engine) {
   const project = `dind-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const base = ['compose', '--project-name', project, '--file', path.join(s.dir, c.file)];
   /** @type {Metric[]} */
   const m = [];
   let down = false;
   try {
-    m.push(ms('compose.up_ms', await cli('compose-up', [...base, 'up', '--detach', '--wait']).catch(noCompose)));
+    const up = cli('compose-up', [...base, 'up', '--detach', '--wait'])
+      .catch(noCompose)
+      .catch(async (e) => {
+        throw await withHealthChecks(e, engine.docker, project);
+      });
+    m.push(ms('compose.up_ms', await up));
     if (c.test)
       m.push(
         ms(

@@ -10,6 +10,7 @@ import { CONTAINER_TIMELINE } from '../../src/engine/startup.js';
 import { createEnvironment, isDind } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { SOCKET_PARENT } from '../../src/environments/dind-daemon.js';
+import { withHealthChecks } from '../../src/benchmarks/workload.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');
@@ -243,4 +244,40 @@ test("podman: under the engine's default seccomp profile it cannot make its user
   assert.deepEqual(await tracker.cleanup(outer), []);
   assert.deepEqual(await snapshot(outer), before);
   assert.deepEqual(podmanSocketDirs(), dirs, 'the socket folder was removed');
+});
+
+test('podman runs no health checks (no systemd): a failed compose wait names the services whose check never ran', async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, [], ['4.3']);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`test-alt-podman-health-${process.pid}`);
+  const env = /** @type {any} */ (createEnvironment('podman', outer, null));
+  try {
+    await env.setup({ tracker, images: [IMAGE] });
+    const { docker } = env.engineApi();
+    const project = `dind-bench-health-${process.pid}`;
+    const c = await docker.createContainer({
+      Image: IMAGE,
+      Cmd: ['sleep', '60'],
+      Labels: { ...tracker.labels, 'com.docker.compose.project': project, 'com.docker.compose.service': 'db' },
+      Healthcheck: { Test: ['CMD-SHELL', 'true'], Interval: 1e9, Timeout: 2e9, Retries: 3 },
+    });
+    tracker.add('container', c.id, docker);
+    await c.start();
+    // Three intervals: a check that runs has a result by then.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const e = await withHealthChecks(new Error('step compose-up: killed'), docker, project);
+    assert.match(
+      e.message,
+      /^step compose-up: killed\nthe health check of "db" never ran \(still "starting", no result\)/,
+    );
+    // Another project's containers are not named.
+    const other = await withHealthChecks(new Error('x'), docker, `${project}-other`);
+    assert.equal(other.message, 'x');
+  } finally {
+    await env.teardown();
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
+  assert.deepEqual(await snapshot(outer), before);
 });
