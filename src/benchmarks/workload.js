@@ -444,9 +444,12 @@ export async function withHealthChecks(e, docker, project) {
   }
   if (!never.length) return e;
   const names = never.map((n) => JSON.stringify(String(n).slice(0, 64))).join(', ');
-  e.message +=
-    `\nthe health check of ${names} never ran (still "starting", no result): this engine did not run health checks ` +
+  const note =
+    `the health check of ${names} never ran (still "starting", no result): this engine did not run health checks ` +
     '(Podman without systemd schedules none), so the wait could not end';
+  // On the first line: a failed cell's reason is the error's first line.
+  const [first, ...rest] = e.message.split('\n');
+  e.message = [`${first}; ${note}`, ...rest].join('\n');
   return e;
 }
 
