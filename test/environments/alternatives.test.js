@@ -213,10 +213,14 @@ test('podman: an image its setup cannot load fails the setup, and what it starte
   const dirs = podmanSocketDirs();
   const tracker = new ResourceTracker(`test-alt-podman-fail-${process.pid}`);
   const env = createEnvironment('podman', outer, null);
-  // The service comes up; then loading an image the runner's engine does not have fails.
-  await assert.rejects(env.setup({ tracker, images: ['dind-bench/no-such-image:none'] }), /reference does not exist/);
-  await env.teardown();
-  assert.deepEqual(await tracker.cleanup(outer), []);
+  try {
+    // The service comes up; then loading an image the runner's engine does not have fails.
+    await assert.rejects(env.setup({ tracker, images: ['dind-bench/no-such-image:none'] }), /reference does not exist/);
+  } finally {
+    // Also when the assertion fails: a test that leaves its podman container running is what it checks for.
+    await env.teardown();
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
   assert.deepEqual(await snapshot(outer), before);
   assert.deepEqual(podmanSocketDirs(), dirs, 'the socket folder was removed');
 });
@@ -233,15 +237,18 @@ test("podman: under the engine's default seccomp profile it cannot make its user
   );
   // The engine's defaults: seccomp's default profile, /proc masked (what each part of PODMAN_SECURITY lifts).
   env.variant = { ...env.variant, userns: {} };
-  await assert.rejects(env.setup({ tracker, images: [] }), (e) => {
-    const message = /** @type {Error} */ (e).message;
-    assert.match(message, /the inner daemon \(dind-bench\/podman:4\.3, userns\) did not come up/);
-    // Podman's own words, from the outer container's log.
-    assert.match(message, /cannot clone: Operation not permitted|cannot re-exec process/);
-    return true;
-  });
-  await env.teardown();
-  assert.deepEqual(await tracker.cleanup(outer), []);
+  try {
+    await assert.rejects(env.setup({ tracker, images: [] }), (e) => {
+      const message = /** @type {Error} */ (e).message;
+      assert.match(message, /the inner daemon \(dind-bench\/podman:4\.3, userns\) did not come up/);
+      // Podman's own words, from the outer container's log.
+      assert.match(message, /cannot clone: Operation not permitted|cannot re-exec process/);
+      return true;
+    });
+  } finally {
+    await env.teardown();
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
   assert.deepEqual(await snapshot(outer), before);
   assert.deepEqual(podmanSocketDirs(), dirs, 'the socket folder was removed');
 });
