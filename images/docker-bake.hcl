@@ -20,7 +20,7 @@ variable "IMAGE_PREFIX" {
 }
 
 group "default" {
-  targets = ["bench", "dind"]
+  targets = ["bench", "dind", "podman"]
 }
 
 # One entry per benchmark: the packages its tools need on each distribution.
@@ -95,6 +95,29 @@ target "dind" {
     "dind-bench.engine" = engine.version
   }
   tags = ["${IMAGE_PREFIX}/dind:${engine.version}"]
+}
+
+# Podman in a container, rootless inside it (the daemonless alternative, environment `podman`), one per
+# Podman version buildable from Debian's packages. PODMAN_VERSION is checked against the installed
+# podman at build time, as ENGINE_VERSION is for DinD.
+target "podman" {
+  name = "podman-${replace(podman.version, ".", "-")}"
+  matrix = {
+    podman = [
+      { version = "4.3", base = DEBIAN_BASE },
+    ]
+  }
+  context    = "images/podman"
+  dockerfile = "Dockerfile.debian"
+  args = {
+    BASE           = podman.base
+    PODMAN_VERSION = podman.version
+  }
+  labels = {
+    "dind-bench.kind"   = "podman"
+    "dind-bench.podman" = podman.version
+  }
+  tags = ["${IMAGE_PREFIX}/podman:${podman.version}"]
 }
 
 # The official docker:<version>-dind images, where a registry is reachable (`images build --pull`).

@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cliConfig, dockerCli } from '../engine/cli.js';
+import { BUILDERS, cliConfig, dockerCli } from '../engine/cli.js';
 import { socketOf } from '../engine/client.js';
 import { RUN_LABEL } from '../engine/resources.js';
 import { watchDisk } from '../engine/disk.js';
@@ -27,15 +27,20 @@ export const BUILD_CONTEXT = fileURLToPath(new URL('../../images/workloads/build
  * is what no current job uses: it is not measured any more.
  * @param {import('dockerode')} docker
  * @param {import('../engine/resources.js').ResourceTracker} tracker
- * @param {{tag: string, base: string, nocache: boolean, context?: string}} opts
- *   context: the build context folder (default: the shipped reference, images/workloads/build/)
+ * @param {{tag: string, base: string, nocache: boolean, context?: string, builder?: import('../engine/cli.js').Builder}} opts
+ *   context: the build context folder (default: the shipped reference, images/workloads/build/);
+ *   builder: the engine's (BUILDERS): BuildKit through buildx, or Buildah through Podman's /build
  * @returns {Promise<{ms: number, id: string, log: string}>}
  */
-export async function buildReference(docker, tracker, { tag, base, nocache, context = BUILD_CONTEXT }) {
+export async function buildReference(
+  docker,
+  tracker,
+  { tag, base, nocache, context = BUILD_CONTEXT, builder = 'BuildKit' },
+) {
   const config = await cliConfig();
   const iidfile = path.join(config.dir, 'iid');
   try {
-    const args = ['buildx', 'build', '--progress=plain', '--load', '--tag', tag, '--iidfile', iidfile];
+    const args = [...BUILDERS[builder].build, '--tag', tag, '--iidfile', iidfile];
     args.push('--build-arg', `BASE=${base}`, '--label', `${RUN_LABEL}=${tracker.runId}`);
     if (nocache) args.push('--no-cache');
     const r = await dockerCli({
@@ -43,6 +48,7 @@ export async function buildReference(docker, tracker, { tag, base, nocache, cont
       args: [...args, context],
       timeoutMs: 600_000,
       config: config.dir,
+      builder,
     });
     const log = `${r.stdout}${r.stderr}`;
     if (r.exitCode !== 0) {
@@ -103,12 +109,13 @@ export const build = {
 
   async measure(env, ctx) {
     const { context } = ctx.params;
-    const { docker, tracker } = capability(env, 'engineApi')();
+    const { docker, tracker, builder } = capability(env, 'engineApi')();
     const tag = `dind-bench-work/build:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let step = 'cold';
     try {
       const root = await dataRoot(env);
-      const coldBuild = () => buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context });
+      const coldBuild = () =>
+        buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context, builder });
       const disk = root ? await watchDisk(root, coldBuild) : null;
       const cold = disk ? disk.result : await coldBuild();
       await ctx.saveRaw(
@@ -116,7 +123,7 @@ export const build = {
         `${cold.log}\n--- disk ---\n${disk ? `data-root ${root}: ${JSON.stringify({ ...disk, result: undefined })}` : 'data-root not visible from this host: no disk figures'}`,
       );
       step = 'warm';
-      const warm = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: false, context });
+      const warm = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: false, context, builder });
       await ctx.saveRaw('warm', warm.log);
       if (warm.id !== cold.id)
         throw new Error(

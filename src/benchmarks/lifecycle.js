@@ -66,7 +66,7 @@ export const lifecycle = {
         });
         metrics.push({ metric: 'daemon.image_load_ms', unit: 'ms', better: 'lower', value: cycle.image_load_ms });
       }
-      if (tls) {
+      if (tls && env.tls !== false) {
         const withTls = await env.daemonCycle({ tls: true });
         await ctx.saveRaw('daemon-tls', JSON.stringify(withTls, null, 2));
         // Same clock as daemon.start_to_ready_ms (outer start call to the first OK /_ping), TLS on.

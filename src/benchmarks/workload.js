@@ -32,7 +32,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cliConfig, dockerCli, dockerLogin, shellStep } from '../engine/cli.js';
+import { BUILDERS, cliConfig, dockerCli, dockerLogin, shellStep } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
 import { ImageNames } from '../engine/image-names.js';
 import { labelProxy } from '../engine/label-proxy.js';
@@ -318,8 +318,10 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
     // A present image already on the runner under its name is the runner's: the job only uses it.
   }
   for (const b of w.builds ?? [])
-    m.push(ms(`build.${b.name}_ms`, await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [])))));
-  if (w.compose) m.push(...(await compose(w.compose, s, cli)));
+    m.push(
+      ms(`build.${b.name}_ms`, await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [], engine)))),
+    );
+  if (w.compose) m.push(...(await compose(w.compose, s, cli, engine)));
   // A step reaches the run's registry as a job reaches its CI registry: at the address this engine uses.
   const registry = s.registry ? await capability(env, 'registryAddress')(s.registry) : null;
   for (const step of w.steps ?? [])
@@ -387,7 +389,14 @@ function pinned(e, name, s) {
  */
 function cliOn(engine, s, ctx, rawPrefix) {
   return async (step, args) => {
-    const r = await dockerCli({ socket: engine.socket, args, cwd: s.dir, timeoutMs: ctx.timeoutMs, config: s.config });
+    const r = await dockerCli({
+      socket: engine.socket,
+      args,
+      cwd: s.dir,
+      timeoutMs: ctx.timeoutMs,
+      config: s.config,
+      builder: engine.builder,
+    });
     await ctx.saveRaw(`${rawPrefix}${step}`, `$ docker ${args.join(' ')}\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
     const e = stepError(step, `docker ${args.join(' ')}`, r);
     if (e) throw e;
@@ -450,17 +459,16 @@ export function failed(step, command, r) {
 const ms = (metric, value) => ({ metric, unit: 'ms', better: 'lower', value: Math.round(value * 10) / 10 });
 
 /**
- * `docker buildx build` arguments for a build of the workload (BuildKit: buildx's `docker` driver, the
- * engine's own builder), loaded into the engine's image store under its tag.
+ * The CLI's arguments for a build of the workload with the engine's builder (BuildKit: `docker buildx
+ * build` with buildx's `docker` driver; Buildah: `docker build` to Podman's /build), into the engine's
+ * image store under its tag.
  * @param {import('../workload/load.js').WorkloadBuild} b @param {Shared} s @param {string[]} extra
+ * @param {JobEngine} engine
  */
-function buildArgs(b, s, extra) {
+function buildArgs(b, s, extra, engine) {
   const context = path.join(s.dir, b.context);
   const args = [
-    'buildx',
-    'build',
-    '--progress=plain',
-    '--load',
+    ...BUILDERS[engine.builder ?? 'BuildKit'].build,
     '--tag',
     buildTag(b),
     '--file',
@@ -508,19 +516,57 @@ export function noCompose(e) {
 }
 
 /**
+ * A failed `compose up --wait`, with the services whose health check never ran: an engine that does not
+ * run health checks (Podman 4.3 without systemd) leaves them `starting` with no result, and the wait ends
+ * only at the step's timeout, which alone would not say why. Other failures are returned as they are.
+ * @param {Error} e @param {import('dockerode')} docker @param {string} project
+ */
+export async function withHealthChecks(e, docker, project) {
+  const listed = await docker
+    .listContainers({ all: true, filters: { label: [`com.docker.compose.project=${project}`] } })
+    .catch(() => []);
+  /** @type {string[]} */
+  const never = [];
+  for (const c of listed.slice(0, 50)) {
+    const state = await docker
+      .getContainer(c.Id)
+      .inspect()
+      .then((i) => i.State)
+      .catch(() => null);
+    const health = /** @type {{Status?: string, Log?: unknown[] | null} | undefined} */ (state?.Health);
+    if (health?.Status === 'starting' && !health.Log?.length)
+      never.push(c.Labels?.['com.docker.compose.service'] ?? c.Names?.[0] ?? c.Id.slice(0, 12));
+  }
+  if (!never.length) return e;
+  const names = never.map((n) => JSON.stringify(String(n).slice(0, 64))).join(', ');
+  const note =
+    `the health check of ${names} never ran (still "starting", no result): this engine did not run health checks ` +
+    '(Podman without systemd schedules none), so the wait could not end';
+  // On the first line: a failed cell's reason is the error's first line.
+  const [first, ...rest] = e.message.split('\n');
+  e.message = [`${first}; ${note}`, ...rest].join('\n');
+  return e;
+}
+
+/**
  * The compose stack: up until healthy, the test, down; down also when up or the test failed.
  * @param {import('../workload/load.js').WorkloadCompose} c @param {Shared} s
- * @param {(step: string, args: string[]) => Promise<number>} cli
+ * @param {(step: string, args: string[]) => Promise<number>} cli @param {JobEngine} engine
  * @returns {Promise<Metric[]>}
  */
-async function compose(c, s, cli) {
+async function compose(c, s, cli, engine) {
   const project = `dind-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const base = ['compose', '--project-name', project, '--file', path.join(s.dir, c.file)];
   /** @type {Metric[]} */
   const m = [];
   let down = false;
   try {
-    m.push(ms('compose.up_ms', await cli('compose-up', [...base, 'up', '--detach', '--wait']).catch(noCompose)));
+    const up = cli('compose-up', [...base, 'up', '--detach', '--wait'])
+      .catch(noCompose)
+      .catch(async (e) => {
+        throw await withHealthChecks(e, engine.docker, project);
+      });
+    m.push(ms('compose.up_ms', await up));
     if (c.test)
       m.push(
         ms(
@@ -556,6 +602,7 @@ async function shell(step, engine, s, ctx, rawPrefix, registry) {
       env: registry ? { DIND_BENCH_REGISTRY: registry } : {},
       timeoutMs: ctx.timeoutMs,
       config: s.config,
+      builder: engine.builder,
     });
   } finally {
     await proxy.close();
@@ -620,12 +667,17 @@ async function controlledBuilds(w, engine, s, ctx) {
     const inline = ['--build-arg', 'BUILDKIT_INLINE_CACHE=1'];
     // The job's build claimed the tag; each build here may point it at an image of its own, removed at the end.
     m.push(
-      ms(`build.${b.name}.cold_ms`, await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline]))),
+      ms(
+        `build.${b.name}.cold_ms`,
+        await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline], engine)),
+      ),
     );
     await names?.madeUnder(buildTag(b));
-    m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline))));
+    m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline, engine))));
     await names?.madeUnder(buildTag(b));
     if (!engine.fresh) continue; // the runner's engine keeps its own cache: an import would not be used
+    // Buildah's cache is the image's own layers: no build cache apart from them to prune and import.
+    if (!BUILDERS[engine.builder ?? 'BuildKit'].cacheImport) continue;
     const archive = path.join(s.dir, `.dind-bench-cache-${b.name}.tar`);
     try {
       await cli(`save-${b.name}`, ['save', '--output', archive, buildTag(b)]);
@@ -634,7 +686,7 @@ async function controlledBuilds(w, engine, s, ctx) {
       const load = await cli(`load-cache-${b.name}`, ['load', '--quiet', '--input', archive]);
       const build = await cli(
         `build-${b.name}-cache-import`,
-        buildArgs(b, s, ['--cache-from', buildTag(b), ...inline]),
+        buildArgs(b, s, ['--cache-from', buildTag(b), ...inline], engine),
       );
       m.push(ms(`build.${b.name}.cache_import_ms`, load + build));
     } finally {

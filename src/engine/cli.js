@@ -32,13 +32,27 @@ const PLUGINS = ['docker-buildx', 'docker-compose'];
 const MAX_OUTPUT = 4 * 2 ** 20;
 
 /**
- * @typedef {{ socket: string, args: string[], cwd?: string, env?: Record<string, string>, timeoutMs: number, config: string, input?: string }} CliSpec
+ * @typedef {{ socket: string, args: string[], cwd?: string, env?: Record<string, string>, timeoutMs: number, config: string, input?: string, builder?: Builder }} CliSpec
  *   socket: host path of the engine's unix socket; config: a folder from cliConfig(); input: written to its
- *   standard input (else it has none)
+ *   standard input (else it has none); builder: the engine's builder (BUILDERS), BuildKit unless told
  * @typedef {{ exitCode: number, stdout: string, stderr: string, ms: number, timedOut: boolean, leftRunning: string[] }} CliResult
  *   leftRunning: the processes the command started that were still running when it exited ("PID command"),
  *   ended since
  */
+
+/**
+ * The builders an engine builds with, and how the docker CLI reaches each. BuildKit: `docker buildx
+ * build` with buildx's default `docker` driver (the engine's own BuildKit). Buildah: Podman's
+ * Docker-compatible /build is Buildah (the version Podman vendors), which the CLI reaches with its
+ * classic `docker build` (DOCKER_BUILDKIT=0): Podman serves no BuildKit session. Buildah keeps its cache
+ * as image layers, with no build cache apart from them to prune or import (`cacheImport` false).
+ * @typedef {'BuildKit' | 'Buildah'} Builder
+ * @type {Record<Builder, {build: string[], buildkit: boolean, cacheImport: boolean}>}
+ */
+export const BUILDERS = {
+  BuildKit: { build: ['buildx', 'build', '--progress=plain', '--load'], buildkit: true, cacheImport: true },
+  Buildah: { build: ['build'], buildkit: false, cacheImport: false },
+};
 
 /**
  * A private DOCKER_CONFIG folder with the installed buildx and compose plugins linked in. Removed by
@@ -181,18 +195,19 @@ function feed(stdin, input) {
 
 /**
  * A tool's whole environment: PATH and HOME of the run's, nothing else of it (no secret the run was given
- * reaches a job's command), the caller's additions, and the engine and config it runs against.
- * @param {string} socket @param {string} config @param {Record<string, string>} env
+ * reaches a job's command), the caller's additions, and the engine, config and builder it runs against.
+ * @param {{socket: string, env: Record<string, string>, config: string, builder: Builder}} o
  */
-function toolEnv(socket, config, env) {
+function toolEnv({ socket, env, config, builder }) {
   return {
     PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
     HOME: process.env.HOME ?? '/root',
     ...env,
     DOCKER_HOST: `unix://${socket}`,
     DOCKER_CONFIG: config,
-    // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit).
-    DOCKER_BUILDKIT: '1',
+    // BuildKit is the builder (buildx's default `docker` driver: the engine's own BuildKit), unless the
+    // engine builds with Buildah (BUILDERS).
+    DOCKER_BUILDKIT: BUILDERS[builder].buildkit ? '1' : '0',
     BUILDKIT_PROGRESS: 'plain',
     COMPOSE_PROGRESS: 'plain',
     COMPOSE_ANSI: 'never',
@@ -204,7 +219,7 @@ function toolEnv(socket, config, env) {
  * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'>} spec
  * @returns {Promise<CliResult>}
  */
-function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, input }) {
+function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, input, builder = 'BuildKit' }) {
   if (!endGroupsOnExit) {
     endGroupsOnExit = true;
     process.on('exit', () => groups.forEach(endGroup));
@@ -216,7 +231,7 @@ function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, inp
       // Its own process group (and session), so that it and whatever it starts can be ended together.
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: toolEnv(socket, config, env),
+      env: toolEnv({ socket, env, config, builder }),
     });
     feed(child.stdin, input);
     const pgid = child.pid;
@@ -324,13 +339,16 @@ export async function cliTools({ socket, config }) {
 /**
  * The builder a build on the engine behind `socket` uses, for the results: BuildKit (buildx's `docker`
  * driver, the engine's own BuildKit) with its version, and the client tools' versions.
- * @param {string} socket
- * @returns {Promise<{ kind: 'BuildKit', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null }>}
+ * On an engine that builds with Buildah, BuildKit and buildx play no part: both are null.
+ * @param {string} socket @param {Builder} [builder]
+ * @returns {Promise<{ kind: Builder, buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null }>}
  */
-export async function builderFacts(socket) {
+export async function builderFacts(socket, builder = 'BuildKit') {
   const config = await cliConfig();
   try {
-    return { kind: 'BuildKit', ...(await cliTools({ socket, config: config.dir })) };
+    const tools = await cliTools({ socket, config: config.dir });
+    if (builder === 'Buildah') return { kind: builder, ...tools, buildkit: null, buildx: null };
+    return { kind: builder, ...tools };
   } finally {
     await config.remove();
   }

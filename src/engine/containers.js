@@ -231,6 +231,13 @@ export function withTimeout(promise, ms, message) {
 }
 
 /**
+ * An event's action under Docker's name: Podman's Docker-compatible /events says `remove` for what Docker
+ * calls `destroy` (a probe waiting for `destroy` would otherwise wait out its timeout on every cycle).
+ * @param {string} action
+ */
+const sameAs = (action) => (action === 'remove' ? 'destroy' : action);
+
+/**
  * Streams the engine's events for containers with a label, keeping the first timeNano of each action.
  * @param {import('dockerode')} docker
  * @param {Record<string, string>} label
@@ -253,7 +260,7 @@ async function collectEvents(docker, label) {
       buf = buf.slice(nl + 1);
       if (!line.trim()) continue;
       const ev = JSON.parse(line);
-      const action = String(ev.Action || ev.status).split(':')[0];
+      const action = sameAs(String(ev.Action || ev.status).split(':')[0]);
       if (!(action in seen)) seen[action] = BigInt(ev.timeNano);
       waiters.forEach((w) => w());
     }

@@ -36,6 +36,26 @@ export const DIND_TIMELINE = [
   ...firstContainerMarks(),
 ];
 
+/**
+ * The marks of a Podman start (images/podman): the same outer container and entrypoint as DinD, then
+ * Podman's API service from its exec to the first OK /_ping. Podman logs no phases of its own start
+ * (there is no containerd, no network controller to bring up: it is one process that serves the API),
+ * so that whole span is one phase, `ping_ready`.
+ * @type {[mark: string, phase: string | null][]}
+ */
+export const PODMAN_TIMELINE = DIND_TIMELINE.filter(
+  ([mark]) =>
+    ![
+      'tls_begin',
+      'tls_done',
+      'daemon_logging',
+      'containerd_up',
+      'containers_loading',
+      'containers_loaded',
+      'api_listening',
+    ].includes(mark),
+);
+
 /** Every phase once, in the order it happens (a DinD start holds all of Docker's too). */
 export const PHASE_ORDER = [...new Set(DIND_TIMELINE.map(([, p]) => p).filter((p) => p !== null))];
 

@@ -173,8 +173,9 @@ export async function withoutWorkloads(pids) {
   for (const pid of pids) {
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
     const parent = status.match(/^PPid:\s*(\d+)/m)?.[1] ?? null;
-    // The kernel's name is cut at 15 bytes: "containerd-shim" for every shim version.
-    const shim = /^Name:\s*containerd-shim/m.test(status) && parent !== null && listed.has(parent);
+    // The kernel's name is cut at 15 bytes: "containerd-shim" for every shim version. Podman's conmon
+    // holds its containers as a shim does.
+    const shim = /^Name:\s*(containerd-shim|conmon$)/m.test(status) && parent !== null && listed.has(parent);
     procs.set(pid, { parent, shim });
   }
   /** @param {string} pid */

@@ -15,7 +15,7 @@ import { since } from '../engine/timing.js';
 // machine; a runner in a container (ARC dind mode, act in container mode) sets DIND_BENCH_SOCKET_DIR to
 // a folder mounted at the same path in the runner and on the engine's host. Short: a unix socket path
 // must stay under 108 bytes.
-const SOCKET_PARENT = path.resolve(process.env.DIND_BENCH_SOCKET_DIR || '/tmp');
+export const SOCKET_PARENT = path.resolve(process.env.DIND_BENCH_SOCKET_DIR || '/tmp');
 
 /**
  * What an outer container needs when `--privileged` is refused (as on hosts whose capability bounding
@@ -38,7 +38,7 @@ const startModes = new Map();
 
 /**
  * @typedef {{
- *   docker: import('dockerode'), containerId: string, mode: 'privileged' | 'capabilities' | 'runtime',
+ *   docker: import('dockerode'), containerId: string, mode: StartMode,
  *   start_to_ready_ms: number, version: string, storageDriver: string, backingFilesystem: string | null,
  *   cgroupVersion: string | null, cgroup: import('./dind-cgroup.js').CgroupChoice, stop: () => Promise<number>,
  *   startupMarks: () => Promise<Record<string, number>>,
@@ -54,14 +54,16 @@ export const DAEMON_CONFIG_IN_CONTAINER = `/var/run/${DAEMON_CONFIG}`;
  * How a DinD variant starts its inner daemon differently (all optional; see the dind-* environments).
  * @typedef {{
  *   cmd?: string[], devices?: string[], socket?: string, dataRoot?: string, runtime?: string,
- *   daemonConfig?: Record<string, unknown>, env?: string[],
+ *   daemonConfig?: Record<string, unknown>, env?: string[], userns?: Record<string, unknown>,
  * }} DaemonVariant
  *   cmd: the outer container's command (the entrypoint runs it); devices: host devices it needs, e.g.
  *   /dev/fuse; socket: the inner socket's path inside the shared /var/run (default docker.sock);
  *   dataRoot: where the volume is mounted (default /var/lib/docker); runtime: an OCI runtime of the
  *   runner's engine that isolates the outer container (sysbox-runc), instead of privileges;
  *   daemonConfig: a daemon.json, written to DAEMON_CONFIG_IN_CONTAINER (cmd passes --config-file);
- *   env: the outer container's environment (a run's own, e.g. TLS, is added to it).
+ *   env: the outer container's environment (a run's own, e.g. TLS, is added to it);
+ *   userns: the outer container's whole security set (mode `userns`), for an engine that runs rootless in
+ *   a user namespace of its own and so needs neither `--privileged` nor the capability set (podman).
  */
 
 /**
@@ -115,7 +117,13 @@ async function startIn(
 
   const learned = startModes.get(outer);
   /** @type {StartMode[]} */
-  const tryModes = variant.runtime ? ['runtime'] : learned ? [learned] : ['privileged', 'capabilities'];
+  const tryModes = variant.runtime
+    ? ['runtime']
+    : variant.userns
+      ? ['userns']
+      : learned
+        ? [learned]
+        : ['privileged', 'capabilities'];
   /** @type {string[]} */
   const refusals = [];
   for (const mode of tryModes) {
@@ -124,11 +132,7 @@ async function startIn(
       Devices: devices,
       // A runtime such as sysbox-runc isolates the inner engine (and its cgroups) itself: no privileges asked for.
       ...(mode === 'runtime' ? {} : cgroup.hostConfig),
-      ...(mode === 'runtime'
-        ? { Runtime: variant.runtime }
-        : mode === 'privileged'
-          ? { Privileged: true }
-          : CAPABILITY_SET),
+      ...securityOf(mode, variant),
     };
     const labels = { ...tracker.labels, 'dind-bench.role': 'dind', [HOST_DIR_LABEL]: socketDir };
     const spec = { Image: image, Env: env, Cmd: variant.cmd, Labels: labels };
@@ -145,7 +149,7 @@ async function startIn(
       return null;
     });
     if (!started) continue;
-    if (mode !== 'runtime') startModes.set(outer, mode);
+    if (mode === 'privileged' || mode === 'capabilities') startModes.set(outer, mode);
     const inner = engineAt(path.join(socketDir, variant.socket ?? 'docker.sock'));
     const ready = { inner, readyTimeoutMs, onMark, socketDir, cgroup: cgroup.record, removeVolume: dataRoot?.remove };
     return readyDaemon(tracker, started, mode, image, ready);
@@ -154,7 +158,17 @@ async function startIn(
 }
 
 /**
- * @typedef {'privileged' | 'capabilities' | 'runtime'} StartMode
+ * The outer container's privileges in each mode.
+ * @param {StartMode} mode @param {DaemonVariant} variant
+ */
+function securityOf(mode, variant) {
+  if (mode === 'runtime') return { Runtime: variant.runtime };
+  if (mode === 'userns') return variant.userns ?? {};
+  return mode === 'privileged' ? { Privileged: true } : CAPABILITY_SET;
+}
+
+/**
+ * @typedef {'privileged' | 'capabilities' | 'runtime' | 'userns'} StartMode
  * @typedef {(mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void} OnMark
  */
 

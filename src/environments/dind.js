@@ -27,6 +27,10 @@ export class DindEnvironment extends ContainerEnvironment {
   persistentJobEngine = null;
   /** @type {(() => Promise<void>)[]} */
   jobEngineStops = [];
+  /** @type {import('../engine/cli.js').Builder} what builds on the inner engine */
+  builder = 'BuildKit';
+  /** The marks of this kind's start-up timeline (../engine/startup.js): dockerd's phases. */
+  timeline = DIND_TIMELINE;
   /** @param {import('dockerode')} outer @param {string} engine inner Engine version, e.g. "20.10" */
   constructor(outer, engine) {
     super(outer);
@@ -61,7 +65,7 @@ export class DindEnvironment extends ContainerEnvironment {
     const daemon = (this.daemon = await this.startDaemon(tracker));
     const imageLoadMs = await loadImages(this.outer, daemon.docker, images);
     return this.ready(
-      { docker: daemon.docker, tracker },
+      { docker: daemon.docker, tracker, builder: this.builder },
       {
         name: this.name,
         engineVersion: daemon.version,
@@ -190,7 +194,7 @@ export class DindEnvironment extends ContainerEnvironment {
         // The create call, then from the start call to the first byte of output.
         first = { image_load_ms, first_output_ms: r.timings.create_ms + r.timings.first_output_ms };
       }
-      const spec = DIND_TIMELINE.slice(0, DIND_TIMELINE.findIndex(([m]) => m === last) + 1);
+      const spec = this.timeline.slice(0, this.timeline.findIndex(([m]) => m === last) + 1);
       const optional = tls ? [] : ['tls_begin', 'tls_done'];
       // dockerd may write its last start-up lines just after it first answers (its log is read right after
       // /_ping when no container follows): read again, briefly, until every mark is there.
@@ -224,13 +228,9 @@ export class DindEnvironment extends ContainerEnvironment {
   } = {}) {
     if (persist && this.persistentJobEngine) return { ...this.persistentJobEngine, readyMs: 0 };
     const { tracker } = this.need();
-    const flags = [
-      ...insecureRegistries.map((r) => `--insecure-registry=${r}`),
-      ...registryMirrors.map((m) => `--registry-mirror=${m}`),
-    ];
-    const cmd = [...(this.variant.cmd ?? DEFAULT_DAEMON_CMD), ...flags];
+    const daemonOpts = this.jobDaemon({ insecureRegistries, registryMirrors });
     const t0 = performance.now();
-    const d = await this.startDaemon(tracker, { cmd, networks, shareDirs });
+    const d = await this.startDaemon(tracker, { ...daemonOpts, networks, shareDirs });
     const readyMs = performance.now() - t0;
     const stop = async () => void (await d.stop().catch(() => 0));
     const engine = {
@@ -240,6 +240,7 @@ export class DindEnvironment extends ContainerEnvironment {
       fresh: true,
       engineVersion: d.version,
       storageDriver: d.storageDriver,
+      builder: this.builder,
       close: persist ? async () => {} : stop,
     };
     if (persist) {
@@ -260,6 +261,19 @@ export class DindEnvironment extends ContainerEnvironment {
       what: `the outer ${this.name} container its engine runs in`,
       exec: (cmd, timeoutMs) => execText(container, cmd, timeoutMs),
     };
+  }
+
+  /**
+   * How a job's daemon is told the run's registries: dockerd flags after the variant's command.
+   * @param {{insecureRegistries: string[], registryMirrors: string[]}} registries
+   * @returns {{cmd?: string[], env?: string[]}}
+   */
+  jobDaemon({ insecureRegistries, registryMirrors }) {
+    const flags = [
+      ...insecureRegistries.map((r) => `--insecure-registry=${r}`),
+      ...registryMirrors.map((m) => `--registry-mirror=${m}`),
+    ];
+    return { cmd: [...(this.variant.cmd ?? DEFAULT_DAEMON_CMD), ...flags] };
   }
 
   /** An inner engine reaches a registry of the run on the run's own network. @param {{bridgeAddress: string}} registry */

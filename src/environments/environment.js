@@ -10,9 +10,9 @@
  * @typedef {{
  *   name: string, engineVersion: string | null, storageDriver: string | null, backingFilesystem: string | null,
  *   isolation?: string,
- *   builder?: { kind: 'BuildKit' | 'legacy', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null },
+ *   builder?: { kind: 'BuildKit' | 'legacy' | 'Buildah', buildkit: string | null, docker: string | null, buildx: string | null, compose: string | null },
  *   dind?: {
- *     mode: 'privileged' | 'capabilities' | 'runtime', cgroup?: import('./dind-cgroup.js').CgroupChoice, outerImage: string, start_to_ready_ms: number,
+ *     mode: import('./dind-daemon.js').StartMode, cgroup?: import('./dind-cgroup.js').CgroupChoice, outerImage: string, start_to_ready_ms: number,
  *     imageLoadMs: Record<string, number>,
  *   },
  * }} EnvironmentFacts
@@ -67,7 +67,9 @@
 /**
  * The engine the workloads run on (docker: the runner's; DinD: the inner one, through its socket), for
  * benchmarks that drive an engine themselves (build, image load).
- * @typedef {{docker: import('dockerode'), tracker: import('../engine/resources.js').ResourceTracker}} EngineApi
+ * `builder`: what builds on it (../engine/cli.js BUILDERS), BuildKit unless said.
+ * @typedef {{docker: import('dockerode'), tracker: import('../engine/resources.js').ResourceTracker,
+ *   builder?: import('../engine/cli.js').Builder}} EngineApi
  */
 
 /**
@@ -80,7 +82,7 @@
  * the registry itself, or a mirror in front of it. `primesJobs`: one unmeasured job first (a warm mirror).
  * @typedef {{
  *   socket: string, docker: import('dockerode'), readyMs: number, fresh: boolean, engineVersion: string,
- *   storageDriver: string, close: () => Promise<void>,
+ *   storageDriver: string, close: () => Promise<void>, builder?: import('../engine/cli.js').Builder,
  * }} JobEngine
  * @typedef {{ persist?: boolean, insecureRegistries?: string[], registryMirrors?: string[], networks?: string[], shareDirs?: string[] }} JobEngineOptions
  */
@@ -122,6 +124,7 @@
  *   registryAddress?: (registry: import('../engine/registry.js').Registry) => Promise<string>,
  *   primesJobs?: boolean,
  *   jobParent?: () => JobParent | null,
+ *   tls?: false,
  * }} Environment
  *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.
  *   networkModes: the networks a client can reach a server over here (native offers only 'host').
@@ -129,6 +132,7 @@
  *   probe exits 0; the ResourceTracker removes it on failure and Ctrl-C too.
  *   dataRootOnHost: the host path where the engine workloads run on keeps its data (../engine/disk.js).
  *   daemonCycle: with `tls`, the entrypoint makes TLS material at start, as the official docker:dind does.
+ *   tls: false where the engine serves no TLS at all (podman: a unix socket only), so no TLS start is measured.
  *   startupTimeline: the first container on the ready engine, phase by phase (Docker's whole start-up).
  *   jobMemory: what one more job costs the runner's memory, the same scope in every environment.
  *   teardown: removes everything it created.

@@ -9,6 +9,7 @@ import { DindEnvironment } from './dind.js';
 import { DockerEnvironment } from './docker.js';
 import { DoodEnvironment } from './dood.js';
 import { NativeEnvironment } from './native.js';
+import { PodmanEnvironment } from './podman.js';
 import { SysboxEnvironment } from './sysbox.js';
 
 export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from './names.js';
@@ -30,6 +31,7 @@ const MAKE = {
   'dind-containerd-store': (outer, engine) => new DindContainerdStoreEnvironment(outer, engine),
   sysbox: (outer, engine) => new SysboxEnvironment(outer, engine),
   'dind-mirror': (outer, engine) => new DindMirrorEnvironment(outer, engine),
+  podman: (outer) => new PodmanEnvironment(outer),
 };
 
 /**

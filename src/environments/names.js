@@ -16,6 +16,7 @@ const NAMES = /** @type {const} */ ([
   'dind-containerd-store',
   'sysbox',
   'dind-mirror',
+  'podman',
 ]);
 /** @typedef {typeof NAMES[number]} EnvironmentName */
 /** @type {string[]} */
@@ -35,3 +36,9 @@ const INNER_ENGINE = [
   'dind-mirror',
 ];
 export const isDind = (/** @type {string} */ name) => INNER_ENGINE.includes(/** @type {EnvironmentName} */ (name));
+
+/**
+ * The environments that start an engine of their own at setup and load the run's images into it: every
+ * DinD variant, and podman (whose engine has no Docker Engine line).
+ */
+export const startsOwnEngine = (/** @type {string} */ name) => isDind(name) || name === 'podman';

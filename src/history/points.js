@@ -62,7 +62,9 @@ export function pointsOf(results) {
   for (const cell of results.cells) {
     if (cell.status !== 'ok') continue;
     const facts = envs.get(cell.environmentKey)?.facts;
-    const isDind = cell.environment.startsWith('dind');
+    // An engine of its own (every DinD variant, sysbox, podman: their setup records `dind` facts), whose
+    // version is the cell's inner engine.
+    const isDind = cell.environment.startsWith('dind') || Boolean(facts?.dind);
     for (const m of cell.metrics) {
       if (!m.samples.length) continue;
       const series = {

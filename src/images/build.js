@@ -13,9 +13,11 @@ import {
   IMAGE_PREFIX,
   OFFLINE_BASES,
   OFFLINE_SUITES,
+  PODMAN_VERSIONS,
   SOURCE_ENGINES,
   benchImage,
   dindImage,
+  podmanImage,
 } from './catalog.js';
 import { imageExists, imageLabels } from './describe.js';
 
@@ -93,7 +95,8 @@ export async function recipeHash(target) {
 
 /**
  * The bake targets for the requested slice of the matrix, with the base each one needs and its recipe.
- * @param {{distros: string[], engines: string[], benchImages: string[]}} want
+ * @param {{distros: string[], engines: string[], benchImages: string[], podman?: string[]}} want
+ *   podman: Podman versions of the `podman` environment's image (PODMAN_VERSIONS)
  */
 export async function bakeTargets(want) {
   const printed = JSON.parse(String(await bake(['--print'])));
@@ -116,6 +119,16 @@ export async function bakeTargets(want) {
         distro,
         recipe: await recipeHash(t),
       });
+    } else if (kind === 'podman' && want.podman?.includes(labels['dind-bench.podman'])) {
+      const version = labels['dind-bench.podman'];
+      targets.push({
+        target: name,
+        ref: podmanImage(version),
+        base: t.args.BASE,
+        baseVariable: PODMAN_VERSIONS[version].baseVariable,
+        distro: null,
+        recipe: await recipeHash(t),
+      });
     } else if (kind === 'dind' && want.engines.includes(labels['dind-bench.engine'])) {
       const engine = labels['dind-bench.engine'];
       targets.push({
@@ -133,7 +146,7 @@ export async function bakeTargets(want) {
 
 /**
  * Builds what is asked and says, for each image that cannot be built here, why.
- * @param {{outer: import('dockerode'), distros: string[], engines: string[], benchImages: string[], pull?: boolean, onlyMissing?: boolean, log: (s: string) => void, verbose?: boolean}} opts
+ * @param {{outer: import('dockerode'), distros: string[], engines: string[], benchImages: string[], podman?: string[], pull?: boolean, onlyMissing?: boolean, log: (s: string) => void, verbose?: boolean}} opts
  * @returns {Promise<{built: string[], unavailable: Record<string, string>}>}
  */
 export async function buildImages({
@@ -141,6 +154,7 @@ export async function buildImages({
   distros,
   engines,
   benchImages,
+  podman = [],
   pull = false,
   onlyMissing = false,
   log,
@@ -151,7 +165,7 @@ export async function buildImages({
       "docker buildx is not installed: run `bash .ci/install.sh` (it installs Debian's docker-buildx package), then try again.",
     );
   }
-  let targets = await bakeTargets({ distros, engines, benchImages });
+  let targets = await bakeTargets({ distros, engines, benchImages, podman });
   if (onlyMissing) {
     const labels = await Promise.all(targets.map((t) => imageLabels(outer, t.ref)));
     targets = targets.filter((t, i) => {

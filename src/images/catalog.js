@@ -33,6 +33,16 @@ export const ENGINE_VERSIONS = Object.keys(ENGINES);
 export const ALL_ENGINE_VERSIONS = [...ENGINE_VERSIONS, ...Object.keys(SOURCE_ENGINES)];
 export const DEFAULT_ENGINE = '20.10';
 
+/**
+ * Podman versions buildable here (environment `podman`), with the base variable of the Debian release
+ * that ships each: bookworm's 4.3 (and Buildah 1.28).
+ * @type {Record<string, {baseVariable: string}>}
+ */
+export const PODMAN_VERSIONS = { 4.3: { baseVariable: 'DEBIAN_BASE' } };
+export const DEFAULT_PODMAN = '4.3';
+/** @param {string} [version] */
+export const podmanImage = (version = DEFAULT_PODMAN) => `${IMAGE_PREFIX}/podman:${version}`;
+
 /** @param {string} bench @param {string} distro */
 export const benchImage = (bench, distro) => `${IMAGE_PREFIX}/${bench}:${distro}`;
 /** @param {string} engine */

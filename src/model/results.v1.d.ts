@@ -187,10 +187,10 @@ export interface DindBenchResultsOneRun {
        */
       isolation?: string;
       /**
-       * the builder builds on this environment's engine use (benchmarks that build): BuildKit through buildx's docker driver, with the versions of BuildKit and the client tools
+       * the builder builds on this environment's engine use (benchmarks that build): BuildKit through buildx's docker driver, with the versions of BuildKit and the client tools; Buildah through Podman's Docker-compatible /build (podman)
        */
       builder?: {
-        kind: 'BuildKit' | 'legacy';
+        kind: 'BuildKit' | 'legacy' | 'Buildah';
         buildkit?: string | null;
         docker?: string | null;
         buildx?: string | null;
@@ -198,7 +198,10 @@ export interface DindBenchResultsOneRun {
         [k: string]: unknown;
       };
       dind?: {
-        mode: 'privileged' | 'capabilities' | 'runtime';
+        /**
+         * how the outer container got its rights: --privileged, the capability set, an isolating runtime (sysbox), or only what a rootless engine's own user namespace needs (podman)
+         */
+        mode: 'privileged' | 'capabilities' | 'runtime' | 'userns';
         /**
          * the cgroups the DinD container got: its own namespace (private) or the host's tree bound in (host)
          */

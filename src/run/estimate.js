@@ -5,6 +5,7 @@
 // DinD setup of 9 images of 75-410 MB, `npm run bench:quick-run`). On a busy or a faster machine they
 // differ, so the figures are a planning guide, not a promise.
 import { BENCHMARKS } from '../benchmarks/index.js';
+import { startsOwnEngine } from '../environments/names.js';
 import { paramsFor } from './params.js';
 
 /** Seconds a container run costs beyond the tool's own time, per environment kind. */
@@ -99,7 +100,8 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
   // Each DinD environment starts once and loads the images of its own cells (the next Engine line's has
   // only lifecycle's).
   let setupS = 0;
-  for (const e of plan.environments.filter((x) => x.engine !== null)) {
+  // Podman starts and loads like DinD, without an Engine line (engine null).
+  for (const e of plan.environments.filter((x) => startsOwnEngine(x.name))) {
     const images = new Set(
       plan.cells.filter((c) => c.env === e.key).map((c) => `${registry[c.benchmark].image}:${c.distro}`),
     );

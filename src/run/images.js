@@ -2,7 +2,7 @@
 // and each one it used is described for the results' provenance after it ends.
 import { ResourceTracker, cleanupOnSignals } from '../engine/resources.js';
 import { buildImages } from '../images/build.js';
-import { benchImage, dindImage } from '../images/catalog.js';
+import { DEFAULT_PODMAN, benchImage, dindImage, podmanImage } from '../images/catalog.js';
 import { describeImage, imageExists } from '../images/describe.js';
 
 /**
@@ -25,7 +25,10 @@ export async function prepareImages(o, registry, runEngines, nextEngine) {
   const wantBench = containerEnvs.length
     ? o.distros.flatMap((d) => imagesOf(o.benchmarks, registry).map((i) => benchImage(i, d)))
     : [];
-  const wanted = [...new Set([...wantBench, ...dindEngines.map(dindImage)])];
+  // The podman environment runs in an image of its own (images/podman); without it, that environment is
+  // unavailable with the reason, the rest of the run goes on.
+  const podman = o.environments.includes('podman') ? [DEFAULT_PODMAN] : [];
+  const wanted = [...new Set([...wantBench, ...dindEngines.map(dindImage), ...podman.map((v) => podmanImage(v))])];
   /** @type {Record<string, string>} */
   let unavailable = {};
   const missing = [];
@@ -37,6 +40,7 @@ export async function prepareImages(o, registry, runEngines, nextEngine) {
       distros: containerEnvs.length ? o.distros : [],
       engines: dindEngines,
       benchImages: imagesOf(o.benchmarks, registry),
+      podman,
       onlyMissing: true,
       log: o.log,
     });

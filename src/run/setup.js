@@ -49,7 +49,7 @@ async function setUpOne(p, env, mine, run) {
     const facts = await env.setup({ tracker: run.tracker, images });
     // Benchmarks that build (a workload, `build`) record the builder and its version with their results.
     if (mine.some((c) => run.benchmarks[c.benchmark]?.usesBuilder) && env.engineApi)
-      facts.builder = await builderFacts(socketOf(env.engineApi().docker));
+      facts.builder = await builderFacts(socketOf(env.engineApi().docker), env.engineApi().builder);
     const engine = facts.engineVersion ? `engine ${facts.engineVersion}, storage ${facts.storageDriver}` : 'host';
     const dind = facts.dind
       ? `, started ${facts.dind.mode}, ready in ${Math.round(facts.dind.start_to_ready_ms)} ms`

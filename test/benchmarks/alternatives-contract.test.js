@@ -16,7 +16,7 @@ import { compareWithinRun } from '../../src/results/within-run.js';
 import { makePlan } from '../../src/run/plan.js';
 
 const unreachable = new Docker({ socketPath: '/nonexistent/docker.sock' });
-const ALTERNATIVES = ['dood', 'dind-rootless', 'dind-fuse-overlayfs', 'dind-containerd-store', 'sysbox'];
+const ALTERNATIVES = ['dood', 'dind-rootless', 'dind-fuse-overlayfs', 'dind-containerd-store', 'sysbox', 'podman'];
 
 test('the alternatives are environments by name; the default set is unchanged', () => {
   for (const name of ALTERNATIVES) assert.ok(ENVIRONMENT_NAMES.includes(name), name);
@@ -38,10 +38,10 @@ for (const name of ALTERNATIVES) {
   });
 }
 
-test('plan: alternatives with an inner engine once per engine line, dood once', () => {
+test('plan: alternatives with an inner engine once per engine line, dood and podman once', () => {
   const plan = makePlan({
     benchmarks: ['lifecycle'],
-    environments: ['docker', 'dood', 'dind-rootless', 'sysbox'],
+    environments: ['docker', 'dood', 'dind-rootless', 'sysbox', 'podman'],
     distros: ['debian'],
     engines: ['20.10', '26.1'],
     iterations: 1,
@@ -49,7 +49,7 @@ test('plan: alternatives with an inner engine once per engine line, dood once', 
   });
   assert.deepEqual(
     plan.environments.map((e) => e.key),
-    ['docker', 'dood', 'dind-rootless@20.10', 'dind-rootless@26.1', 'sysbox@20.10', 'sysbox@26.1'],
+    ['docker', 'dood', 'dind-rootless@20.10', 'dind-rootless@26.1', 'sysbox@20.10', 'sysbox@26.1', 'podman'],
   );
 });
 
@@ -103,4 +103,47 @@ test('a real memory run: rootless without cgroups keeps its job cost, without th
   for (const key of ['docker', 'dind@20.10', 'dood']) {
     assert.ok(metrics(key).includes('job_cost.mean_mib') && metrics(key).includes('workload.peak_mib'), key);
   }
+});
+
+test('podman: a job engine trusts only host[:port] registry names, checked before anything starts', () => {
+  const env = /** @type {import('../../src/environments/podman.js').PodmanEnvironment} */ (
+    createEnvironment('podman', unreachable, null)
+  );
+  assert.deepEqual(env.jobDaemon({ insecureRegistries: ['172.17.0.2:5000', 'registry.local'], registryMirrors: [] }), {
+    env: ['PODMAN_INSECURE_REGISTRIES=172.17.0.2:5000,registry.local'],
+  });
+  assert.deepEqual(env.jobDaemon({ insecureRegistries: [], registryMirrors: [] }), {});
+  for (const bad of ['a"b', 'x\n[[registry]]', 'host:port', '', 'a,b', 'a b', '-x'])
+    assert.throws(
+      () => env.jobDaemon({ insecureRegistries: [bad], registryMirrors: [] }),
+      /podman: registry address .* is not host\[:port\]/,
+      JSON.stringify(bad),
+    );
+  assert.throws(
+    () => env.jobDaemon({ insecureRegistries: [], registryMirrors: ['172.17.0.3:5000'] }),
+    /podman: registry mirrors are not supported/,
+  );
+});
+
+// A real quick lifecycle run of docker, dind and podman on Engine 20.10 (docs/environments.md, "podman").
+const PODMAN_RUN = new URL('../fixtures/results/podman-lifecycle-quick.json', import.meta.url);
+
+test('a real run with podman: it validates, podman is compared with Docker under its own name, its rights stated', () => {
+  const r = JSON.parse(readFileSync(PODMAN_RUN, 'utf8'));
+  validateResults(r, 'the podman run');
+  const podman = r.environments.find((/** @type {any} */ e) => e.key === 'podman');
+  assert.equal(podman.engine, null, 'no Docker Engine line');
+  assert.equal(podman.facts.dind.mode, 'userns');
+  assert.match(podman.facts.engineVersion, /^4\.3\./);
+  const against = compareWithinRun(r).filter((c) => c.kind === 'dind-vs-docker');
+  assert.deepEqual([...new Set(against.map((c) => c.candidate.env))].sort(), ['dind@20.10', 'podman']);
+  const titles = comparisonTables(against).map((t) => t.title);
+  assert.ok(titles.includes('podman vs Docker, lifecycle (debian): podman/debian vs docker/debian'), titles.join('\n'));
+  // Its start-up is Podman's own phases, not dockerd's.
+  const cell = r.cells.find((/** @type {any} */ c) => c.environmentKey === 'podman');
+  const names = cell.metrics.map((/** @type {any} */ m) => m.metric);
+  assert.ok(names.includes('startup.ping_ready_ms') && !names.includes('startup.containerd_start_ms'), names.join());
+  assert.ok(!names.some((/** @type {string} */ n) => n.startsWith('daemon_tls.')), 'no TLS start: Podman serves none');
+  assert.ok(markdownReport(r).includes(podman.facts.isolation));
+  assert.ok(htmlReport(r).includes(`<b>podman</b>: ${esc(podman.facts.isolation)}`));
 });

@@ -192,3 +192,38 @@ test('a build that fails: the cell says benchmark, environment, step and the off
   assert.deepEqual(leftovers, []);
   assert.deepEqual(await snapshot(outer), before);
 });
+
+test("build in podman is Buildah's: cold and warm (the warm one from the cache), recorded so; engine as found", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, [], ['4.3']);
+  const before = await snapshot(outer);
+  const out = path.join(work, 'podman-build');
+  const args = ['run', '--profile', 'quick', '--iterations', '1', '--bench', 'build', '--env', 'podman', '--out', out];
+  const r = spawnSync(process.execPath, [BIN, ...args, '--distro', 'debian'], { encoding: 'utf8', timeout: 300_000 });
+  assert.equal(r.status, 0, r.stderr.slice(-3000));
+  const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
+  const cell = the(
+    results.cells.find((/** @type {any} */ c) => c.benchmark === 'build' && c.environment === 'podman'),
+    'the podman build cell',
+  );
+  assert.equal(cell.status, 'ok', cell.reason);
+  for (const m of ['cold_ms', 'warm_ms']) {
+    const metric = the(
+      cell.metrics.find((/** @type {any} */ x) => x.metric === m),
+      m,
+    );
+    assert.ok(metric.samples[0] > 0, `${m} = ${metric.samples[0]}`);
+  }
+  const env = the(
+    results.environments.find((/** @type {any} */ e) => e.key === 'podman'),
+    'the podman environment',
+  );
+  assert.equal(env.facts?.builder?.kind, 'Buildah');
+  assert.equal(env.facts?.builder?.buildkit, null, 'no BuildKit on Podman');
+  // Buildah's own step lines in the raw log: the classic build's output, not BuildKit's.
+  const log = readFileSync(path.join(out, 'raw', 'build', 'podman', 'debian', '01-cold.txt'), 'utf8');
+  assert.match(log, /STEP 1\/\d+: FROM /);
+  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  assert.deepEqual(await builtImages(outer), [], 'no built image left on the runner');
+});

@@ -101,3 +101,25 @@ test('job memory: a rootless inner engine (no cgroups on this host) has a job co
   }
   assert.deepEqual(await snapshot(outer), before);
 });
+
+test("job memory: rootless Podman's job cost leaves its workload out (conmon holds it, as a shim does)", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, [], ['4.3']);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`test-job-memory-podman-${process.pid}`);
+  const env = /** @type {any} */ (createEnvironment('podman', outer, null));
+  try {
+    await env.setup({ tracker, images: [IMAGE] });
+    const { idle, during } = await costDuringJob(env);
+    t.diagnostic(`one more job: podman ${(during / MIB).toFixed(1)} MiB (idle ${(idle / MIB).toFixed(1)} MiB)`);
+    assert.ok(during > 10 * MIB, `podman ${during} bytes`);
+    // Without cgroups (rootless, cgroup v1) the workload sits in the outer container's cgroup: only the
+    // process tree, below conmon, tells it from Podman.
+    assert.ok(during - idle < (WORKLOAD_MIB / 2) * MIB, `grew ${((during - idle) / MIB).toFixed(1)} MiB`);
+  } finally {
+    await env.teardown();
+    assert.deepEqual(await tracker.cleanup(outer), []);
+  }
+  assert.deepEqual(await snapshot(outer), before);
+});

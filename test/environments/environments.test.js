@@ -19,13 +19,15 @@ const cases = [
   // No volume: Engine 20.10 cannot put overlay2 on the outer overlayfs and falls back to vfs.
   { name: 'dind-vfs', engine: '20.10', storage: 'vfs' },
   { name: 'dind', engine: '26.1', storage: 'overlay2' },
+  // Rootless Podman in a container: kernel overlayfs in its user namespace, on a volume.
+  { name: 'podman', engine: null, storage: 'overlay' },
 ];
 
 for (const c of cases) {
   test(`${c.name}${c.engine ? `@${c.engine}` : ''}: runs, times its lifecycle, and leaves the engine as found`, async (t) => {
     const outer = await engineOrSkip(t);
     if (!outer) return;
-    await ensureImages(outer, c.engine ? [c.engine] : []);
+    await ensureImages(outer, c.engine ? [c.engine] : [], c.name === 'podman' ? ['4.3'] : []);
     const before = await snapshot(outer);
     const tracker = new ResourceTracker(`test-env-${process.pid}-${c.name}`);
     const env = createEnvironment(c.name, outer, c.engine);

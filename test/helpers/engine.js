@@ -20,8 +20,11 @@ export async function engineOrSkip(t) {
   return null;
 }
 
-/** Builds the Debian images and the DinD images the tests use, if missing (offline path). @param {import('dockerode')} outer */
-export async function ensureImages(outer, engines = ['20.10']) {
+/**
+ * Builds the Debian images and the DinD images the tests use, if missing (offline path).
+ * @param {import('dockerode')} outer @param {string[]} [engines] @param {string[]} [podman] Podman versions (images/podman)
+ */
+export async function ensureImages(outer, engines = ['20.10'], podman = []) {
   const { unavailable } = await buildImages({
     outer,
     distros: ['debian'],
@@ -38,6 +41,7 @@ export async function ensureImages(outer, engines = ['20.10']) {
       'pgbench',
       'registry',
     ],
+    podman,
     onlyMissing: true,
     log: (s) => process.stderr.write(`# ${s}\n`),
   });

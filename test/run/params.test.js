@@ -122,4 +122,22 @@ describe('estimate', () => {
     const short = estimateRun({ plan: plan(1), profile: 'standard', paramOverrides: { 'stress-ng': { seconds: 10 } } });
     assert.ok(short.benchmarks[0].totalS < a.benchmarks[0].totalS / 5);
   });
+
+  test('podman starts an engine and loads images at setup, as DinD does, though it has no Engine line', () => {
+    const setup = (/** @type {string[]} */ environments) =>
+      estimateRun({
+        plan: makePlan({
+          benchmarks: ['lifecycle'],
+          environments,
+          distros: ['debian'],
+          engines: ['20.10'],
+          iterations: 1,
+          warmup: 0,
+        }),
+        profile: 'quick',
+      }).setupS;
+    assert.equal(setup(['docker']), 0);
+    assert.ok(setup(['docker', 'podman']) > 0);
+    assert.equal(setup(['docker', 'podman']), setup(['docker', 'dind']));
+  });
 });

@@ -258,3 +258,45 @@ test("dind-mirror: fresh inner engines pull through a mirror in front of the run
   assert.ok(origin && mirror && origin !== mirror, `dind pulled from ${origin}, dind-mirror from ${mirror}`);
   assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
 });
+
+test("podman: a fresh job engine pulls from the run's registry over the bridge, trusted through registries.conf; nothing left", async (t) => {
+  const outer = await engineOrSkip(t);
+  if (!outer) return;
+  await ensureImages(outer, [], ['4.3']);
+  const before = await snapshot(outer);
+  const tracker = new ResourceTracker(`registry-podman-test-${process.pid}`);
+  const config = await cliConfig();
+  const env = createEnvironment('podman', outer, null);
+  try {
+    const image = benchImage('registry', 'debian');
+    const origin = await startRegistry({ docker: outer, tracker, image, cliConfigDir: config.dir });
+    await origin.seed(benchImage('lifecycle', 'debian'), 'team/seeded:1');
+    await env.setup({ tracker, images: [] });
+    const address = await env.registryAddress?.(origin);
+    assert.ok(address);
+    const job = await env.jobEngine?.({ insecureRegistries: [address] });
+    assert.ok(job && job.fresh && job.builder === 'Buildah');
+    try {
+      // Plain HTTP is refused unless the registry is trusted: the entrypoint's registries.conf entry did it.
+      const pulled = await dockerCli({
+        socket: job.socket,
+        args: ['pull', `${address}/team/seeded:1`],
+        timeoutMs: 120_000,
+        config: config.dir,
+      });
+      assert.equal(pulled.exitCode, 0, pulled.stderr);
+      const images = await job.docker.listImages();
+      assert.ok(
+        images.some((i) => (i.RepoTags ?? []).some((tag) => tag.endsWith('team/seeded:1'))),
+        JSON.stringify(images.map((i) => i.RepoTags)),
+      );
+    } finally {
+      await job.close();
+    }
+  } finally {
+    await env.teardown();
+    await tracker.cleanup(outer);
+    await config.remove();
+  }
+  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+});

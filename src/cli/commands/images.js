@@ -1,5 +1,5 @@
 // `dind-bench images build`: the image matrix through docker buildx bake.
-import { ENGINE_VERSIONS } from '../../images/catalog.js';
+import { ENGINE_VERSIONS, PODMAN_VERSIONS } from '../../images/catalog.js';
 import { log } from '../log.js';
 import { benchOption, distroOption, engineOption } from '../options.js';
 
@@ -16,6 +16,7 @@ export function register(cli) {
     .addOption(distroOption('distributions'))
     .addOption(engineOption('inner Engine versions for DinD images', ENGINE_VERSIONS, ENGINE_VERSIONS))
     .addOption(benchOption('images of these benchmarks'))
+    .option('--no-podman', "leave out the podman environment's image (./quickstart does unless --env names podman)")
     .option('--pull', 'let bake pull the pinned base images from a registry', false)
     .option('--json', 'print what was built and what is unavailable as JSON')
     .action(async (opts) => {
@@ -33,6 +34,8 @@ export function register(cli) {
         distros: opts.distro,
         engines: opts.engine,
         benchImages,
+        // The podman environment's image, with the rest of the matrix (images/podman).
+        podman: opts.podman ? Object.keys(PODMAN_VERSIONS) : [],
         pull: opts.pull,
         log,
         verbose: true,
