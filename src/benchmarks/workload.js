@@ -32,7 +32,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { BUILDERS, cliConfig, dockerCli, dockerLogin, shellStep } from '../engine/cli.js';
+import { BUILDERS, cliConfig, dockerCli, dockerLogin, shellStep, storeLogin } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
 import { ImageNames } from '../engine/image-names.js';
 import { labelProxy } from '../engine/label-proxy.js';
@@ -351,6 +351,12 @@ async function logIn(env, engine, s, ctx) {
   const seeded = s.registryLogin && s.registry ? new Set(s.registry.users.map((u) => u.username)) : new Set();
   for (const c of s.credentials) if (!seeded.has(c.username)) logins.push(c);
   for (const login of logins) {
+    // Podman's Docker API cannot log in to a plain-HTTP registry (storeLogin says why): its pulls carry the
+    // credential the CLI stored instead.
+    if (engine.builder === 'Buildah') {
+      await storeLogin({ config: s.config, ...login });
+      continue;
+    }
     const r = await dockerLogin({ socket: engine.socket, config: s.config, ...login, timeoutMs: ctx.timeoutMs });
     if (r.exitCode !== 0) {
       const said = (r.stderr.trim().split('\n').at(-1) ?? '').slice(0, 300);

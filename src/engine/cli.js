@@ -12,7 +12,7 @@
 // not the first process only. Groups still running when dind-bench exits (Ctrl-C) are ended then.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -99,6 +99,20 @@ export function dockerCli(spec) {
 export function dockerLogin({ socket, config, address, username, password, timeoutMs }) {
   const args = ['login', '--username', username, '--password-stdin', address];
   return execTool('docker', args, { socket, config, timeoutMs, input: password });
+}
+
+/**
+ * Stores a registry credential in the CLI config folder as `docker login` would, without asking the engine:
+ * the CLI then sends it with each pull (X-Registry-Auth). For Podman's Docker API, whose /auth (Podman 4.3)
+ * reaches a registry over HTTPS whatever its registries.conf trusts, while its pulls follow registries.conf.
+ * The folder is the run's own (cliConfig), mode 0700; the file is written 0600.
+ * @param {{ config: string, address: string, username: string, password: string }} login
+ */
+export async function storeLogin({ config, address, username, password }) {
+  const file = path.join(config, 'config.json');
+  const doc = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  doc.auths = { ...doc.auths, [address]: { auth: Buffer.from(`${username}:${password}`).toString('base64') } };
+  await writeFile(file, JSON.stringify(doc), { mode: 0o600 });
 }
 
 /**

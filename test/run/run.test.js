@@ -59,8 +59,17 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
       ['docker', 'ok'],
       ['dind@20.10', 'ok'],
       ['dind-vfs@20.10', 'ok'],
+      // The quick profile's next Engine line, --engine not given: the start-up a job pays on it.
+      ['dind@26.1', 'ok'],
     ],
   );
+  const next = results.cells.filter((/** @type {any} */ c) => c.environmentKey === 'dind@26.1');
+  assert.deepEqual(
+    next.map((/** @type {any} */ c) => `${c.benchmark}/${c.distro}/${c.status}`),
+    ['lifecycle/debian/ok', 'lifecycle/alpine/unavailable'],
+    'lifecycle only, on every distribution',
+  );
+  assert.ok(next[0].metrics.find((/** @type {any} */ m) => m.metric === 'startup.total_ms')?.samples.length === 2);
   const vfs = the(
     results.environments.find((/** @type {any} */ e) => e.key === 'dind-vfs@20.10'),
     'dind-vfs@20.10',
@@ -91,7 +100,7 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
   assert.ok(daemon.metrics.some((/** @type {any} */ m) => m.metric === 'daemon.start_to_ready_ms'));
 
   const alpine = results.cells.filter((/** @type {any} */ c) => c.distro === 'alpine');
-  assert.equal(alpine.length, 6);
+  assert.equal(alpine.length, 7);
   for (const c of alpine) {
     assert.equal(c.status, 'unavailable');
     assert.match(c.reason ?? '', /alpine.*not in the local image store.*--pull/);

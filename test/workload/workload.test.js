@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { cliConfig, dockerCli, dockerLogin } from '../../src/engine/cli.js';
+import { cliConfig, dockerCli, dockerLogin, storeLogin } from '../../src/engine/cli.js';
 import { startRegistry } from '../../src/engine/registry.js';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
@@ -274,9 +274,12 @@ test("podman: a fresh job engine pulls from the run's registry over the bridge, 
     await env.setup({ tracker, images: [] });
     const address = await env.registryAddress?.(origin);
     assert.ok(address);
-    const job = await env.jobEngine?.({ insecureRegistries: [address] });
+    // On the registry's own network, as every engine that pulls from it; logged in, as the registry is closed.
+    const job = await env.jobEngine?.({ insecureRegistries: [address], networks: [origin.network] });
     assert.ok(job && job.fresh && job.builder === 'Buildah');
     try {
+      // Podman's /auth would try HTTPS: the credential is stored for the CLI to send with the pull, as the run does.
+      await storeLogin({ config: config.dir, address, ...origin.credential });
       // Plain HTTP is refused unless the registry is trusted: the entrypoint's registries.conf entry did it.
       const pulled = await dockerCli({
         socket: job.socket,
