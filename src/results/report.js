@@ -29,15 +29,14 @@ const againstDocker = (k) => k !== 'docker' && k !== 'native';
 /**
  * Rows: one per metric, per benchmark and distribution that ran; columns: each environment's median,
  * then one compact verdict per DinD environment against Docker (see `reading` in src/compare/rows.js).
- * Environment keys lose their "@engine" suffix when every DinD environment runs the same inner Engine
+ * Environment keys lose their "@engine" suffix when every DinD cell of the benchmark runs the same inner Engine
  * (the title says which), so the table stays narrow.
  * @param {import('#model/results.js').Results} results a results document
  * @returns {SummaryTable[]}
  */
 export function summaryTables(results) {
   const comparisons = compareWithinRun(results).filter((c) => c.kind === 'dind-vs-docker');
-  const engines = [...new Set(results.cells.filter((/** @type {any} */ c) => c.engine).map((/** @type {any} */ c) => c.engine))];
-  const short = (/** @type {string} */ k) => (engines.length === 1 ? k.replace(`@${engines[0]}`, '') : k);
+
   /** @type {Map<string, any[]>} */
   const byBench = new Map();
   for (const c of results.cells) {
@@ -49,6 +48,9 @@ export function summaryTables(results) {
   for (const [benchmark, cells] of byBench) {
     // Only environments and distributions with a cell that ran: `problems` says why the others did not.
     const ok = cells.filter((c) => c.status === 'ok');
+    // Per benchmark: the quick run's next Engine line has lifecycle only, so the other tables keep "dind".
+    const engines = [...new Set(ok.filter((c) => c.engine).map((c) => c.engine))];
+    const short = (/** @type {string} */ k) => (engines.length === 1 ? k.replace(`@${engines[0]}`, '') : k);
     const envKeys = [...new Set(ok.map((c) => c.environmentKey))];
     const dindKeys = envKeys.filter(againstDocker);
     const distros = [...new Set(ok.filter((c) => c.distro !== 'host').map((c) => c.distro))];
