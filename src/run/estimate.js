@@ -16,27 +16,27 @@ export const IMAGE_LOAD_S = 3;
 
 /**
  * Seconds one step of the quick profile took, per benchmark and environment, measured: the cell times of a
- * whole quick run on a quiet 2-core machine (`npm run bench:quick-run`, 2026-11-24, load average 0.6 before and
- * 1.3 after; docs/planning.md's table) divided by the iterations each cell ran. The model below (tool time
- * from the parameters plus a per-environment overhead) was 25-40% over these for most benchmarks and under
- * them for lifecycle and fio in dind-vfs, so at plan time the budget left out cells a 2-core runner measures
- * within it. Used only for the quick profile's own parameters (no --config override of that benchmark); an
- * alternative is planned as dind.
+ * whole quick run on a quiet 2-core machine (`npm run bench:quick-run`, 2026-11-27, load average 1.5 before
+ * and 1.7 after, nothing else running; every cell kept, 5 iterations each, 1,071.6 s) divided by the
+ * iterations. dind-vfs was 1.4-2x slower there than in the run of 2026-11-24 (docs/planning.md), lifecycle in
+ * DinD about 1.8x (each iteration now loads its image into a fresh engine). The model below (tool time from
+ * the parameters plus a per-environment overhead) is kept for other parameters. Used only for the quick
+ * profile's own parameters (no --config override of that benchmark); an alternative is planned as dind.
  * @type {Record<string, Record<string, number>>}
  */
 export const QUICK_STEP_S = {
-  lifecycle: { native: 0.1, docker: 0.66, dind: 3.36, 'dind-vfs': 9.76 },
-  sysbench: { native: 4.12, docker: 4.38, dind: 4.36, 'dind-vfs': 5.86 },
-  'stress-ng': { native: 4.16, docker: 4.38, dind: 4.44, 'dind-vfs': 6.48 },
-  iozone: { native: 0.13, docker: 0.36, dind: 0.36, 'dind-vfs': 2.2 },
-  fio: { native: 4.6, docker: 5.16, dind: 5.22, 'dind-vfs': 6.56 },
-  storage: { native: 1.06, docker: 1.3, dind: 1.4, 'dind-vfs': 2.36 },
-  iperf3: { native: 5.38, docker: 6.46, dind: 6.52, 'dind-vfs': 7.84 },
-  redis: { native: 0.41, docker: 1.06, dind: 1.03, 'dind-vfs': 2.43 },
-  pgbench: { native: 3.73, docker: 2.53, dind: 2.68, 'dind-vfs': 5.47 },
-  memory: { docker: 4.5, dind: 5.86, 'dind-vfs': 7.42 },
-  build: { docker: 0.74, dind: 0.7, 'dind-vfs': 3.84 },
-  'image-load': { docker: 0.64, dind: 0.61, 'dind-vfs': 0.64 },
+  lifecycle: { native: 0.1, docker: 0.52, dind: 5.96, 'dind-vfs': 19.4 },
+  sysbench: { native: 4.12, docker: 4.38, dind: 4.36, 'dind-vfs': 8.24 },
+  'stress-ng': { native: 4.16, docker: 4.42, dind: 4.38, 'dind-vfs': 9.4 },
+  iozone: { native: 0.12, docker: 0.4, dind: 0.38, 'dind-vfs': 5.22 },
+  fio: { native: 4.56, docker: 5.18, dind: 5.22, 'dind-vfs': 8.88 },
+  storage: { native: 3.02, docker: 2.84, dind: 3.44, 'dind-vfs': 5.82 },
+  iperf3: { native: 5.4, docker: 6.38, dind: 6.42, 'dind-vfs': 9.62 },
+  redis: { native: 0.54, docker: 1.18, dind: 1.18, 'dind-vfs': 3.92 },
+  pgbench: { native: 3.9, docker: 2.7, dind: 3.08, 'dind-vfs': 9.38 },
+  memory: { docker: 4.5, dind: 5.86, 'dind-vfs': 10.22 },
+  build: { docker: 0.66, dind: 0.62, 'dind-vfs': 2.36 },
+  'image-load': { docker: 0.54, dind: 0.54, 'dind-vfs': 0.52 },
   // Not from that run: the median step of a quick run of isolation and lifecycle on 2026-11-27 (five other
   // sessions' work beside it). dind-vfs copies the image at the probe container's create.
   isolation: { docker: 1.27, dind: 1.06, 'dind-vfs': 10.9 },
