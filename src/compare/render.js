@@ -1,6 +1,6 @@
 // The comparison as text: a terminal table, a Markdown report (the GitHub job summary), a pull-request
 // comment, and a JSON document of verdicts.
-import { answers, modesMarkdown, modesTerminal } from '../results/report.js';
+import { UPGRADE, answers, modesMarkdown, modesTerminal } from '../results/report.js';
 import { pricingOf } from '../results/job-cost.js';
 import { TOO_FEW_NOTE, anyTooFew, versusTitle } from '../results/within-run.js';
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
@@ -28,9 +28,6 @@ const HOW_TO_READ =
 function legend(o) {
   return anyTooFew(o.comparisons) ? [HOW_TO_READ, TOO_FEW_NOTE] : [HOW_TO_READ];
 }
-
-/** How ../results/report.js answers opens the upgrade question's sentence. */
-const UPGRADE = 'The next Engine line: ';
 
 /** Each outcome's answer sentences, composed once: the terminal, the headline (job summary and PR comment) and the JSON all read them. */
 const answered = new WeakMap();

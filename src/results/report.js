@@ -197,6 +197,9 @@ export function answers(results, all = compareWithinRun(results), opts = {}) {
   return [...dockerAnswers(results, comparisons, pricing), ...upgradeAnswers(results, all, pricing)];
 }
 
+/** How the upgrade question's answer opens: compare's headline finds it by this. */
+export const UPGRADE = 'The next Engine line: ';
+
 /**
  * What each later inner Engine line does to a job against the run's oldest line: "The next Engine line:
  * dind@26.1 costs a job +1.2 s [...] to start against dind@20.10 (...)".
@@ -209,7 +212,7 @@ function upgradeAnswers(results, all, opts) {
     const [cand, base] = k.split('\u0000');
     const mine = lines.filter((c) => c.candidate.env === cand && c.baseline.env === base);
     const phases = startupPhases(results, cand, mine.find((c) => c.benchmark === 'lifecycle')?.candidate.distro);
-    return `The next Engine line: ${answerFor(mine, { ...opts, phases })}`;
+    return `${UPGRADE}${answerFor(mine, { ...opts, phases })}`;
   });
 }
 
