@@ -81,26 +81,39 @@ export const defaultThreshold = (benchmark) => FAMILY_THRESHOLDS[benchmark] ?? D
 export const equivalenceBand = (threshold) => [1 / (1 + threshold) - 1, threshold];
 
 /**
- * What a within-run comparison needs to be read: its ratio, direction, test outcome (`significant`: after
- * the run's false-alarm control) and threshold.
+ * What a within-run comparison needs to be read: its ratio and interval, direction and threshold; whether it
+ * is a decision (`decision`: one of the run's questions, src/model/decisions.js, judged under the reading's
+ * false-alarm control) or only described (`described`: every other metric, no outcome).
  * @typedef {{ ratio: Ratio, better: 'higher' | 'lower', significant: boolean, testable?: boolean,
- *   threshold?: number, detectable?: { change: number | null } }} Readable
+ *   threshold?: number, detectable?: { change: number | null }, decision?: boolean, described?: boolean }} Readable
  */
 
 /**
- * The one rule for a comparison's outcome (see OUTCOMES); null when the change is not a number.
- * Equivalence also needs a testable comparison: with 3 samples a side the bootstrap interval is too
- * narrow to prove anything.
+ * The one rule for a comparison's outcome (see OUTCOMES), read from the interval printed beside it, so that
+ * no outcome can contradict it: wholly beyond +T is a regression, wholly beyond -T an improvement, wholly
+ * inside ±T equivalent, anything else inconclusive. For a decision the interval is the one its test was
+ * made at (the reading's level, src/reading/decide.js). Null for a described metric (no outcome: it is
+ * outside the run's questions) and when the change is not a number.
+ * Comparisons made before decisions existed (no `decision` flag: a history overview written by an older
+ * version) keep the rule they were written with: significant and beyond T, or inside the band.
  * @param {Readable} c
  * @returns {Outcome | null}
  */
 export function outcomeOf(c) {
+  if (c.described) return null;
   const change = costChange(c.ratio.ratio, c.better);
   if (!Number.isFinite(change)) return null;
   const [bandLow, bandHigh] = equivalenceBand(c.threshold ?? DEFAULT_THRESHOLD);
+  const [lo, hi] = worseInterval(c.ratio, c.better);
+  if (c.decision) {
+    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return 'inconclusive';
+    if (lo >= bandHigh) return 'regression';
+    if (hi <= bandLow) return 'improvement';
+    if (lo > bandLow && hi < bandHigh) return 'equivalent';
+    return 'inconclusive';
+  }
   if (c.significant && change >= bandHigh) return 'regression';
   if (c.significant && change <= bandLow) return 'improvement';
-  const [lo, hi] = worseInterval(c.ratio, c.better);
   if (c.testable !== false && lo > bandLow && hi < bandHigh) return 'equivalent';
   return 'inconclusive';
 }
@@ -125,8 +138,10 @@ export function seesText(c) {
  */
 export function reading(c) {
   const outcome = outcomeOf(c);
-  if (outcome === null) return '–';
   const change = costChange(c.ratio.ratio, c.better);
+  // Outside the run's questions: its change and 95% interval, no outcome.
+  if (c.described && Number.isFinite(change)) return `${shortPct(change)}${plusMinus(c.ratio, c.better)} described`;
+  if (outcome === null) return '–';
   if (outcome === 'regression') return `${shortPct(change)} ▲ regression`;
   if (outcome === 'improvement') return `${shortPct(change)} ▼ improvement`;
   const pm = plusMinus(c.ratio, c.better);

@@ -1,66 +1,105 @@
-// A reading's comparisons judged together: the false-alarm control over all of them, then each one's
-// outcome (../model/change.js outcomeOf) and, where it is inconclusive, about how many samples a side
-// would decide it.
+// A reading's decisions judged together: the run's questions (each benchmark's decision metric for the
+// pairs the run asks, src/model/decisions.js, plus what a gate names) form one family, and each gets its
+// outcome from one interval (../stats/log-interval.js) at the level the family's false-alarm control gives
+// it; the interval printed beside the outcome is that interval (../model/change.js outcomeOf reads it), so
+// the two can never disagree.
 //
-// Why Benjamini-Hochberg over the run's comparisons: a quick run judges about a hundred metrics, and at
-// p < 0.05 each, five false "regressions" a run are expected where nothing changed. BH keeps the expected
-// share of false findings among those flagged at or under FALSE_ALARM_RATE, which in a run where nothing
-// changed is the chance of any false regression at all (bench/aa-gate.js measures it on a real A/A run).
-// Bonferroni or Holm would control that too but, with 5 samples a side (smallest p 0.008), could never
-// flag anything among a hundred metrics. Written here (ten lines) because no maintained npm package the
-// project already uses has it.
+// The control (docs/method.md, "Decisions"): FALSE_ALARM_RATE is spent over the family's m decisions and
+// the K looks its sampling design allows (Bonferroni: each decision at each look gets FALSE_ALARM_RATE /
+// (m K) on each side). A wrong decision needs its interval to miss the true change on the side it decides,
+// so over the whole run, whatever the true changes and however many looks were taken, the chance of any
+// wrong regression, improvement or equivalence is at most FALSE_ALARM_RATE. Why Bonferroni and not
+// Benjamini-Hochberg (before): BH gives no interval to print beside an outcome, only an adjusted p-value,
+// and with the family cut from about 260 metrics to about 10 decisions, the price of the simple bound is
+// small; bench/eval/decisions.js measures what it costs in power and what the whole procedure's A/A shows.
 import { DEFAULT_THRESHOLD, costFactor, outcomeOf } from '../model/change.js';
+import { logRatioInterval } from '../stats/log-interval.js';
 
-/** The rate of false regressions a reading allows over all the comparisons it judges. */
+/** The rate of wrong decisions a reading allows over all of its decisions and looks. */
 export const FALSE_ALARM_RATE = 0.05;
 /** Sample counts above this are "more than 10,000": the runner, not the iterations, is the limit. */
 const MAX_SAMPLES = 10_000;
 
 /**
- * Benjamini-Hochberg adjusted p-values (q), in the order given.
- * @param {number[]} ps
- * @returns {number[]}
+ * Each decision's one-sided error at each look, and the two-sided level of the interval it is read from.
+ * @param {number} decisions the family's size (at least 1) @param {number} looks the design's looks (at least 1)
  */
-export function benjaminiHochberg(ps) {
-  const m = ps.length;
-  const order = ps.map((p, i) => [Number.isFinite(p) ? p : 1, i]).sort((a, b) => a[0] - b[0]);
-  const q = new Array(m);
-  let running = 1;
-  for (let k = m - 1; k >= 0; k--) {
-    running = Math.min(running, (order[k][0] * m) / (k + 1));
-    q[order[k][1]] = running;
+export function decisionLevel(decisions, looks) {
+  const alpha = FALSE_ALARM_RATE / (Math.max(1, decisions) * Math.max(1, looks));
+  return { alpha, level: 1 - 2 * alpha };
+}
+
+/**
+ * @typedef {{ better: 'higher' | 'lower', threshold: number, samples: { baseline: number[], candidate: number[] } }} Decidable
+ * @typedef {{
+ *   ratio: { ratio: number, low: number, high: number }, level: number, significant: boolean, testable: boolean,
+ *   decision: true, outcome: import('../model/change.js').Outcome, samplesToDecide: number | null,
+ *   detectable: { change: number | null, why: string }, why: string | null,
+ * }} Decided
+ * why: why an inconclusive decision could not be read at all (too few samples, a value not positive), else null.
+ */
+
+/**
+ * One decision: its interval at `level`, its outcome read from it, and, when inconclusive, about how many
+ * samples a side would decide it and the smallest regression it could have shown.
+ * @param {Decidable} c @param {number} level
+ * @returns {Decided}
+ */
+export function decideOne(c, level) {
+  const { baseline, candidate } = c.samples;
+  const interval = logRatioInterval(baseline, candidate, level);
+  if (!interval) {
+    const why =
+      Math.min(baseline.length, candidate.length) < 2
+        ? `${Math.min(baseline.length, candidate.length)} sample(s) a side: a decision needs at least 2`
+        : 'a value is zero or negative: the decision is read on log values';
+    return {
+      ratio: { ratio: NaN, low: NaN, high: NaN },
+      level,
+      significant: false,
+      testable: false,
+      decision: true,
+      outcome: 'inconclusive',
+      samplesToDecide: null,
+      detectable: { change: null, why },
+      why,
+    };
   }
-  return q;
+  const ratio = { ratio: interval.ratio, low: interval.low, high: interval.high };
+  const readable = { ratio, better: c.better, threshold: c.threshold, decision: /** @type {const} */ (true) };
+  const outcome = /** @type {import('../model/change.js').Outcome} */ (outcomeOf({ ...readable, significant: false }));
+  const edge = Math.log(1 + (c.threshold ?? DEFAULT_THRESHOLD));
+  const half = (Math.log(interval.high) - Math.log(interval.low)) / 2;
+  return {
+    ratio,
+    level,
+    significant: outcome === 'regression' || outcome === 'improvement',
+    testable: true,
+    decision: true,
+    outcome,
+    samplesToDecide:
+      outcome === 'inconclusive'
+        ? samplesToDecide({ ...readable, baseline: { n: baseline.length }, candidate: { n: candidate.length } })
+        : null,
+    // The smallest change it would have called a regression: beyond T by the interval's half-width.
+    detectable: {
+      change: Number.isFinite(half) ? Math.expm1(edge + half) : null,
+      why: 'the smallest change beyond which this interval lies wholly',
+    },
+    why: null,
+  };
 }
 
 /**
- * @typedef {import('./pair.js').PairStats & {
- *   baseline: { n: number }, candidate: { n: number }, threshold: number,
- * }} Judgeable
- * @typedef {{ q: number, significant: boolean, outcome: import('../model/change.js').Outcome | null, samplesToDecide: number | null }} Judged
+ * @typedef {{ ratio: { ratio: number, low: number, high: number }, better: 'higher' | 'lower', threshold?: number,
+ *   baseline: { n: number }, candidate: { n: number } }} Judgeable
  */
-
-/**
- * Each comparison's outcome, the run's false-alarm control applied over all of them.
- * @template {Judgeable} C
- * @param {C[]} comparisons
- * @returns {Array<C & Judged>}
- */
-export function judgeAll(comparisons) {
-  const qs = benjaminiHochberg(comparisons.map((c) => c.p));
-  return comparisons.map((c, i) => {
-    const significant = qs[i] < FALSE_ALARM_RATE && (c.ratio.low > 1 || c.ratio.high < 1);
-    const judged = { ...c, q: qs[i], significant };
-    const outcome = outcomeOf(judged);
-    return { ...judged, outcome, samplesToDecide: outcome === 'inconclusive' ? samplesToDecide(judged) : null };
-  });
-}
 
 /**
  * About how many samples a side would decide an inconclusive comparison, if its spread and estimate held:
  * the interval narrows as 1/sqrt(n), so it fits inside ±T when its half-width shrinks below the room
- * between the estimate and T, or excludes no change once it shrinks below the estimate (an estimate beyond
- * T). Null when more samples cannot (the estimate sits on T) or the interval is unknown.
+ * between the estimate and T, or lies wholly beyond T once it shrinks below the estimate's distance from
+ * T. Null when more samples cannot (the estimate sits on T) or the interval is unknown.
  * @param {Judgeable} c
  */
 export function samplesToDecide(c) {
@@ -71,7 +110,7 @@ export function samplesToDecide(c) {
   const centre = Math.abs(Math.log(costFactor(c.ratio.ratio, c.better)));
   const edge = Math.log(1 + (c.threshold ?? DEFAULT_THRESHOLD));
   if (!Number.isFinite(half) || !Number.isFinite(centre) || half === 0) return null;
-  const room = centre < edge ? edge - centre : centre;
+  const room = Math.abs(edge - centre);
   if (!(room > 0)) return null;
   const needed = Math.ceil(n * (half / room) ** 2);
   return needed > MAX_SAMPLES ? null : Math.max(needed, n + 1, 5);

@@ -2,59 +2,67 @@
 // and what it could have seen. Every output only formats a reading: the terminal `compare`, report.md and
 // report.html, the site's overview (src/history/overview.js writes it at publish time), the job summary,
 // the pull-request comment, `compare --json` and the workflow outputs (./gate.js).
-import { defaultThreshold } from '../model/change.js';
+import { costFactor, defaultThreshold } from '../model/change.js';
+import { isDecisionMetric } from '../model/decisions.js';
 import { summarize } from '../stats/index.js';
-import { FALSE_ALARM_RATE, judgeAll } from './decide.js';
+import { decideOne, decisionLevel } from './decide.js';
 import { compareSampleSets } from './pair.js';
-import { gateFor } from './gate.js';
 import { abPairs, versusTitle, withinRunPairs } from './pairs.js';
 
-export { FALSE_ALARM_RATE, benjaminiHochberg, samplesToDecide } from './decide.js';
+export { FALSE_ALARM_RATE, decisionLevel, samplesToDecide } from './decide.js';
 export { compareSampleSets, smallestMannWhitneyP } from './pair.js';
 export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
 
 /**
  * @typedef {{ env: string, distro: string, n: number, median: number, low: number, high: number }} Side
- * @typedef {import('./pair.js').PairStats & import('./decide.js').Judged & {
+ * @typedef {import('./pair.js').PairStats & {
  *   kind: import('./pairs.js').PairKind, title: string,
  *   benchmark: string, metric: string, unit: string, engine: string | null,
- *   baseline: Side, candidate: Side, threshold: number, family: 'all' | 'gated' | 'not gated',
+ *   baseline: Side, candidate: Side, threshold: number, family: 'decision' | 'described',
+ *   decision: boolean, described: boolean, level: number, q: number,
+ *   outcome: import('../model/change.js').Outcome | null, samplesToDecide: number | null, why: string | null,
  * }} Comparison
- * `worse`: the change in cost, + worse (costChange: the number every output prints). `q`: the p-value
- * after the run's false-alarm control (Benjamini-Hochberg over its `family`: every comparison of the
- * reading, or, with a gate, the gated ones apart from the rest);
- * `significant`: q < 0.05 and the interval excludes no change. `threshold`: T, the practical threshold
- * (a fraction) of ../model/change.js outcomeOf. `samplesToDecide`: about how many samples a side would
- * decide an inconclusive comparison.
+ * `family`: a decision (one of the run's questions: a benchmark's decision metric for a pair the run asks,
+ * or a metric the gate names; judged under the reading's false-alarm control, ./decide.js) or described
+ * (every other metric: its change and 95% interval, no outcome, never counted in an answer).
+ * `ratio`: for a decision, the ratio of geometric means with the interval its outcome was read from, at
+ * `level`; described, the ratio of medians with its 95% bootstrap interval. `worse`: the change in cost,
+ * + worse (costChange: the number every output prints). `q`: the decision's p-value (Mann-Whitney, shown
+ * only); `samplesToDecide`: about how many samples a side would decide an inconclusive decision; `why`:
+ * why a decision could not be read at all.
  * @typedef {(benchmark: string, metric: string) => number} ThresholdOf
- * @typedef {{ thresholdOf?: ThresholdOf, gated?: (benchmark: string, metric: string) => boolean, seed?: number, resamples?: number }} ReadOptions
- * gated: the metrics a gate judges (default: ./gate.js gateFor, what a job pays where the run measured
- * it). They form a family of their own for the false-alarm control (so a gate on the one metric a team
- * cares about is not diluted by a hundred others), the rest another.
+ * @typedef {{ thresholdOf?: ThresholdOf, gated?: (benchmark: string, metric: string) => boolean, looks?: number,
+ *   seed?: number, resamples?: number }} ReadOptions
+ * gated: the metrics a gate names (`--gate`): decisions too, whatever their pair. looks: how many times the
+ * run's design could look at its decisions (default: the results' run.looks, else 1).
  */
 
+/** The pairs a run asks about: each environment against Docker, each later Engine line, an A/B. */
+const ASKED = new Set(['dind-vs-docker', 'engine-line', 'ab']);
+
 /**
- * Every comparison inside a run (see ./pairs.js for which), judged together.
+ * Every comparison inside a run (see ./pairs.js for which), its decisions judged together.
  * @param {import('#model/results.js').Results} results a valid results document
  * @param {ReadOptions} [opts]
  * @returns {Comparison[]}
  */
 export function readWithinRun(results, opts = {}) {
-  return readPairs(withinRunPairs(okCells(results)), { gated: gateFor([], metricsOf(results)).gated, ...opts });
+  return readPairs(withinRunPairs(okCells(results)), { looks: looksOf(results), ...opts });
 }
 
 /**
- * An A/B: every metric both environments measured, the candidate against the baseline, judged together.
+ * An A/B: every metric both environments measured, the candidate against the baseline; the decision
+ * metrics (and the gate's) judged together.
  * @param {import('#model/results.js').Results} results @param {string} baseline @param {string} candidate
  * @param {ReadOptions} [opts]
  * @returns {Comparison[]}
  */
 export function readAb(results, baseline, candidate, opts = {}) {
-  return readPairs(abPairs(okCells(results), baseline, candidate), {
-    gated: gateFor([], metricsOf(results)).gated,
-    ...opts,
-  });
+  return readPairs(abPairs(okCells(results), baseline, candidate), { looks: looksOf(results), ...opts });
 }
+
+/** The looks a run's sampling design allowed (run.looks; 1 for a fixed design or an older file). @param {any} results */
+const looksOf = (results) => (Number.isInteger(results.run?.looks) && results.run.looks > 0 ? results.run.looks : 1);
 
 /**
  * Every benchmark and metric a run measured (cells that ran).
@@ -74,40 +82,27 @@ const okCells = (results) => results.cells.filter((/** @type {any} */ c) => c.st
  */
 function readPairs(pairs, opts) {
   const thresholdOf = opts.thresholdOf ?? defaultThreshold;
-  const gated = opts.gated;
-  /** @type {Array<[import('./pairs.js').CellPair, any, any]>} */
+  /** @type {Array<{ pair: import('./pairs.js').CellPair, b: any, m: any, decision: boolean }>} */
   const found = [];
   for (const pair of pairs)
     for (const m of pair.candidate.metrics) {
       const b = pair.baseline.metrics.find((/** @type {any} */ x) => x.metric === m.metric);
-      if (b && b.samples.length && m.samples.length) found.push([pair, b, m]);
+      if (!b || !b.samples.length || !m.samples.length) continue;
+      const bench = pair.candidate.benchmark;
+      const decision =
+        (ASKED.has(pair.kind) && isDecisionMetric(bench, m.metric)) || Boolean(opts.gated?.(bench, m.metric));
+      found.push({ pair, b, m, decision });
     }
-  // Gated and not gated are families of their own only when a gate splits the reading.
-  const split = gated && !found.every(([p, , m]) => gated(p.candidate.benchmark, m.metric));
-  const familyOf = (/** @type {string} */ bench, /** @type {string} */ metric) =>
-    !split ? 'all' : /** @type {any} */ (gated)(bench, metric) ? 'gated' : 'not gated';
-  /** @type {Record<string, number>} */
-  const sizes = {};
-  for (const [p, , m] of found) {
-    const f = familyOf(p.candidate.benchmark, m.metric);
-    sizes[f] = (sizes[f] ?? 0) + 1;
-  }
-  const out = found.map(([{ kind, baseline, candidate }, b, m], at) => {
-    const family = /** @type {Comparison['family']} */ (familyOf(candidate.benchmark, m.metric));
-    // What it could see if it changed alone in its family: the false-alarm control then asks for p below
-    // FALSE_ALARM_RATE over the family's size (Benjamini-Hochberg's first step).
-    const alpha = FALSE_ALARM_RATE / sizes[family];
-    const pair = compareSampleSets(b.samples, m.samples, m.better, {
-      seed: opts.seed,
-      resamples: opts.resamples,
-      alpha,
-    });
+  const { level } = decisionLevel(found.filter((f) => f.decision).length, opts.looks ?? 1);
+  return found.map(({ pair: { kind, baseline, candidate }, b, m, decision }) => {
     const stats = { seed: opts.seed, resamples: opts.resamples };
     const sides = {
       baseline: { env: baseline.environmentKey, distro: baseline.distro, ...summaryOf(b.samples, stats) },
       candidate: { env: candidate.environmentKey, distro: candidate.distro, ...summaryOf(m.samples, stats) },
     };
-    return {
+    const threshold = thresholdOf(candidate.benchmark, m.metric);
+    const pair = compareSampleSets(b.samples, m.samples, m.better, stats);
+    const common = {
       kind,
       title: versusTitle({ kind, ...sides }),
       benchmark: candidate.benchmark,
@@ -116,14 +111,31 @@ function readPairs(pairs, opts) {
       engine: candidate.engine ?? null,
       ...sides,
       ...pair,
-      threshold: thresholdOf(candidate.benchmark, m.metric),
-      family,
-      at,
+      threshold,
+      q: pair.p,
+    };
+    if (!decision)
+      return {
+        ...common,
+        family: /** @type {const} */ ('described'),
+        decision: false,
+        described: true,
+        level: 0.95,
+        significant: false,
+        outcome: null,
+        samplesToDecide: null,
+        why: null,
+      };
+    const decided = decideOne({ better: m.better, threshold, samples: { baseline: b.samples, candidate: m.samples } }, level);
+    return {
+      ...common,
+      ...decided,
+      worse: costFactor(decided.ratio.ratio, m.better) - 1,
+      detectable: { ...pair.detectable, ...decided.detectable },
+      family: /** @type {const} */ ('decision'),
+      described: false,
     };
   });
-  // Each family judged apart, then back in the reading's order.
-  const judged = Object.keys(sizes).flatMap((f) => judgeAll(out.filter((c) => c.family === f)));
-  return judged.sort((a, b) => a.at - b.at).map(({ at: _at, ...c }) => c);
 }
 
 /** Docker's cells are the baseline of several pairs: each sample set is summarized once. */
