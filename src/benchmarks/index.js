@@ -1,6 +1,7 @@
 // The benchmarks, by name: each name of names.js loaded from its module in this folder. Adding one =
 // a module here (exporting the benchmark, `name` its file's name), its name in names.js, an entry in
 // images/docker-bake.hcl for the tools it needs, and fixtures of its real output under test/fixtures/.
+import { decisionOf } from '../model/decisions.js';
 import { BENCHMARK_NAMES } from './names.js';
 
 export { BENCHMARK_NAMES };
@@ -17,6 +18,19 @@ function benchmarkOf(name, module) {
     throw new Error(`src/benchmarks/${name}.js exports no benchmark named "${name}" (an object with name and measure)`);
   return /** @type {import('./benchmark.js').Benchmark} */ (found);
 }
+
+/**
+ * Every benchmark names its question (src/model/decisions.js): a benchmark without an entry there is an
+ * error when it is loaded, so a new one cannot be run without saying what it decides.
+ * @param {string} name
+ */
+function requireDecision(name) {
+  if (!decisionOf(name))
+    throw new Error(
+      `src/benchmarks/${name}.js has no decision metric: add it to DECISIONS in src/model/decisions.js (the number a job pays, e.g. { metrics: ['cpu.events_per_second'], resource: 'CPU' })`,
+    );
+}
+BENCHMARK_NAMES.forEach(requireDecision);
 
 const modules = await Promise.all(BENCHMARK_NAMES.map((name) => import(`./${name}.js`)));
 

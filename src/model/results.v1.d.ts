@@ -55,6 +55,10 @@ export interface DindBenchResultsOneRun {
      * run --budget (or the profile's): the wall-time budget of adaptive sampling; iterations is then the planned minimum, each cell's sampling says what it got
      */
     budgetMs?: number;
+    /**
+     * how many times the run's sampling design could look at its decisions (src/model/decisions.js LOOKS; 1 for a fixed design, absent in older files): the reading spends its false-alarm rate over them
+     */
+    looks?: number;
     warmup: number;
     startedAt: string;
     endedAt: string;
@@ -251,7 +255,10 @@ export interface DindBenchResultsOneRun {
      */
     sampling?: {
       iterations: number;
-      stopped: 'narrow enough' | 'iteration cap' | 'budget spent' | 'left out for the budget';
+      /**
+       * decided: every decision the cell takes part in was made (or it has none); narrow enough: older files
+       */
+      stopped: 'decided' | 'iteration cap' | 'budget spent' | 'left out for the budget' | 'narrow enough';
       [k: string]: unknown;
     };
     /**

@@ -1,10 +1,10 @@
-// After the plan, with a budget: one interleaved round at a time (one more iteration of every running cell
-// of one benchmark, in plan order), for the benchmark ./adaptive.js picks, until every benchmark is narrow
-// enough, capped, or the budget cannot pay for another round. ./adaptive.js decides; this runs the rounds.
-import { smallestMannWhitneyP } from '../results/within-run.js';
+// After the plan, with a budget: one interleaved round at a time (one more iteration of each running cell
+// of one benchmark that an open decision needs, in plan order), for the benchmark ./adaptive.js picks,
+// until every decision is decided, capped, or the budget cannot pay for another round. Decisions are read
+// at the design's looks only (./adaptive.js isLook). ./adaptive.js decides; this runs the rounds.
 import { gateFor } from '../reading/gate.js';
-import { defaultAim, needAndGate, nextRound, stopReason } from './adaptive.js';
-import { addRoundTime, runGuarded } from './steps.js';
+import { decisionsOf, isLook, nextRound, runLevel, sideOf, stopReason } from './adaptive.js';
+import { addCellTime, addRoundTime, runGuarded } from './steps.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -23,82 +23,107 @@ import { addRoundTime, runGuarded } from './steps.js';
  */
 export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
   const order = [...new Set(plan.cells.map((c) => c.benchmark))];
-  const cellsOf = (/** @type {string} */ b) =>
-    plan.cells
-      .filter((c) => c.benchmark === b)
-      .map((c) => ({ key: c.key, cell: /** @type {CellResult} */ (cells.get(c.key)) }));
+  const all = () => /** @type {any[]} */ ([...cells.values()]);
   const remaining = () => opts.startedAt + opts.budgetMs - opts.reserveMs - performance.now();
+  // The gate's metrics, as the reading will judge them (its default: what a job pays, where measured).
+  const gated = opts.gated ?? gateFor([], all().flatMap((c) => c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric })))).gated;
+  const level = runLevel(all(), opts);
+  /** @type {Map<string, import('./adaptive.js').OpenDecision | null>} each decision as read at its latest look */
+  const memo = new Map();
   for (;;) {
     if (run.tracker.closing || run.engines?.lost) break;
     const states = order
-      .filter((b) => cellsOf(b).some((x) => x.cell.status === 'pending'))
-      .map((b) => stateOf(b, cellsOf(b), run, opts));
+      .filter((b) => all().some((c) => c.benchmark === b && c.status === 'pending'))
+      .map((b) => stateOf(b, all(), run, { ...opts, gated }, level, memo));
     const next = opts.over ? null : nextRound(states, remaining(), opts);
     if (!next) {
       undecided(states, run);
-      for (const s of states)
-        for (const x of cellsOf(s.benchmark))
-          if (x.cell.sampling?.stopped !== 'left out for the budget')
-            x.cell.sampling = { iterations: s.iterations, stopped: stopReason(s, remaining(), opts) };
+      recordStops(states, all(), remaining(), opts);
       break;
     }
-    const need = Number.isFinite(next.need) ? next.need.toFixed(2) : 'a testable sample';
+    const nearest = Math.min(...next.open.map((d) => d.samplesToDecide ?? Infinity));
     run.log(
-      `adaptive: ${next.benchmark} round ${next.iterations + 1} (need ${need}, about ${Math.round(next.roundMs / 1000)} s, ${Math.round(remaining() / 1000)} s left)`,
+      `sampling: ${next.benchmark} round ${next.iterations + 1} for ${next.open.length} open decision(s) (${Number.isFinite(nearest) ? `about ${nearest} samples a side would decide the nearest` : 'more samples may not decide them'}; ${next.cells.length} cells, about ${Math.round(next.roundMs / 1000)} s, ${Math.round(remaining() / 1000)} s left)`,
     );
-    for (const { key, cell } of cellsOf(next.benchmark)) {
+    for (const cell of all().filter((c) => c.benchmark === next.benchmark)) {
       if (run.tracker.closing || run.engines?.lost || cell.status !== 'pending') continue;
+      if (!next.cells.includes(sideOf(cell))) continue;
+      const key = plan.cells.find((c) => c.benchmark === cell.benchmark && c.env === cell.environmentKey && c.distro === cell.distro)?.key;
+      if (!key) continue;
       const env = /** @type {import('./runner.js').Environment} */ (envs.get(cell.environmentKey));
       const t0 = performance.now();
-      await runGuarded({ cell: key, iteration: next.iterations, warmup: false }, cell, env, run, `[adaptive] ${key}`);
+      await runGuarded({ cell: key, iteration: next.iterations, warmup: false }, cell, env, run, `[sampling] ${key}`);
       addRoundTime(run, cell.benchmark, next.iterations, performance.now() - t0);
+      addCellTime(run, key, performance.now() - t0);
       await save();
     }
   }
 }
 
 /**
- * When the rounds end with a gated comparison that still cannot decide, say so, with about how many
- * samples a side would let it (the MDC shrinks as 1/sqrt(n), so n times need squared).
- * @param {import('./adaptive.js').BenchmarkState[]} states @param {import('./runner.js').RunContext} run
+ * Where one benchmark stands: its decisions (each read again at its looks only, ./adaptive.js decisionsOf),
+ * which running cells they need, what a round of those costs now, and how many samples a side the nearest
+ * open decision has.
+ * @param {string} benchmark @param {any[]} all every cell
+ * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts @param {number} level
+ * @param {Map<string, import('./adaptive.js').OpenDecision | null>} memo
+ * @returns {import('./adaptive.js').BenchmarkState}
  */
-function undecided(states, run) {
-  for (const s of states.filter((x) => x.gated && x.need > 1)) {
-    const would = Number.isFinite(s.need)
-      ? `about ${Math.ceil(s.iterations * s.need ** 2).toLocaleString('en')}`
-      : 'at least 5';
-    run.log(
-      `adaptive: the budget could not make ${s.benchmark}'s gated comparisons able to decide (they see ${Number.isFinite(s.need) ? `${s.need.toFixed(1)} times` : 'far more than'} their threshold, ${s.iterations} samples a side): ${would} samples a side would`,
-    );
-  }
+function stateOf(benchmark, all, run, opts, level, memo) {
+  const mine = all.filter((c) => c.benchmark === benchmark);
+  const { open, decided } = decisionsOf(benchmark, mine, {
+    level,
+    pair: opts.pair,
+    thresholdOf: opts.thresholdOf,
+    gated: opts.gated,
+    isLook: (n) => isLook(n, opts),
+    memo,
+  });
+  const needed = new Set(open.flatMap((d) => [d.baseline, d.candidate]));
+  const cells = mine.filter((c) => c.status === 'pending' && needed.has(sideOf(c)));
+  return {
+    benchmark,
+    open,
+    decided,
+    gated: open.some((d) => d.gated),
+    roundMs: cells.length ? cells.reduce((s, c) => s + recentMs(run, c), 0) : Infinity,
+    iterations: open.length ? Math.min(...open.map((d) => d.n)) : 0,
+    cells: cells.map(sideOf),
+  };
+}
+
+/** What one more step of a cell costs now: the mean of its newest three measured steps. @param {import('./runner.js').RunContext} run @param {any} cell */
+function recentMs(run, cell) {
+  const key = `${cell.benchmark}/${cell.environmentKey}/${cell.distro}`;
+  const times = (run.cellMs?.get(key) ?? []).slice(-3);
+  return times.length ? times.reduce((a, x) => a + x, 0) / times.length : Infinity;
 }
 
 /**
- * Where one benchmark stands: how far its comparisons are from being able to decide, what a round of it
- * costs now, and how many iterations its running cells have.
- * @param {string} benchmark @param {{cell: CellResult}[]} mine its cells
- * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts
- * @returns {import('./adaptive.js').BenchmarkState}
+ * Each running cell's `sampling`: its iterations, and why it stopped: its benchmark's reason when an open
+ * decision needed it, else "decided" (every decision it takes part in was made, or it has none).
+ * @param {import('./adaptive.js').BenchmarkState[]} states @param {any[]} all @param {number} remainingMs @param {RoundOptions} opts
  */
-function stateOf(benchmark, mine, run, opts) {
-  const running = mine.filter((x) => x.cell.status === 'pending');
-  const rounds = (run.roundMs.get(benchmark) ?? []).filter((x) => x !== undefined);
-  // The gate's metrics, as the reading will judge them (its default: what a job pays, where measured).
-  const metrics = running.flatMap((x) => x.cell.metrics.map((m) => ({ benchmark, metric: m.metric })));
-  const aim = { ...defaultAim, gated: gateFor([], metrics).gated };
-  const { need, gated } = needAndGate(
-    running.map((x) => x.cell),
-    opts.minChange,
-    smallestMannWhitneyP,
-    opts.pair,
-    aim,
-  );
-  return {
-    benchmark,
-    need,
-    gated,
-    // the newest rounds describe the machine as it is now
-    roundMs: rounds.length ? rounds.slice(-3).reduce((a, x) => a + x, 0) / Math.min(3, rounds.length) : Infinity,
-    iterations: Math.max(0, ...running.map((x) => x.cell.metrics[0]?.samples.length ?? 0)),
-  };
+function recordStops(states, all, remainingMs, opts) {
+  for (const s of states)
+    for (const c of all.filter((x) => x.benchmark === s.benchmark)) {
+      if (c.sampling?.stopped === 'left out for the budget') continue;
+      const iterations = c.metrics[0]?.samples.length ?? 0;
+      c.sampling = { iterations, stopped: s.cells.includes(sideOf(c)) ? stopReason(s, remainingMs, opts) : 'decided' };
+    }
+}
+
+/**
+ * When the rounds end with a gated decision still open, say so, with about how many samples a side would
+ * decide it.
+ * @param {import('./adaptive.js').BenchmarkState[]} states @param {import('./runner.js').RunContext} run
+ */
+function undecided(states, run) {
+  for (const s of states)
+    for (const d of s.open.filter((x) => x.gated)) {
+      const would = d.samplesToDecide ? `about ${d.samplesToDecide.toLocaleString('en')}` : 'more than the runner can give';
+      run.log(
+        `sampling: ${s.benchmark} ${d.metric}, ${d.candidate} against ${d.baseline}, is still inconclusive at ${s.iterations} samples a side: ${would} samples a side would decide it`,
+      );
+    }
 }

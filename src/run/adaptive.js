@@ -1,147 +1,162 @@
-// Adaptive sampling (`run --budget`): after the planned iterations, keep adding interleaved iterations,
-// one benchmark at a time, while the budget lasts, to the benchmarks whose comparisons against Docker (or
-// the A/B's pair) are still furthest from being able to decide: to show a change of the metric's threshold
-// T (src/model/change.js: 5% for CPU and memory, 10% otherwise), which is what a regression and an
-// equivalence both need. Gated comparisons come first (the gate's metrics, src/reading/gate.js: by
-// default the start-up a job pays, or a workload's job time): the rounds go to a benchmark with a gated
-// comparison that cannot decide yet before any other, and such a benchmark is done only when every gated
-// comparison of it can. Benchmarks with fewer than 5 samples a side come first, so every comparison
-// becomes testable and every series can get a history verdict. Pure decisions here; src/run/runner.js
-// runs the rounds.
+// Sampling until decided (`run --budget`, and the quick profile's own budget): after the planned rounds,
+// the run looks at its decisions (src/model/decisions.js: each benchmark's decision metric for the pairs
+// the run asks) and gives the next interleaved round to the benchmark whose open decisions are closest to
+// an answer per second of runner time, each round only to the cells an open decision still needs. A
+// decision stops when it is decided (regression, improvement or equivalent), at the iteration cap, or when
+// the budget cannot pay for another round; a cell stops when none of its decisions is open, and gives its
+// time to the others. Gated decisions (the gate's metrics: by default the start-up a job pays, or a
+// workload's job time) go first. Pure decisions here; ./adaptive-rounds.js runs the rounds.
 //
-// "Able to decide" is the minimum detectable change (src/stats/detectable.js): the smallest change the
-// within-run test would flag (p < 0.05) 8 times in 10 with the samples so far, against T. A benchmark's
-// need is, over its gated comparisons, the largest MDC / T; without one, a high quantile (75%) of MDC / T
-// over its comparisons: done when three quarters of its metrics could show T (a few metrics, such as
-// maximum latencies, are too noisy to ever get there and must not take the whole budget).
-//
-// Why the within-run tests stay valid: the rule looks only at the samples' spread (standard deviations of
-// log samples), never at the difference between the sides, at a p-value or at an outcome (stopping once
-// a comparison reads "regression" would be optional stopping, and raise the false regressions the reading
-// promises to hold at 5%), and the test is run once, at the end. For a location shift the spread carries no information about the difference (for normal data
-// the sample variance is independent of the sample mean), so stopping on it does not select runs that
-// happen to show a difference: the test's false-positive rate holds. `npm run eval:detection` checks this
-// by simulation (A/A: both sides from one distribution, sampled with this rule).
-import { detectableWithinRun } from '../stats/detectable.js';
+// Why looking again does not buy false decisions: decisions are read only at the looks of the design
+// (src/model/decisions.js LOOKS: 5, 7, 10, 14 ... samples a side, up to the cap), and the reading spends its
+// false-alarm rate over those looks (the run records how many: results run.looks; src/reading/decide.js),
+// so a decision read at any look, or at the end, is held to the rate the report states.
+// bench/eval/adaptive.js measures the whole procedure's A/A.
+import { decideOne, decisionLevel } from '../reading/decide.js';
+import { abPairs, withinRunPairs } from '../reading/pairs.js';
 import { defaultThreshold } from '../model/change.js';
+import { isDecisionMetric, looksUpTo } from '../model/decisions.js';
 
 /**
- * @typedef {{ budgetMs: number, minChange: number, maxIterations: number, reserveMs: number, pair?: Pair }} AdaptiveOptions
- *   budgetMs: the whole run's wall-time budget; reserveMs: kept for provenance and teardown; pair: the A/B
- *   the rounds aim at, if any
- * @typedef {{ benchmark: string, need: number, roundMs: number, iterations: number, gated?: boolean }} BenchmarkState
- *   need: see needOf (Infinity while no test is possible); roundMs: what one more interleaved iteration of
- *   every cell of the benchmark costs (measured); iterations: measured so far; gated: the benchmark has a
- *   gated comparison (its need is then theirs)
- * @typedef {{ gated?: (benchmark: string, metric: string) => boolean, thresholdOf?: (benchmark: string, metric: string) => number }} Aim
- *   what the rounds aim at: the gate's metrics and each metric's T (default: minChange for every metric,
- *   no gate)
+ * @typedef {{ budgetMs: number, maxIterations: number, reserveMs: number, firstLook: number, pair?: Pair,
+ *   thresholdOf?: (benchmark: string, metric: string) => number, gated?: (benchmark: string, metric: string) => boolean }} AdaptiveOptions
+ *   budgetMs: the whole run's wall-time budget; reserveMs: kept for provenance and teardown; firstLook: the
+ *   planned iterations (the first look); pair: the A/B the rounds aim at, if any; thresholdOf: each metric's
+ *   T; gated: the gate's metrics
+ * @typedef {{ benchmark: string, open: OpenDecision[], decided: number, roundMs: number, iterations: number,
+ *   gated: boolean, cells: string[] }} BenchmarkState
+ *   open: its decisions not yet decided; decided: how many are; roundMs: what one more round of the cells
+ *   it needs costs (measured); iterations: samples a side so far; cells: the environment keys and distros
+ *   (`env/distro`) an open decision needs
+ * @typedef {{ metric: string, baseline: string, candidate: string, samplesToDecide: number | null, gated: boolean, n: number }} OpenDecision
+ *   baseline, candidate: `env/distro` of each side; n: samples a side (the smaller side's)
+ * @typedef {{ baseline: string, candidate: string }} Pair environment keys, e.g. dind@20.10 and dind@26.1
+ * @typedef {{ environment: string, environmentKey: string, distro: string, benchmark: string, status: string,
+ *   metrics: Array<{ metric: string, better: 'higher' | 'lower', samples: number[] }> }} SampledCell
  */
 
-/** @typedef {{ baseline: string, candidate: string }} Pair environment keys, e.g. dind@20.10 and dind@26.1 */
-
-export const NEED_QUANTILE = 0.75;
-/** Below this many samples a side a benchmark comes first: a history verdict needs 5 (DEFAULT_RULE.minSamples). */
-export const MIN_SAMPLES = 5;
 export const DEFAULT_MAX_ITERATIONS = 30;
 
+/** `env/distro` of a cell. @param {{ environmentKey: string, distro: string }} c */
+export const sideOf = (c) => `${c.environmentKey}/${c.distro}`;
+
 /**
- * A benchmark's need from its cells' samples: for every cell judged against Docker (every environment but
- * docker and native, as the reading pairs them) and metric, the MDC against Docker's cell (same distro),
- * divided by the metric's T; metrics without a usable spread (a constant, a zero) are left out. Over the
- * gated comparisons the largest (each must be able to decide); else the 75th percentile.
- * @param {Array<{ environment: string, environmentKey: string, distro: string, benchmark?: string, metrics: Array<{ metric: string, samples: number[] }> }>} cells
- *   the benchmark's cells that are still running
- * @param {number} minChange T where `aim` gives none
- * @param {(n: number, m: number) => number} smallestP the smallest p-value the test can reach
- * @param {Pair} [pair] the two environments the run is an A/B of (`run --baseline --candidate`): the
- *   rounds aim at that comparison instead of each environment against Docker
- * @param {Aim} [aim]
+ * The decisions among cells (those still running and those done: Docker's cell is the baseline of several),
+ * as the reading will pair them: each environment against Docker and each later Engine line, or the A/B.
+ * @param {SampledCell[]} cells @param {Pair} [pair]
  */
-export function needOf(cells, minChange, smallestP, pair, aim = {}) {
-  return needAndGate(cells, minChange, smallestP, pair, aim).need;
+export function decisionPairs(cells, pair) {
+  const ok = cells.filter((c) => c.status === 'ok' || c.status === 'pending');
+  const pairs = pair ? abPairs(ok, pair.baseline, pair.candidate) : withinRunPairs(ok);
+  return pairs
+    .filter((p) => p.kind !== 'docker-vs-native' && p.kind !== 'alpine-vs-debian')
+    .flatMap((p) =>
+      p.candidate.metrics
+        .filter((/** @type {any} */ m) => isDecisionMetric(p.candidate.benchmark, m.metric))
+        .map((/** @type {any} */ m) => ({ pair: p, metric: m.metric, better: m.better })),
+    );
 }
 
 /**
- * needOf, and whether the benchmark has a gated comparison.
- * @param {Parameters<typeof needOf>[0]} cells @param {number} minChange
- * @param {(n: number, m: number) => number} smallestP @param {Pair} [pair] @param {Aim} [aim]
+ * Where one benchmark's decisions stand: each is read again only when its sample count (the smaller side's)
+ * is a look of the design, or the first time; between looks it stays as it was read (`memo`), so a
+ * decision is made only at a look.
+ * @param {string} benchmark @param {SampledCell[]} all every cell of the run
+ * @param {{ level: number, pair?: Pair, thresholdOf?: AdaptiveOptions['thresholdOf'], gated?: AdaptiveOptions['gated'],
+ *   isLook?: (n: number) => boolean, memo?: Map<string, OpenDecision | null> }} o
+ * @returns {{ open: OpenDecision[], decided: number }}
  */
-export function needAndGate(cells, minChange, smallestP, pair, aim = {}) {
-  const ratios = [];
-  const gatedRatios = [];
-  if (cells.some((c) => c.metrics.some((m) => m.samples.length < MIN_SAMPLES)))
-    return { need: Infinity, gated: hasGated(cells, aim) };
-  const candidates = pair
-    ? cells.filter((c) => c.environmentKey === pair.candidate)
-    : cells.filter((c) => c.environment !== 'docker' && c.environment !== 'native');
-  for (const cand of candidates) {
-    const baseKey = pair?.baseline ?? 'docker';
-    const docker = cells.find((c) => c.environmentKey === baseKey && c.distro === cand.distro);
-    if (!docker) continue;
-    for (const m of cand.metrics) {
-      const base = docker.metrics.find((x) => x.metric === m.metric);
-      if (!base) continue;
-      const bench = cand.benchmark ?? '';
-      const threshold = aim.thresholdOf ? aim.thresholdOf(bench, m.metric) : minChange;
-      const d = detectableWithinRun(base.samples, m.samples, { smallestP });
-      const ratio =
-        d.change === null && d.why.startsWith('no test')
-          ? Infinity
-          : d.change !== null && d.change > 0
-            ? d.change / threshold
-            : null;
-      if (ratio === null) continue;
-      ratios.push(ratio);
-      if (aim.gated?.(bench, m.metric)) gatedRatios.push(ratio);
+export function decisionsOf(benchmark, all, o) {
+  const thresholdOf = o.thresholdOf ?? defaultThreshold;
+  /** @type {OpenDecision[]} */
+  const open = [];
+  let decided = 0;
+  for (const d of decisionPairs(
+    all.filter((c) => c.benchmark === benchmark),
+    o.pair,
+  )) {
+    const samplesOf = (/** @type {any} */ c) =>
+      c.metrics.find((/** @type {any} */ m) => m.metric === d.metric)?.samples ?? [];
+    const baseline = samplesOf(d.pair.baseline);
+    const candidate = samplesOf(d.pair.candidate);
+    const key = `${d.metric} ${sideOf(d.pair.baseline)} ${sideOf(d.pair.candidate)}`;
+    const n = Math.min(baseline.length, candidate.length);
+    /** @type {OpenDecision | null | undefined} */
+    let state = o.memo?.get(key);
+    if (state === undefined || !o.isLook || o.isLook(n)) {
+      const r = decideOne({ better: d.better, threshold: thresholdOf(benchmark, d.metric), samples: { baseline, candidate } }, o.level);
+      state =
+        r.outcome !== 'inconclusive'
+          ? null
+          : {
+              metric: d.metric,
+              baseline: sideOf(d.pair.baseline),
+              candidate: sideOf(d.pair.candidate),
+              samplesToDecide: r.samplesToDecide,
+              gated: Boolean(o.gated?.(benchmark, d.metric)),
+              n,
+            };
+      o.memo?.set(key, state);
     }
+    if (state === null) decided++;
+    else open.push({ ...state, n });
   }
-  if (gatedRatios.length) return { need: Math.max(...gatedRatios), gated: true };
-  if (!ratios.length) return { need: 0, gated: false };
-  // nearest rank, not interpolated: Infinity (no test possible yet) must stay Infinity
-  return { need: ratios.sort((a, b) => a - b)[Math.ceil(NEED_QUANTILE * ratios.length) - 1], gated: false };
+  return { open, decided };
 }
 
-/** @param {Parameters<typeof needOf>[0]} cells @param {Aim} aim */
-const hasGated = (cells, aim) =>
-  Boolean(aim.gated) && cells.some((c) => c.metrics.some((m) => aim.gated?.(c.benchmark ?? '', m.metric)));
+/**
+ * The level decisions are read at during the run: the reading's (src/reading/decide.js decisionLevel) for
+ * this many decisions and the design's looks.
+ * @param {SampledCell[]} all @param {AdaptiveOptions} opts
+ */
+export function runLevel(all, opts) {
+  return decisionLevel(decisionPairs(all, opts.pair).length, looksOf(opts)).level;
+}
 
-/** Each metric's T, as the reading judges it (the family's default). */
-export const defaultAim = { thresholdOf: defaultThreshold };
+/** The looks the design allows: the planned rounds, LOOKS between, the cap. @param {AdaptiveOptions} opts */
+export const looksOf = (opts) => looksUpTo(opts.firstLook, opts.maxIterations).length;
+
+/** Whether n samples a side is a look of the design. @param {number} n @param {AdaptiveOptions} opts */
+export const isLook = (n, opts) => looksUpTo(opts.firstLook, opts.maxIterations).includes(n);
 
 /**
- * Which benchmark gets the next round, or null to stop: the one with the largest need per second among
- * those not done (need > 1), under the iteration cap, whose round fits in what is left of the budget.
- * Ties go to the earlier benchmark (plan order).
+ * Which benchmark gets the next round, or null to stop: among those with an open decision, under the cap,
+ * whose round fits in what is left, the one closest to an answer per second: the fewest samples its
+ * nearest decision still needs (samplesToDecide - iterations; a decision more samples cannot decide comes
+ * last), times what a round costs. Gated decisions first. Ties go to the earlier benchmark (plan order).
  * @param {BenchmarkState[]} states @param {number} remainingMs @param {AdaptiveOptions} opts
  * @returns {BenchmarkState | null}
  */
 export function nextRound(states, remainingMs, opts) {
-  // A gated comparison that cannot decide yet goes before everything else.
-  const open = (/** @type {BenchmarkState} */ s) =>
-    s.need > 1 && s.iterations < opts.maxIterations && s.roundMs <= remainingMs;
-  const pool = states.some((s) => s.gated && open(s)) ? states.filter((s) => s.gated) : states;
+  const runnable = (/** @type {BenchmarkState} */ s) =>
+    s.open.length > 0 && s.iterations < opts.maxIterations && s.roundMs <= remainingMs;
+  const pool = states.some((s) => s.gated && runnable(s)) ? states.filter((s) => s.gated) : states;
   let best = null;
-  let bestScore = -Infinity;
+  let bestCost = Infinity;
   for (const s of pool) {
-    if (!open(s)) continue;
-    // log(need): halving the MDC takes four times the samples, so equal steps of log need cost alike.
-    const score = (Number.isFinite(s.need) ? Math.log(s.need) : 1e6) / Math.max(1, s.roundMs);
-    if (score > bestScore) {
+    if (!runnable(s)) continue;
+    const cost = Math.max(1, s.roundMs) * distance(s);
+    if (best === null || cost < bestCost) {
       best = s;
-      bestScore = score;
+      bestCost = cost;
     }
   }
   return best;
 }
 
+/** Rounds the nearest open decision still needs (1e6 when more samples cannot decide it). @param {BenchmarkState} s */
+function distance(s) {
+  const needs = s.open.map((d) => (d.samplesToDecide === null ? 1e6 : Math.max(1, d.samplesToDecide - s.iterations)));
+  return Math.min(...needs);
+}
+
 /**
  * Why a benchmark's cells stopped taking samples, as recorded in results.json (`sampling.stopped`).
  * @param {BenchmarkState} s @param {number} remainingMs @param {AdaptiveOptions} opts
- * @returns {'narrow enough' | 'iteration cap' | 'budget spent'}
+ * @returns {'decided' | 'iteration cap' | 'budget spent'}
  */
 export function stopReason(s, remainingMs, opts) {
-  if (s.need <= 1) return 'narrow enough';
+  if (s.open.length === 0) return 'decided';
   if (s.iterations >= opts.maxIterations) return 'iteration cap';
   return 'budget spent';
 }

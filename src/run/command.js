@@ -11,6 +11,7 @@ import { DEFAULT_BENCHMARKS } from '../benchmarks/names.js';
 import { requireEngine } from '../engine/client.js';
 import { hostFacts, suiteFacts } from '../results/provenance.js';
 import { DEFAULT_MAX_ITERATIONS } from './adaptive.js';
+import { looksUpTo } from '../model/decisions.js';
 import { Checkpoint, OtherHardwareError, ResumeError, readPartial, resumedOptions } from './checkpoint.js';
 import { assembleResults, partialDocument, resumedFacts } from './document.js';
 import { DIND_START_S, IMAGE_LOAD_S, stepEstimates } from './estimate.js';
@@ -38,9 +39,6 @@ import { OUT_LOCK, lockOut } from './out-lock.js';
  */
 export const EXIT = { OK: 0, CELLS_FAILED: 3, ENGINE_LOST: 5, LESS_THAN_ASKED: 6, OVER_BUDGET: 7 };
 
-/** The change adaptive sampling aims to make detectable DinD vs Docker (5%; the verdicts against history need 2% since issue 21). */
-export const ADAPTIVE_MIN_CHANGE = 0.05;
-
 /** What a budget keeps for the end of the run: teardown, describing the images, the reports. */
 const RESERVE_MS = 45_000;
 
@@ -50,7 +48,7 @@ const RESERVE_MS = 45_000;
  *   engines: string[], iterations?: number, out: string, build: boolean, runnerLabels?: string[], args: object,
  *   log: (s: string) => void, paramOverrides?: import('./params.js').ParamOverrides,
  *   registry?: import('./params.js').BenchmarkRegistry, resumed?: any, budgetMs?: number, budgetStrict?: boolean,
- *   locked?: boolean, pair?: import('./adaptive.js').Pair, named?: string[],
+ *   locked?: boolean, pair?: import('./adaptive.js').Pair, named?: string[], only?: Record<string, string[]> | null,
  * }} RunOptions
  *   registry: where benchmark names are looked up (default: every benchmark)
  *   locked: the caller holds the --out folder's lock already (a resume)
@@ -98,6 +96,7 @@ async function runLocked(o) {
     iterations: design.iterations,
     warmup: design.profile.warmup,
     nextLine,
+    only: o.only ?? null,
   });
   checkPair(o.pair, plan);
   const estimates = logPlan(o, design, plan);
@@ -157,6 +156,7 @@ async function measure(o, { design, plan, estimates, images, fit, peakRss, outDi
   const results = await assembleResults(o, {
     ...facts,
     budgetMs: design.budgetMs,
+    looks: design.budgetMs ? looksUpTo(design.iterations, design.profile.maxIterations ?? DEFAULT_MAX_ITERATIONS).length : 1,
     executed,
     images: described,
     peakRss,
@@ -245,12 +245,12 @@ function logPlan(o, design, plan) {
  * @param {boolean} [over] the plan was said at plan time to go over the budget: not said again as it runs
  * @returns {import('./adaptive-rounds.js').RoundOptions & {strict: boolean, over: boolean} | undefined}
  */
-function adaptiveOf({ budgetMs, profile, t0 }, strict, pair, over = false) {
+function adaptiveOf({ budgetMs, profile, t0, iterations }, strict, pair, over = false) {
   if (!budgetMs) return undefined;
   return {
     pair,
     budgetMs,
-    minChange: ADAPTIVE_MIN_CHANGE,
+    firstLook: iterations,
     maxIterations: profile.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     reserveMs: RESERVE_MS,
     startedAt: t0,
@@ -280,13 +280,14 @@ function budgetOfSelection(o, design, selectedS) {
   if (!design.budgetMs || o.budgetMs !== undefined || o.resumed || o.registry !== undefined) return design.budgetMs;
   // The whole profile is what a run measures unless told: the default benchmarks (isolation is asked for by name).
   const whole = makePlan({
-    benchmarks: DEFAULT_BENCHMARKS,
+    benchmarks: design.profile.benchmarks ?? DEFAULT_BENCHMARKS,
     environments: o.environments,
     distros: o.distros,
     engines: design.engines,
     iterations: design.iterations,
     warmup: design.profile.warmup,
     nextLine: design.nextLine,
+    only: o.only ?? null,
   });
   const est = stepEstimates({ plan: whole, profile: o.profile, paramOverrides: o.paramOverrides });
   const wholeS = est.setupS + est.steps.reduce((a, b) => a + b, 0);

@@ -38,6 +38,25 @@ export function designOf(o) {
 }
 
 /**
+ * The cells a profile measures unless the command line chose them: its own benchmarks (unless --bench was
+ * given) and environments (unless --env was), and `only` (an environment measured for some benchmarks
+ * only) when it chose neither environments nor benchmarks itself.
+ * @param {string} profileName
+ * @param {{ benchmarks: string[], environments: string[], named?: string[] }} o
+ * @returns {{ benchmarks: string[], environments: string[], only: Record<string, string[]> | null }}
+ */
+export function profileSelection(profileName, o) {
+  const profile = PROFILES[profileName];
+  const benchNamed = Boolean(o.named?.includes('bench') || o.named?.includes('workload'));
+  const envNamed = Boolean(o.named?.includes('env'));
+  return {
+    benchmarks: !benchNamed && profile?.benchmarks ? [...profile.benchmarks] : o.benchmarks,
+    environments: !envNamed && profile?.environments ? [...profile.environments] : o.environments,
+    only: !envNamed && !benchNamed && profile?.only ? profile.only : null,
+  };
+}
+
+/**
  * The next inner Engine line the profile measures the start-up on (./profiles.js): only when the command
  * line chose no Engine line itself, the run has `dind` and `lifecycle`, and the line is not already one of
  * the run's.

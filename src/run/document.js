@@ -61,12 +61,12 @@ export function resumedFacts(results, resumed, cells) {
  * images, the environments and the cells.
  * @param {RunOptions} o
  * @param {{
- *   startedAt: Date, iterations: number, warmup: number, budgetMs: number | undefined, images: object[], peakRss: {stop: () => number},
+ *   startedAt: Date, iterations: number, warmup: number, budgetMs: number | undefined, looks?: number, images: object[], peakRss: {stop: () => number},
  *   executed: Awaited<ReturnType<typeof import('./runner.js').executePlan>>,
  * }} run
  * @returns {Promise<import('#model/results.js').Results>}
  */
-export async function assembleResults(o, { startedAt, iterations, warmup, budgetMs, executed, images, peakRss }) {
+export async function assembleResults(o, { startedAt, iterations, warmup, budgetMs, looks = 1, executed, images, peakRss }) {
   const info = await o.outer.info();
   const version = await o.outer.version();
   const endedAt = new Date();
@@ -80,6 +80,8 @@ export async function assembleResults(o, { startedAt, iterations, warmup, budget
       iterations,
       // with a budget, `iterations` is the planned minimum; each cell's `sampling` says what it got
       ...(budgetMs ? { budgetMs } : {}),
+      // how many times the sampling design could look at the decisions: the reading spends its rate over them
+      looks,
       warmup,
       startedAt: startedAt.toISOString(),
       endedAt: endedAt.toISOString(),

@@ -14,11 +14,12 @@ import { isDind } from '../environments/index.js';
 
 /**
  * @param {{benchmarks: string[], environments: string[], distros: string[], engines: string[], iterations: number, warmup: number,
- *   nextLine?: import('./design.js').NextLine | null}} args
+ *   nextLine?: import('./design.js').NextLine | null, only?: Record<string, string[]> | null}} args
  *   nextLine: cells on another inner Engine line for some benchmarks only (the quick profile's start-up on the
  *   next line): its environment comes last and has cells only for those benchmarks
+ *   only: environments (by name) measured for some benchmarks only (the quick profile's dind-vfs)
  */
-export function makePlan({ benchmarks, environments, distros, engines, iterations, warmup, nextLine = null }) {
+export function makePlan({ benchmarks, environments, distros, engines, iterations, warmup, nextLine = null, only = null }) {
   /** @type {PlannedEnvironment[]} */
   const envs = [];
   for (const name of environments) {
@@ -32,7 +33,9 @@ export function makePlan({ benchmarks, environments, distros, engines, iteration
   };
   if (next && !envs.some((e) => e.key === next.key)) envs.push(next);
   /** @param {string} benchmark @param {PlannedEnvironment} env */
-  const hasCells = (benchmark, env) => env.key !== next?.key || Boolean(nextLine?.benchmarks.includes(benchmark));
+  const hasCells = (benchmark, env) =>
+    (env.key !== next?.key || Boolean(nextLine?.benchmarks.includes(benchmark))) &&
+    (!only?.[env.name] || only[env.name].includes(benchmark));
   /** @type {PlannedCell[]} */
   const cells = [];
   /** @type {PlannedStep[]} */

@@ -14,19 +14,31 @@
 // beside the default line, so its first run answers both (src/run/design.js nextLineOf). Only lifecycle:
 // the start-up is what an upgrade changes for every job, and it costs about 20 s a round; every benchmark
 // on two lines is a run of its own (`--engine 20.10,26.1`).
+// Since issue 45 `quick` is the first answer, not a short catalogue: unless --bench or --env is given, its
+// cells are what the two questions need on a 2-core runner (`benchmarks`, `environments`, and `only`: an
+// environment measured for some benchmarks only), one decision per resource family: the start-up a job pays
+// in docker, dind, dind-vfs and on the next Engine line; CPU (sysbench), memory, disk (iozone, with dind-vfs,
+// where storage is the subject), network (iperf3), a service (redis) and a build, in docker and dind. After
+// the 5 planned rounds it samples until its decisions are decided (src/run/adaptive.js), up to 12 a side,
+// within 6 minutes; the whole catalogue is `--profile standard`.
 /**
  * @type {Record<string, {iterations: number, warmup: number, stepTimeoutMs: number, description: string,
- *   budgetMs?: number, maxIterations?: number, nextEngine?: string}>}
+ *   budgetMs?: number, maxIterations?: number, nextEngine?: string,
+ *   benchmarks?: string[], environments?: string[], only?: Record<string, string[]>}>}
  */
 export const PROFILES = {
   quick: {
     iterations: 5,
     warmup: 0,
     stepTimeoutMs: 120_000,
-    budgetMs: 15 * 60_000,
-    maxIterations: 7,
+    budgetMs: 6 * 60_000,
+    maxIterations: 12,
     nextEngine: '26.1',
-    description: 'a first answer in minutes: short tests, 5 iterations, then more where they pay, within 15 minutes',
+    benchmarks: ['lifecycle', 'sysbench', 'memory', 'iozone', 'iperf3', 'redis', 'build'],
+    environments: ['docker', 'dind', 'dind-vfs'],
+    only: { 'dind-vfs': ['lifecycle', 'iozone'] },
+    description:
+      'the first answer: one decision per resource family in docker, dind and dind-vfs, 5 rounds, then samples where a decision is still open, within 6 minutes',
   },
   standard: {
     iterations: 20,

@@ -37,10 +37,11 @@ import { guardTeardown } from './teardown.js';
  *   paramOverrides: import('./params.js').ParamOverrides, tracker: ResourceTracker,
  *   progress: Progress, checkpoint?: import('./checkpoint.js').Checkpoint,
  *   environments: EnvironmentResult[],
- *   roundMs: Map<string, number[]>, engines?: EngineWatch,
+ *   roundMs: Map<string, number[]>, cellMs?: Map<string, number[]>, engines?: EngineWatch,
  *   budget?: import('./adaptive-rounds.js').RoundOptions & {strict?: boolean},
  * }} RunContext
- *   roundMs: per benchmark, the wall time of each measured interleaved round (every cell once)
+ *   roundMs: per benchmark, the wall time of each measured interleaved round (every cell once); cellMs: per
+ *   cell, the wall time of each measured step
  *   engines: checks the engines before each step and recovers a lost one (./engine-watch.js)
  *   budget: the whole run's budget (./budget.js): fitted at plan time; over: the run was projected past it
  *   What every step of a run shares.
@@ -103,6 +104,7 @@ export async function executePlan({
     checkpoint,
     environments: [],
     roundMs: new Map(),
+    cellMs: new Map(),
     budget: adaptive,
   };
   /** @type {Map<string, Environment>} */

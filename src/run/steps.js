@@ -1,6 +1,7 @@
 // Running the plan's steps: one iteration (or warm-up) of one cell at a time, in the plan's interleaved
 // order. A step that fails or times out makes its cell "failed" with the reason and the run goes on; a
 // resumed run skips the steps its cells had finished.
+import { decisionOf } from '../model/decisions.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withTimeout } from '../engine/containers.js';
@@ -45,6 +46,7 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
     await save();
     // What a round costs: the measured steps of one iteration of every cell of the benchmark, summed.
     if (!step.warmup) addRoundTime(run, cell.benchmark, step.iteration, performance.now() - t0);
+    if (!step.warmup) addCellTime(run, step.cell, performance.now() - t0);
   }
 }
 
@@ -89,6 +91,12 @@ function indexWithinCell(steps) {
     seen.set(s.cell, n + 1);
     return n;
   });
+}
+
+/** What each measured step of a cell took: what a round of only some cells costs. @param {RunContext} run @param {string} cell @param {number} ms */
+export function addCellTime(run, cell, ms) {
+  if (!run.cellMs) run.cellMs = new Map();
+  run.cellMs.set(cell, [...(run.cellMs.get(cell) ?? []), ms]);
 }
 
 /** @param {RunContext} run @param {string} benchmark @param {number} iteration @param {number} ms */
@@ -143,6 +151,7 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '')
       limit,
       `no result after ${limit} ms`,
     );
+    requireDecisions(cell, metrics);
     record(cell, metrics, step.warmup);
     log(`${progress} ${label}: ${metrics.length} metrics in ${Math.round(performance.now() - t0)} ms${eta()}`);
     return true;
@@ -192,4 +201,23 @@ function measureContext(step, cell, run) {
     },
     currentStep: () => currentStep,
   };
+}
+
+/** Where every benchmark's decision metric is defined: Docker and the DinD it is compared with. */
+const DECIDED_IN = new Set(['docker', 'dind', 'dind-vfs']);
+
+/**
+ * A benchmark's step must give its decision metrics (src/model/decisions.js) in Docker and DinD: a run that
+ * cannot answer its own question fails the cell saying so, rather than reading as "not measured". Native has
+ * no engine, and an alternative may lack what a metric needs (memory's job cost needs the job's own
+ * processes): there a missing decision metric leaves the decision out, described only.
+ * @param {CellResult} cell @param {import('../benchmarks/benchmark.js').Metric[]} metrics
+ */
+export function requireDecisions(cell, metrics) {
+  if (!DECIDED_IN.has(cell.environment)) return;
+  const missing = (decisionOf(cell.benchmark)?.metrics ?? []).filter((d) => !metrics.some((m) => m.metric === d));
+  if (missing.length)
+    throw new Error(
+      `${cell.benchmark} gave no ${missing.join(', ')}, its decision metric (src/model/decisions.js): its metrics were ${metrics.map((m) => m.metric).slice(0, 12).join(', ') || 'none'}`,
+    );
 }

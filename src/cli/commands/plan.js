@@ -1,6 +1,6 @@
 // `dind-bench plan`: what a run would do and roughly how long it would take, per benchmark, without
 // running anything (so a team can budget runner time for `--profile standard`).
-import { designOf } from '../../run/design.js';
+import { designOf, profileSelection } from '../../run/design.js';
 import { log } from '../log.js';
 import { addRunSelection } from '../options.js';
 
@@ -19,6 +19,10 @@ export function register(cli) {
     ]);
     const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
     const named = ['bench', 'env', 'engine', 'distro'].filter((k) => command.getOptionValueSource(k) === 'cli');
+    // The profile's own cells unless the command line chose them, as `run` plans them.
+    const chosen = profileSelection(opts.profile, { benchmarks: opts.bench, environments: opts.env, named });
+    opts.bench = chosen.benchmarks;
+    opts.env = chosen.environments;
     const { iterations, warmup, engines, nextLine } = designOf({
       ...opts,
       environments: opts.env,
@@ -34,6 +38,7 @@ export function register(cli) {
       iterations,
       warmup,
       nextLine,
+      only: chosen.only,
     });
     const est = estimateRun({ plan, profile: opts.profile, paramOverrides });
     const rows = est.benchmarks.map((b) => [

@@ -139,12 +139,16 @@ export function register(cli) {
             outerEngine(),
           )
         : null;
+      // The profile's own cells unless the command line chose them (src/run/design.js profileSelection).
+      const { profileSelection } = await import('../../run/design.js');
+      const chosen = profileSelection(opts.profile, { benchmarks: opts.bench, environments: opts.env, named });
       const { exitCode } = await runCommand({
         outer: outerEngine(),
         profile: opts.profile,
-        benchmarks: job ? job.benchmarks : opts.bench,
+        benchmarks: job ? job.benchmarks : chosen.benchmarks,
         registry: job?.registry,
-        environments: opts.env,
+        environments: chosen.environments,
+        only: chosen.only,
         distros: opts.distro,
         engines: opts.engine,
         iterations: opts.iterations,
