@@ -15,7 +15,8 @@ import { compareWithinRun } from '../results/within-run.js';
 import { mdText } from '../text/escape.js';
 import { markdownTable, textTable, wrap } from '../text/tables.js';
 import { abTable, compareEnvironments } from './ab.js';
-import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateFor, gateOf } from '../reading/gate.js';
+import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateFor, gateOf, patternToRegExp } from '../reading/gate.js';
+import { isDecisionMetric } from '../model/decisions.js';
 import { metricsOf } from '../reading/index.js';
 import { outcomeOfStatus } from '../reading/history.js';
 import { answerFor, costAnswer, startupPhases } from '../reading/answer.js';
@@ -43,8 +44,8 @@ export async function compareCommand(opts) {
   const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
   const config = await configFor(opts.config, results);
-  const { gated } = gateFor(gatePatterns(opts.gate), metricsOf(results));
-  const comparisons = compareWithinRun(results, { thresholdOf: thresholdOf(config), gated });
+  const { gated, named } = gateOfRun(opts.gate, results);
+  const comparisons = compareWithinRun(results, { thresholdOf: thresholdOf(config), gated: named });
   let verdicts = null;
   if (opts.history) {
     const open = opts.openHistory ?? openStore;
@@ -121,6 +122,34 @@ const gatePatterns = (list) =>
     .filter(Boolean);
 
 /**
+ * What the gate judges: the metrics `--gate` names (each pattern must match a metric the run measured: a
+ * gate on what was not measured would pass on nothing, so it is refused, naming the run's decision metrics);
+ * without --gate, what a job pays where measured (DEFAULT_GATE), else the run's decisions. `named`: the
+ * metrics --gate made decisions of, for the reading (undefined without --gate).
+ * @param {string | undefined} list @param {import('#model/results.js').Results} results
+ */
+function gateOfRun(list, results) {
+  const patterns = gatePatterns(list);
+  const metrics = metricsOf(results);
+  for (const p of patterns) {
+    const re = patternToRegExp(p);
+    if (!metrics.some((m) => re.test(`${m.benchmark}/${m.metric}`))) {
+      const decisions = [
+        ...new Set(
+          metrics.filter((m) => isDecisionMetric(m.benchmark, m.metric)).map((m) => `${m.benchmark}/${m.metric}`),
+        ),
+      ];
+      throw new Error(
+        `--gate ${JSON.stringify(p)}: no metric of this run matches it, so the gate would judge nothing; the run's decision metrics: ${decisions.join(', ') || 'none'} (benchmark/metric, * for any part)`,
+      );
+    }
+  }
+  const gate = gateFor(patterns, metrics);
+  const gated = gate.patterns.length ? gate.gated : isDecisionMetric;
+  return { gated, named: patterns.length ? gate.gated : undefined };
+}
+
+/**
  * The config of every mode, checked against the run: a missing or bad file, or a pattern that matches no
  * metric of the run, is an error naming the file and key.
  * @param {string | undefined} file @param {import('#model/results.js').Results} results
@@ -149,8 +178,11 @@ export async function abCommand(opts) {
   const print = opts.print ?? ((/** @type {string} */ t) => process.stdout.write(logSafe(t)));
   const results = await loadResults(opts.results);
   const config = await configFor(opts.config, results);
-  const { gated } = gateFor(gatePatterns(opts.gate), metricsOf(results));
-  const rows = compareEnvironments(results, opts.baseline, opts.candidate, { thresholdOf: thresholdOf(config), gated });
+  const { gated, named } = gateOfRun(opts.gate, results);
+  const rows = compareEnvironments(results, opts.baseline, opts.candidate, {
+    thresholdOf: thresholdOf(config),
+    gated: named,
+  });
   const gate = gateOf(
     rows
       .filter((r) => gated(r.benchmark, r.metric))
@@ -173,7 +205,7 @@ export async function abCommand(opts) {
     ? answerFor(rows, pricing)
     : `${opts.candidate} against ${opts.baseline}: no metric measured in both in this run.`;
   const cost = costAnswer(rows, pricing);
-  const control = `False regressions are held at ${FALSE_ALARM_RATE * 100}% over the ${gate.gated} gated metrics (Benjamini-Hochberg).`;
+  const control = `Wrong decisions are held at ${FALSE_ALARM_RATE * 100}% over the run's ${rows.filter((r) => r.decision).length} decisions and the looks of its sampling (each interval at ${levelText(rows)}).`;
   const table = abTable(rows);
   const markdown = `${costFirst(cost.sentence, answer).join('\n')}\n\n**Gate:** ${mdText(gate.sentence)} ${mdText(control)}\n\n${markdownTable(table.header, table.rows)}\n`;
   await writeIf(opts.markdown, markdown);
@@ -218,3 +250,9 @@ async function writeIf(file, text) {
 async function openStore(dir) {
   return { history: await openHistory(dir), seriesKey };
 }
+
+/** "99.75%": the level of the decisions' intervals (one level for the whole reading). @param {Array<{ decision: boolean, level: number }>} rows */
+const levelText = (rows) => {
+  const level = rows.find((r) => r.decision)?.level;
+  return level ? `${Number((level * 100).toFixed(2))}%` : 'no level: no decision';
+};

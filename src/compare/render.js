@@ -18,11 +18,11 @@ import { costAnswer, startupPhases } from '../reading/answer.js';
 
 const HOW_TO_READ =
   "Medians per side; outcome: the change of the candidate against the baseline, + is worse for the metric's " +
-  'direction. "▲ regression"/"▼ improvement": the change reaches the threshold T and is significant (Mann-Whitney U, ' +
-  'false alarms over all comparisons of the run held at 5% by Benjamini-Hochberg: q < 0.05, and the 95% bootstrap ' +
-  'interval of the ratio of medians excludes 1); "equivalent (±T)": the whole interval lies within ±T; ' +
-  '"inconclusive": neither, with the smallest change these samples could have seen ("sees ≥"). ± is half the ' +
-  "interval's width in points; details: that interval, p, q, Cliff's delta (-1..1).";
+  "direction. Only each benchmark's decision metric (the number a job pays) is decided, for the pairs the run asks; " +
+  "its interval (Welch, on log values, at the level that holds wrong decisions at 5% over the run's decisions and " +
+  'looks) gives the outcome: wholly beyond +T "▲ regression", beyond -T "▼ improvement", inside ±T "equivalent", ' +
+  'anything else "inconclusive", with the smallest change it could have shown ("sees ≥"). Every other metric is ' +
+  '"described": its change and 95% interval, no outcome. ± is half the interval\'s width in points.';
 
 /** The legend, with the "(too few)" footnote once when a comparison needs it. @param {CompareOutcome} o */
 function legend(o) {

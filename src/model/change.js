@@ -152,7 +152,5 @@ export function reading(c) {
 
 /** The footnote that explains "(too few)" once per report. */
 export const TOO_FEW_NOTE =
-  '"inconclusive (too few)": with so few samples a side the exact Mann-Whitney test cannot reach the p-value the ' +
-  "run's false-alarm control asks of it (3 vs 3 cannot go below p = 0.1; 5 vs 5 not below 0.008, which among more " +
-  'than six metrics judged together is not enough), so nothing can be shown: run more iterations, or gate fewer ' +
-  'metrics (--gate).';
+  '"inconclusive (too few)": a decision needs at least 2 positive samples a side for its interval (on log values); ' +
+  'with fewer, or a zero among them, nothing can be shown: run more iterations.';

@@ -33,7 +33,10 @@ export const DECISIONS = Object.freeze({
 });
 
 /** A workload (`workload.NAME`): the team's whole job. */
-export const WORKLOAD_DECISION = Object.freeze({ metrics: ['job.total_ms'], resource: /** @type {Resource} */ ('job') });
+export const WORKLOAD_DECISION = Object.freeze({
+  metrics: ['job.total_ms'],
+  resource: /** @type {Resource} */ ('job'),
+});
 
 /** The resource families in the order an answer lists them. */
 export const RESOURCES = /** @type {readonly Resource[]} */ (

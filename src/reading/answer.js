@@ -2,6 +2,8 @@
 // job on this runner, in seconds with an interval and in dollars per 1,000 jobs, what that is made of, then
 // the outcomes by benchmark. Every output opens with these sentences (plain text; callers escape them).
 import { DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE, moneyOf, pricingText } from '../model/job-cost.js';
+import { worseInterval } from '../model/change.js';
+import { RESOURCES, decisionOf } from '../model/decisions.js';
 import { magnitude, unsignedPct } from '../model/numbers.js';
 import { median } from '../stats/index.js';
 
@@ -145,74 +147,78 @@ export function outcomeText(c) {
   if (c.outcome === 'inconclusive') {
     const sees =
       c.detectable.change === null
-        ? 'inconclusive, too few samples for a test'
+        ? `inconclusive, ${c.why ?? 'too few samples for a test'}`
         : `inconclusive, sees ≥ ${unsignedPct(c.detectable.change)}`;
-    return c.samplesToDecide
-      ? `${sees}; about ${c.samplesToDecide.toLocaleString('en')} samples a side would decide it`
-      : sees;
+    const more = c.samplesToDecide
+      ? `; about ${c.samplesToDecide.toLocaleString('en')} samples a side would decide it`
+      : '';
+    const stopped = c.stopped ? `; sampling stopped: ${c.stopped}` : '';
+    return `${sees}${more}${stopped}`;
   }
   return c.outcome ?? 'no number';
 }
 
 /**
- * The outcomes by benchmark: "lifecycle: regression in 6 of 11 (most: container.create_ms +75%),
- * inconclusive in 3 (sees ≥ 39%; about 14 samples a side would decide), equivalent in 2".
+ * One decision in words: "equivalent within ±5% (sysbench cpu.events_per_second -0.8% [-3.1%, +1.6%])", the
+ * interval the outcome was read from beside it.
+ * @param {Comparison} c
+ */
+export function decisionText(c) {
+  const [lo, hi] = worseInterval(c.ratio, c.better);
+  const interval = Number.isFinite(lo) && Number.isFinite(hi) ? ` [${pct(lo)}, ${pct(hi)}]` : '';
+  const change = Number.isFinite(c.worse) ? ` ${pct(c.worse)}${interval}` : '';
+  return `${outcomeText(c)} (${c.benchmark} ${c.metric}${change})`;
+}
+
+/**
+ * The decisions by resource family, in RESOURCES order: "CPU: equivalent within ±5% (sysbench
+ * cpu.events_per_second -0.8% [-3.1%, +1.6%])". Described metrics are not counted: they answer no question.
  * @param {Comparison[]} comparisons one candidate against one baseline
  */
 export function familySentences(comparisons) {
   /** @type {Map<string, Comparison[]>} */
   const by = new Map();
-  for (const c of comparisons) by.set(c.benchmark, [...(by.get(c.benchmark) ?? []), c]);
-  return [...by].map(([benchmark, cs]) => {
-    const of = (/** @type {string} */ o) => cs.filter((c) => c.outcome === o);
-    const parts = [];
-    const reg = of('regression').sort((a, b) => b.worse - a.worse);
-    if (reg.length)
-      parts.push(`regression in ${reg.length} of ${cs.length} (most: ${reg[0].metric} ${pct(reg[0].worse)})`);
-    const inc = of('inconclusive');
-    if (inc.length) {
-      const sees = inc.map((c) => c.detectable.change).filter((x) => x !== null);
-      const need = inc.map((c) => c.samplesToDecide).filter((x) => x !== null);
-      const seesText =
-        sees.length < inc.length ? 'some too few for a test' : `sees ≥ ${unsignedPct(Math.min(...sees))} at best`;
-      // The median need: what would decide about half of them (a few noisy metrics need far more).
-      const half = [...need].sort((a, b) => a - b)[Math.floor((need.length - 1) / 2)];
-      const needText = need.length
-        ? `; about ${half.toLocaleString('en')} samples a side would decide half of them`
-        : '';
-      parts.push(`inconclusive in ${inc.length} (${seesText}${needText})`);
-    }
-    const imp = of('improvement');
-    if (imp.length) parts.push(`improvement in ${imp.length}`);
-    const eq = of('equivalent');
-    if (eq.length) parts.push(`equivalent in ${eq.length}`);
-    return `${benchmark}: ${parts.join(', ') || 'no comparable metric'}`;
-  });
+  for (const c of comparisons.filter((x) => x.decision)) {
+    const resource = decisionOf(c.benchmark)?.resource ?? 'other';
+    by.set(resource, [...(by.get(resource) ?? []), c]);
+  }
+  const rank = (/** @type {string} */ r) => {
+    const i = RESOURCES.indexOf(/** @type {any} */ (r));
+    return i < 0 ? RESOURCES.length : i;
+  };
+  return [...by]
+    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .map(([resource, cs]) => `${resource}: ${cs.map(decisionText).join('; ')}`);
 }
 
 /** +75% @param {number} x */
 const pct = (x) => `${x >= 0 ? '+' : '-'}${unsignedPct(x)}`;
 
 /**
+ * How many of these decisions were decided: "3 of 4 decided".
+ * @param {Comparison[]} comparisons
+ */
+export function decidedCount(comparisons) {
+  const d = comparisons.filter((c) => c.decision);
+  return { decided: d.filter((c) => c.outcome !== 'inconclusive' && c.outcome !== null).length, of: d.length };
+}
+
+/**
  * The answer for one candidate against one baseline: the start-up a job pays (where the run measured it),
- * then the outcomes by benchmark.
+ * then its decisions by resource family. Described metrics are not part of it.
  * @param {Comparison[]} comparisons @param {AnswerOptions} [opts]
  */
 export function answerFor(comparisons, opts = {}) {
   if (!comparisons.length) return '';
   const { candidate, baseline } = comparisons[0];
-  if (comparisons.every((c) => !c.testable)) {
-    // Nothing can be decided, so say why and what is needed rather than a count of outcomes.
-    const n = `${Math.min(...comparisons.map((c) => c.candidate.n))} vs ${Math.min(...comparisons.map((c) => c.baseline.n))}`;
-    return (
-      `${candidate.env} against ${baseline.env}: inconclusive in all ${comparisons.length} metrics: with ${n} samples a side ` +
-      'no test can reach p < 0.05, so nothing can be shown worse, better or equivalent; at least 5 samples a side are ' +
-      'needed (run 5 iterations or more, as the quick profile does).'
-    );
-  }
-  const startup = comparisons.find((c) => c.benchmark === 'lifecycle' && c.metric === STARTUP_METRIC);
+  const startup = comparisons.find((c) => c.benchmark === 'lifecycle' && c.metric === STARTUP_METRIC && c.decision);
   const first = startup ? `${startupSentence(startup, opts)} ` : '';
-  return `${first}${candidate.env} against ${baseline.env}, by benchmark: ${familySentences(comparisons).join('; ')}.`;
+  const rest = comparisons.filter((c) => c !== startup);
+  const families = familySentences(rest);
+  if (!families.length)
+    return `${first}${candidate.env} against ${baseline.env}: ${startup ? 'no other decision' : 'no decision'} in this run (its metrics are described only: none is a benchmark's decision metric).`.trim();
+  const { decided, of } = decidedCount(comparisons);
+  return `${first}${candidate.env} against ${baseline.env}, ${decided} of ${of} decided: ${families.join('; ')}.`;
 }
 
 /**

@@ -21,6 +21,7 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  *   baseline: Side, candidate: Side, threshold: number, family: 'decision' | 'described',
  *   decision: boolean, described: boolean, level: number, q: number,
  *   outcome: import('../model/change.js').Outcome | null, samplesToDecide: number | null, why: string | null,
+ *   stopped: string | null,
  * }} Comparison
  * `family`: a decision (one of the run's questions: a benchmark's decision metric for a pair the run asks,
  * or a metric the gate names; judged under the reading's false-alarm control, ./decide.js) or described
@@ -29,7 +30,8 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  * `level`; described, the ratio of medians with its 95% bootstrap interval. `worse`: the change in cost,
  * + worse (costChange: the number every output prints). `q`: the decision's p-value (Mann-Whitney, shown
  * only); `samplesToDecide`: about how many samples a side would decide an inconclusive decision; `why`:
- * why a decision could not be read at all.
+ * why a decision could not be read at all; `stopped`: why the candidate's cell stopped taking samples
+ * (results sampling.stopped: decided, iteration cap, budget spent), null for a fixed design.
  * @typedef {(benchmark: string, metric: string) => number} ThresholdOf
  * @typedef {{ thresholdOf?: ThresholdOf, gated?: (benchmark: string, metric: string) => boolean, looks?: number,
  *   seed?: number, resamples?: number }} ReadOptions
@@ -113,6 +115,7 @@ function readPairs(pairs, opts) {
       ...pair,
       threshold,
       q: pair.p,
+      stopped: candidate.sampling?.stopped ?? null,
     };
     if (!decision)
       return {
@@ -126,7 +129,10 @@ function readPairs(pairs, opts) {
         samplesToDecide: null,
         why: null,
       };
-    const decided = decideOne({ better: m.better, threshold, samples: { baseline: b.samples, candidate: m.samples } }, level);
+    const decided = decideOne(
+      { better: m.better, threshold, samples: { baseline: b.samples, candidate: m.samples } },
+      level,
+    );
     return {
       ...common,
       ...decided,

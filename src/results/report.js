@@ -173,12 +173,13 @@ export function problems(results) {
 const sentence = (text) => (/[.!?:]$/.test(text) ? text : `${text}.`);
 
 export const READING =
-  'Medians per environment. "vs docker": the environment against Docker, + is worse for that metric\'s direction, ' +
-  'read as one of four outcomes: "▲ regression" or "▼ improvement" when the change reaches the threshold T and is ' +
-  'significant (Mann-Whitney, with the false alarms over the run\'s comparisons held at 5%, and the 95% interval of ' +
-  'the ratio of medians excluding 1); "equivalent (±T)" when the whole interval lies within ±T; otherwise ' +
-  '"inconclusive", with the smallest change these samples could have seen ("sees ≥"). ± is half the interval\'s ' +
-  'width in percentage points. `dind-bench compare` adds the intervals, p and q per comparison (`--json` all of them).';
+  'Medians per environment. "vs docker": the environment against Docker, + is worse for that metric\'s direction. ' +
+  "Each benchmark's decision metric (the number a job pays) is decided, as one of four outcomes read from its " +
+  'interval (Welch on log values, at the level that holds wrong decisions at 5% over the run\'s decisions and ' +
+  'looks): "▲ regression" when it lies wholly beyond +T, "▼ improvement" wholly beyond -T, "equivalent (±T)" ' +
+  'wholly inside ±T, otherwise "inconclusive", with the smallest change it could have shown ("sees ≥"). Every ' +
+  'other metric is "described": its change and 95% interval, no outcome. ± is half the interval\'s width in ' +
+  'percentage points. `dind-bench compare` adds the intervals per comparison (`--json` all of them).';
 
 /**
  * The answer first, one sentence per environment compared with Docker: what it costs a job to start (in

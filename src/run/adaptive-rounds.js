@@ -26,7 +26,12 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
   const all = () => /** @type {any[]} */ ([...cells.values()]);
   const remaining = () => opts.startedAt + opts.budgetMs - opts.reserveMs - performance.now();
   // The gate's metrics, as the reading will judge them (its default: what a job pays, where measured).
-  const gated = opts.gated ?? gateFor([], all().flatMap((c) => c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric })))).gated;
+  const gated =
+    opts.gated ??
+    gateFor(
+      [],
+      all().flatMap((c) => c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric }))),
+    ).gated;
   const level = runLevel(all(), opts);
   /** @type {Map<string, import('./adaptive.js').OpenDecision | null>} each decision as read at its latest look */
   const memo = new Map();
@@ -48,7 +53,9 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
     for (const cell of all().filter((c) => c.benchmark === next.benchmark)) {
       if (run.tracker.closing || run.engines?.lost || cell.status !== 'pending') continue;
       if (!next.cells.includes(sideOf(cell))) continue;
-      const key = plan.cells.find((c) => c.benchmark === cell.benchmark && c.env === cell.environmentKey && c.distro === cell.distro)?.key;
+      const key = plan.cells.find(
+        (c) => c.benchmark === cell.benchmark && c.env === cell.environmentKey && c.distro === cell.distro,
+      )?.key;
       if (!key) continue;
       const env = /** @type {import('./runner.js').Environment} */ (envs.get(cell.environmentKey));
       const t0 = performance.now();
@@ -121,7 +128,9 @@ function recordStops(states, all, remainingMs, opts) {
 function undecided(states, run) {
   for (const s of states)
     for (const d of s.open.filter((x) => x.gated)) {
-      const would = d.samplesToDecide ? `about ${d.samplesToDecide.toLocaleString('en')}` : 'more than the runner can give';
+      const would = d.samplesToDecide
+        ? `about ${d.samplesToDecide.toLocaleString('en')}`
+        : 'more than the runner can give';
       run.log(
         `sampling: ${s.benchmark} ${d.metric}, ${d.candidate} against ${d.baseline}, is still inconclusive at ${s.iterations} samples a side: ${would} samples a side would decide it`,
       );

@@ -84,7 +84,10 @@ export function decisionsOf(benchmark, all, o) {
     /** @type {OpenDecision | null | undefined} */
     let state = o.memo?.get(key);
     if (state === undefined || !o.isLook || o.isLook(n)) {
-      const r = decideOne({ better: d.better, threshold: thresholdOf(benchmark, d.metric), samples: { baseline, candidate } }, o.level);
+      const r = decideOne(
+        { better: d.better, threshold: thresholdOf(benchmark, d.metric), samples: { baseline, candidate } },
+        o.level,
+      );
       state =
         r.outcome !== 'inconclusive'
           ? null

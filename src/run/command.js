@@ -156,7 +156,9 @@ async function measure(o, { design, plan, estimates, images, fit, peakRss, outDi
   const results = await assembleResults(o, {
     ...facts,
     budgetMs: design.budgetMs,
-    looks: design.budgetMs ? looksUpTo(design.iterations, design.profile.maxIterations ?? DEFAULT_MAX_ITERATIONS).length : 1,
+    looks: design.budgetMs
+      ? looksUpTo(design.iterations, design.profile.maxIterations ?? DEFAULT_MAX_ITERATIONS).length
+      : 1,
     executed,
     images: described,
     peakRss,

@@ -66,7 +66,10 @@ export function resumedFacts(results, resumed, cells) {
  * }} run
  * @returns {Promise<import('#model/results.js').Results>}
  */
-export async function assembleResults(o, { startedAt, iterations, warmup, budgetMs, looks = 1, executed, images, peakRss }) {
+export async function assembleResults(
+  o,
+  { startedAt, iterations, warmup, budgetMs, looks = 1, executed, images, peakRss },
+) {
   const info = await o.outer.info();
   const version = await o.outer.version();
   const endedAt = new Date();

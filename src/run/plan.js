@@ -19,7 +19,16 @@ import { isDind } from '../environments/index.js';
  *   next line): its environment comes last and has cells only for those benchmarks
  *   only: environments (by name) measured for some benchmarks only (the quick profile's dind-vfs)
  */
-export function makePlan({ benchmarks, environments, distros, engines, iterations, warmup, nextLine = null, only = null }) {
+export function makePlan({
+  benchmarks,
+  environments,
+  distros,
+  engines,
+  iterations,
+  warmup,
+  nextLine = null,
+  only = null,
+}) {
   /** @type {PlannedEnvironment[]} */
   const envs = [];
   for (const name of environments) {

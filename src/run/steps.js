@@ -218,6 +218,11 @@ export function requireDecisions(cell, metrics) {
   const missing = (decisionOf(cell.benchmark)?.metrics ?? []).filter((d) => !metrics.some((m) => m.metric === d));
   if (missing.length)
     throw new Error(
-      `${cell.benchmark} gave no ${missing.join(', ')}, its decision metric (src/model/decisions.js): its metrics were ${metrics.map((m) => m.metric).slice(0, 12).join(', ') || 'none'}`,
+      `${cell.benchmark} gave no ${missing.join(', ')}, its decision metric (src/model/decisions.js): its metrics were ${
+        metrics
+          .map((m) => m.metric)
+          .slice(0, 12)
+          .join(', ') || 'none'
+      }`,
     );
 }

@@ -7,49 +7,60 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { workflowOutputs } from '../../src/compare/outputs.js';
-import { benjaminiHochberg, samplesToDecide } from '../../src/reading/decide.js';
+import { decisionLevel, samplesToDecide } from '../../src/reading/decide.js';
+import { isDecisionMetric } from '../../src/model/decisions.js';
+import { logRatioInterval } from '../../src/stats/log-interval.js';
 import { DEFAULT_GATE, EXIT_INCONCLUSIVE, EXIT_REGRESSION, gateFor, gateOf } from '../../src/reading/gate.js';
 import { judgeSeries } from '../../src/reading/history.js';
 import { readWithinRun } from '../../src/reading/index.js';
 import { DEFAULT_RULE } from '../../src/stats/verdicts.js';
 import { fixture } from '../history/helpers.js';
 
-test("Benjamini-Hochberg gives R's p.adjust(p, 'BH'), in the order given", () => {
-  const p = [0.041, 0.001, 0.039, 0.008, 0.042, 0.06, 0.074, 0.205];
-  // R 4.3: p.adjust(c(0.001, 0.008, 0.039, 0.041, 0.042, 0.06, 0.074, 0.205), "BH")
-  const expected = {
-    0.001: 0.008,
-    0.008: 0.032,
-    0.039: 0.0672,
-    0.041: 0.0672,
-    0.042: 0.0672,
-    0.06: 0.08,
-    0.074: 0.0845714,
-    0.205: 0.205,
-  };
-  const q = benjaminiHochberg(p);
-  p.forEach((x, i) =>
-    assert.ok(Math.abs(q[i] - expected[/** @type {keyof typeof expected} */ (x)]) < 1e-6, `${x}: ${q[i]}`),
-  );
-  assert.deepEqual(benjaminiHochberg([]), []);
-  assert.deepEqual(benjaminiHochberg([NaN, 0.01]), [1, 0.02]);
+test('the level a decision is read at: the false-alarm rate spent over the decisions and the looks', () => {
+  assert.deepEqual(decisionLevel(1, 1), { alpha: 0.05, level: 0.9 });
+  const { alpha, level } = decisionLevel(10, 4);
+  assert.ok(Math.abs(alpha - 0.00125) < 1e-12 && Math.abs(level - 0.9975) < 1e-12, `${alpha} ${level}`);
+  // No decision, no look: never a level above the single decision's.
+  assert.deepEqual(decisionLevel(0, 0), decisionLevel(1, 1));
 });
 
-test('a gate on what a job pays is a family of its own; without such a metric every metric is gated', () => {
+test('the Welch interval on log values: its known values, and null where no interval exists', () => {
+  // log(b) = 0, 0.1, 0.2 and log(c) = 0.5, 0.6, 0.7: means differ by 0.5, each variance 0.01, se = sqrt(2 * 0.01 / 3),
+  // df = 4 (equal sizes and spreads): t(0.975, 4) = 2.776445.
+  const b = [0, 0.1, 0.2].map(Math.exp);
+  const c = [0.5, 0.6, 0.7].map(Math.exp);
+  const r = logRatioInterval(b, c, 0.95);
+  const se = Math.sqrt((2 * 0.01) / 3);
+  assert.ok(r && Math.abs(Math.log(r.ratio) - 0.5) < 1e-12);
+  assert.ok(r && Math.abs(r.df - 4) < 1e-9, `${r?.df}`);
+  assert.ok(r && Math.abs(Math.log(r.high) - (0.5 + 2.776445 * se)) < 1e-5, `${r && Math.log(r.high)}`);
+  assert.ok(r && Math.abs(Math.log(r.low) - (0.5 - 2.776445 * se)) < 1e-5);
+  assert.equal(logRatioInterval([1], [2, 3], 0.95), null);
+  assert.equal(logRatioInterval([0, 1], [2, 3], 0.95), null);
+  const same = logRatioInterval([2, 2], [3, 3], 0.95);
+  assert.ok(same && same.low === same.ratio && same.high === same.ratio);
+});
+
+test("a reading's family: each benchmark's decision metric for the pairs the run asks, and what a gate names", () => {
   const r = fixture();
   // The fixture run has no start-up waterfall: the default gate falls back to every metric.
   assert.deepEqual(gateFor([], [{ benchmark: 'sysbench', metric: 'cpu.events_per_second' }]).patterns, []);
   assert.deepEqual(gateFor([], [{ benchmark: 'lifecycle', metric: 'startup.total_ms' }]).patterns, [...DEFAULT_GATE]);
   assert.ok(gateFor([], [{ benchmark: 'workload.app', metric: 'job.total_ms' }]).gated('workload.app', 'job.total_ms'));
   const all = readWithinRun(r);
-  assert.ok(all.every((c) => c.family === 'all'));
+  for (const c of all) {
+    const asked = c.kind !== 'docker-vs-native' && c.kind !== 'alpine-vs-debian';
+    assert.equal(c.decision, asked && isDecisionMetric(c.benchmark, c.metric), `${c.kind} ${c.benchmark} ${c.metric}`);
+    assert.equal(c.described, !c.decision);
+    if (c.described) assert.equal(c.outcome, null);
+  }
+  // A gate on another metric makes it a decision too, and the family one larger: every level stricter.
   const one = readWithinRun(r, { gated: (b, m) => b === 'lifecycle' && m === 'container.create_ms' });
   const create = one.filter((c) => c.metric === 'container.create_ms' && c.kind === 'dind-vs-docker');
-  assert.equal(create[0].family, 'gated');
-  // Alone in its family its q is its p (one test); among all it is adjusted upwards.
-  assert.equal(create[0].q, create[0].p);
-  const same = all.find((c) => c.metric === 'container.create_ms' && c.kind === 'dind-vs-docker');
-  assert.ok(same && same.q > same.p);
+  assert.ok(create.length && create.every((c) => c.decision));
+  const levels = (/** @type {typeof all} */ xs) => [...new Set(xs.filter((c) => c.decision).map((c) => c.level))];
+  assert.equal(levels(one).length, 1);
+  assert.ok(levels(all).every((l) => l < levels(one)[0]));
   // The order of the comparisons is the reading's, whatever the families.
   assert.deepEqual(
     one.map((c) => `${c.kind} ${c.benchmark} ${c.metric} ${c.candidate.env}`),

@@ -1,69 +1,110 @@
-// Adaptive sampling decisions (src/run/adaptive.js): a benchmark's need from its samples' spread, which
-// benchmark gets the next round, why one stops, and --budget's durations.
+// Sampling until decided (src/run/adaptive.js): which decisions are open at a look, which benchmark gets
+// the next round, why one stops, the design's looks, and --budget's durations.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { needAndGate, needOf, nextRound, stopReason } from '../../src/run/adaptive.js';
-import { smallestMannWhitneyP } from '../../src/results/within-run.js';
+import { decisionsOf, isLook, looksOf, nextRound, stopReason } from '../../src/run/adaptive.js';
+import { looksUpTo } from '../../src/model/decisions.js';
 import { normalDeviate, seededRandom } from '../../src/stats/index.js';
 import { parseDuration } from '../../src/text/durations.js';
 
 const random = seededRandom(3);
 /** @param {number} n @param {number} sd @param {number} [center] */
 const samples = (n, sd, center = 100) => Array.from({ length: n }, () => center * Math.exp(sd * normalDeviate(random)));
-/** @param {number} n @param {number} sd @param {number} [shift] */
-function cells(n, sd, shift = 1) {
-  return [
-    {
-      environment: 'docker',
-      environmentKey: 'docker',
-      distro: 'debian',
-      metrics: [
-        { metric: 'a', samples: samples(n, sd) },
-        { metric: 'b', samples: samples(n, sd) },
-      ],
-    },
-    {
-      environment: 'dind',
-      environmentKey: 'dind@20.10',
-      distro: 'debian',
-      metrics: [
-        { metric: 'a', samples: samples(n, sd, 100 * shift) },
-        { metric: 'b', samples: samples(n, sd, 100 * shift) },
-      ],
-    },
-  ];
+/** Docker, dind and dind-vfs cells of lifecycle: dind `shift` times Docker's start-up. @param {number} n @param {number} sd @param {number} shift */
+function lifecycle(n, sd, shift) {
+  const cell = (/** @type {string} */ env, /** @type {number} */ center) => ({
+    benchmark: 'lifecycle',
+    environment: env.split('@')[0],
+    environmentKey: env,
+    distro: 'debian',
+    status: 'pending',
+    metrics: [
+      { metric: 'startup.total_ms', better: /** @type {const} */ ('lower'), samples: samples(n, sd, center) },
+      // described only: never opens a decision, however noisy
+      { metric: 'container.stop_ms', better: /** @type {const} */ ('lower'), samples: samples(n, 1, center) },
+    ],
+  });
+  return [cell('docker', 100), cell('dind@20.10', 100 * shift), cell('dind-vfs@20.10', 4000)];
 }
 
-test('need: infinite while no test is possible, above 1 while too noisy for 5%, at most 1 once narrow enough', () => {
-  assert.equal(needOf(cells(3, 0.01), 0.05, smallestMannWhitneyP), Infinity);
-  assert.ok(needOf(cells(5, 0.2), 0.05, smallestMannWhitneyP) > 1);
-  assert.ok(needOf(cells(20, 0.01), 0.05, smallestMannWhitneyP) <= 1);
-  // the need does not depend on the difference between the sides (what keeps the test valid)
-  const same = needOf(cells(8, 0.05), 0.05, smallestMannWhitneyP);
-  assert.ok(Number.isFinite(same));
-  // a benchmark without DinD and Docker cells has nothing to sample for
-  assert.equal(needOf([cells(5, 0.1)[0]], 0.05, smallestMannWhitneyP), 0);
+test('a decision is open until its interval decides it; described metrics never open one', () => {
+  const level = 0.995;
+  // dind 20% dearer with 30% noise: open at 5 a side; dind-vfs 40 times dearer: decided.
+  const noisy = decisionsOf('lifecycle', lifecycle(5, 0.3, 1.2), { level });
+  assert.equal(noisy.decided, 1);
+  assert.deepEqual(
+    noisy.open.map((d) => [d.metric, d.baseline, d.candidate]),
+    [['startup.total_ms', 'docker/debian', 'dind@20.10/debian']],
+  );
+  assert.ok(noisy.open[0].samplesToDecide === null || noisy.open[0].samplesToDecide > 5);
+  // The same with 1% noise: both decided (dind a regression beyond 10%).
+  assert.deepEqual(decisionsOf('lifecycle', lifecycle(5, 0.01, 1.2), { level }), { open: [], decided: 2 });
 });
 
-test('next round: largest need per second that fits the budget; none when all are narrow, capped or too dear', () => {
-  const opts = { budgetMs: 0, minChange: 0.05, maxIterations: 30, reserveMs: 0 };
-  const states = [
-    { benchmark: 'cheap-noisy', need: 4, roundMs: 2000, iterations: 5 },
-    { benchmark: 'dear-noisy', need: 4, roundMs: 60_000, iterations: 5 },
-    { benchmark: 'narrow', need: 0.8, roundMs: 1000, iterations: 5 },
-    { benchmark: 'capped', need: 9, roundMs: 1000, iterations: 30 },
-  ];
-  assert.equal(nextRound(states, 100_000, opts)?.benchmark, 'cheap-noisy');
-  assert.equal(nextRound(states.slice(1), 100_000, opts)?.benchmark, 'dear-noisy');
-  assert.equal(nextRound(states.slice(1), 30_000, opts), null, 'a round that does not fit the budget is not started');
+test('between looks a decision stays as it was read at the last look', () => {
+  const memo = new Map();
+  const opts = { level: 0.995, memo, isLook: (/** @type {number} */ n) => n === 5 };
+  const cells = lifecycle(5, 0.3, 1.2);
+  assert.equal(decisionsOf('lifecycle', cells, opts).open.length, 1);
+  // Six samples a side that would decide it: not a look, so still open.
+  const quiet = lifecycle(6, 0.001, 1.2);
+  assert.equal(decisionsOf('lifecycle', quiet, opts).open.length, 1);
+  assert.equal(decisionsOf('lifecycle', quiet, { level: 0.995 }).open.length, 0);
+});
+
+test("the design's looks: the planned rounds, LOOKS between, the cap", () => {
+  assert.deepEqual(looksUpTo(5, 12), [5, 7, 10, 12]);
+  assert.deepEqual(looksUpTo(5, 5), [5]);
+  assert.deepEqual(looksUpTo(3, 30), [3, 5, 7, 10, 14, 20, 28, 30]);
+  const opts = { budgetMs: 1, maxIterations: 12, reserveMs: 0, firstLook: 5 };
+  assert.equal(looksOf(opts), 4);
+  assert.ok(isLook(7, opts) && !isLook(8, opts) && isLook(12, opts));
+});
+
+/** @param {Partial<import('../../src/run/adaptive.js').BenchmarkState> & { need?: number }} s */
+const state = ({ need = 10, ...s }) => ({
+  benchmark: 'b',
+  open: [
+    { metric: 'm', baseline: 'docker/debian', candidate: 'dind/debian', samplesToDecide: need, gated: false, n: 5 },
+  ],
+  decided: 0,
+  roundMs: 1000,
+  iterations: 5,
+  gated: false,
+  cells: ['docker/debian', 'dind/debian'],
+  ...s,
+});
+
+test('next round: the open decision closest to an answer per second; none when all are decided, capped or too dear', () => {
+  const opts = { budgetMs: 600_000, maxIterations: 12, reserveMs: 0, firstLook: 5 };
+  const near = state({ benchmark: 'near', need: 7, roundMs: 10_000 });
+  const far = state({ benchmark: 'far', need: 40, roundMs: 1000 });
+  const cheapNear = state({ benchmark: 'cheap', need: 6, roundMs: 1000 });
+  assert.equal(nextRound([near, far], 60_000, opts)?.benchmark, 'near'); // 2 rounds x 10 s < 35 rounds x 1 s
+  assert.equal(nextRound([near, far, cheapNear], 60_000, opts)?.benchmark, 'cheap');
+  // A decision more samples cannot decide comes last.
   assert.equal(
-    nextRound([{ benchmark: 'x', need: Infinity, roundMs: 5000, iterations: 3 }, states[0]], 100_000, opts)?.benchmark,
-    'x',
-    'untestable first',
+    nextRound(
+      [state({ benchmark: 'never', need: undefined, open: [{ ...state({}).open[0], samplesToDecide: null }] }), far],
+      60_000,
+      opts,
+    )?.benchmark,
+    'far',
   );
-  assert.equal(stopReason(states[2], 0, opts), 'narrow enough');
-  assert.equal(stopReason(states[3], 100_000, opts), 'iteration cap');
-  assert.equal(stopReason(states[1], 30_000, opts), 'budget spent');
+  assert.equal(nextRound([state({ open: [] })], 60_000, opts), null);
+  assert.equal(nextRound([state({ iterations: 12 })], 60_000, opts), null);
+  assert.equal(nextRound([state({ roundMs: 90_000 })], 60_000, opts), null);
+  assert.equal(stopReason(state({ open: [] }), 0, opts), 'decided');
+  assert.equal(stopReason(state({ iterations: 12 }), 60_000, opts), 'iteration cap');
+  assert.equal(stopReason(state({}), 0, opts), 'budget spent');
+});
+
+test('next round: an open gated decision goes first, however near the others', () => {
+  const opts = { budgetMs: 600_000, maxIterations: 12, reserveMs: 0, firstLook: 5 };
+  const gated = state({ benchmark: 'gated', need: 40, gated: true, roundMs: 20_000 });
+  assert.equal(nextRound([state({ benchmark: 'other', need: 6 }), gated], 600_000, opts)?.benchmark, 'gated');
+  // Once it cannot get another round (too dear for what is left), the others go on.
+  assert.equal(nextRound([state({ benchmark: 'other', need: 6 }), gated], 10_000, opts)?.benchmark, 'other');
 });
 
 test('--budget durations', () => {
@@ -73,39 +114,4 @@ test('--budget durations', () => {
   assert.equal(parseDuration('900'), 900_000);
   assert.ok(Number.isNaN(parseDuration('5q')));
   assert.ok(Number.isNaN(parseDuration('')));
-});
-
-test('aimed at a decision: each metric against its threshold, and a gated comparison decides its benchmark', () => {
-  const c = cells(8, 0.08).map((x) => ({ ...x, benchmark: 'lifecycle' }));
-  // A 10% threshold needs less than a 5% one: the MDC is divided by T.
-  const at5 = needOf(c, 0.05, smallestMannWhitneyP);
-  const at10 = needOf(c, 0.05, smallestMannWhitneyP, undefined, { thresholdOf: () => 0.1 });
-  assert.ok(Math.abs(at5 / at10 - 2) < 1e-9, `${at5} vs ${at10}`);
-  // Gated on metric b alone: the need is b's, whatever a's.
-  const onlyB = needAndGate(c, 0.05, smallestMannWhitneyP, undefined, { gated: (_b, m) => m === 'b' });
-  assert.equal(onlyB.gated, true);
-  const noisyA = c.map((x) => ({
-    ...x,
-    metrics: x.metrics.map((m) => (m.metric === 'a' ? { ...m, samples: samples(8, 0.6) } : m)),
-  }));
-  assert.equal(
-    needAndGate(noisyA, 0.05, smallestMannWhitneyP, undefined, { gated: (_b, m) => m === 'b' }).need,
-    onlyB.need,
-  );
-  assert.ok(needOf(noisyA, 0.05, smallestMannWhitneyP) >= onlyB.need);
-  // Every environment judged against Docker counts, not only dind (the reading's one pairing rule).
-  const dood = c.map((x) => (x.environment === 'dind' ? { ...x, environment: 'dood', environmentKey: 'dood' } : x));
-  assert.ok(needOf(dood, 0.05, smallestMannWhitneyP) > 0);
-});
-
-test('next round: a gated benchmark that cannot decide yet goes first, however cheap the others', () => {
-  const opts = { budgetMs: 0, minChange: 0.05, maxIterations: 30, reserveMs: 0 };
-  const states = [
-    { benchmark: 'sysbench', need: 9, roundMs: 500, iterations: 5 },
-    { benchmark: 'lifecycle', need: 1.5, roundMs: 30_000, iterations: 5, gated: true },
-  ];
-  assert.equal(nextRound(states, 100_000, opts)?.benchmark, 'lifecycle');
-  // Once the gated one can decide (or cannot fit), the others get the rounds.
-  assert.equal(nextRound([states[0], { ...states[1], need: 0.9 }], 100_000, opts)?.benchmark, 'sysbench');
-  assert.equal(nextRound(states, 10_000, opts)?.benchmark, 'sysbench');
 });
