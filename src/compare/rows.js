@@ -21,7 +21,7 @@ export function comparisonTables(comparisons) {
   }
   return [...groups].map(([title, cs]) => ({
     title,
-    header: ['metric', ...sideNames(cs[0]), 'outcome', 'ratio [95% CI], p, q, δ'],
+    header: ['metric', ...sideNames(cs[0]), 'outcome', 'ratio [interval], p, δ'],
     rows: cs.map((c) => [
       `${c.metric} (${c.unit})`,
       num(c.baseline.median),

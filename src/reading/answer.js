@@ -3,7 +3,7 @@
 // the outcomes by benchmark. Every output opens with these sentences (plain text; callers escape them).
 import { DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE, moneyOf, pricingText } from '../model/job-cost.js';
 import { worseInterval } from '../model/change.js';
-import { RESOURCES, decisionOf } from '../model/decisions.js';
+import { RESOURCES, decisionOf, isDecisionMetric } from '../model/decisions.js';
 import { magnitude, unsignedPct } from '../model/numbers.js';
 import { median } from '../stats/index.js';
 
@@ -178,7 +178,7 @@ export function decisionText(c) {
 export function familySentences(comparisons) {
   /** @type {Map<string, Comparison[]>} */
   const by = new Map();
-  for (const c of comparisons.filter((x) => x.decision)) {
+  for (const c of comparisons.filter(isQuestion)) {
     const resource = decisionOf(c.benchmark)?.resource ?? 'other';
     by.set(resource, [...(by.get(resource) ?? []), c]);
   }
@@ -191,6 +191,13 @@ export function familySentences(comparisons) {
     .map(([resource, cs]) => `${resource}: ${cs.map(decisionText).join('; ')}`);
 }
 
+/**
+ * One of the run's questions: a benchmark's own decision metric. A metric `--gate` adds is decided too, and
+ * said by the gate's sentence, not by the answer.
+ * @param {Comparison} c
+ */
+const isQuestion = (c) => c.decision && isDecisionMetric(c.benchmark, c.metric);
+
 /** +75% @param {number} x */
 const pct = (x) => `${x >= 0 ? '+' : '-'}${unsignedPct(x)}`;
 
@@ -199,7 +206,7 @@ const pct = (x) => `${x >= 0 ? '+' : '-'}${unsignedPct(x)}`;
  * @param {Comparison[]} comparisons
  */
 export function decidedCount(comparisons) {
-  const d = comparisons.filter((c) => c.decision);
+  const d = comparisons.filter(isQuestion);
   return { decided: d.filter((c) => c.outcome !== 'inconclusive' && c.outcome !== null).length, of: d.length };
 }
 

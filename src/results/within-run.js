@@ -29,7 +29,7 @@ export const compareWithinRun = (results, opts = {}) => readWithinRun(results, o
  */
 export function details(c) {
   const ci = Number.isFinite(c.ratio.low) ? `[${c.ratio.low.toFixed(2)}, ${c.ratio.high.toFixed(2)}]` : '[–]';
-  return `${ci} p ${pValue(c.p)} q ${pValue(c.q)} δ ${Number.isFinite(c.cliffsDelta) ? c.cliffsDelta.toFixed(2) : '–'}`;
+  return `${ci} p ${pValue(c.p)} δ ${Number.isFinite(c.cliffsDelta) ? c.cliffsDelta.toFixed(2) : '–'}`;
 }
 
 /** @param {Comparison[]} comparisons */

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// `npm run eval:decisions`: what the within-run decision rule (src/reading/decide.js) can decide at the
+// sample counts a quick run affords, and what its whole procedure (sampling until decided, looked at the
+// design's looks) costs in wrong decisions, on the recorded noise of each decision metric (issue 45).
+//
+// The noise: each decision of real results files (a benchmark's decision metric, a DinD-like cell against
+// Docker, a later Engine line against the oldest), each side's log samples centred on their mean and
+// resampled with replacement: a side keeps its own spread and shape (DinD is often noisier than Docker,
+// start-up times are skewed), and the true change is then set by hand:
+//   - A/A (no change): P(equivalent), and P(a wrong regression or improvement);
+//   - a change of 2T (+21% for T = 10%, +10.25% for 5%): P(regression);
+// at fixed 5, 8 and 12 samples a side, for the rule (Welch on log values at the family's level) and for the
+// rule before it (exact Mann-Whitney and the 95% bootstrap interval of the ratio of medians, Benjamini-
+// Hochberg over all metrics of the run, here the family's level at m = the run's metric count: a lone
+// change, its best case). Then the whole procedure as a run does it: the first look at 5, again at each look
+// up to the cap (12), each decision stopping when decided, all of a run's decisions at once, truth = 0:
+// the share of simulated runs with any wrong decision (the family-wise rate the reading states, 5%).
+//
+// Usage: node bench/eval/decisions.js [--trials 2000] [--seed 45] [--out bench/results/decisions.md] RESULTS.json...
+//   (default: the real runs under test/fixtures/results/ that have decision metrics)
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_THRESHOLD, defaultThreshold, outcomeOf } from '../../src/model/change.js';
+import { isDecisionMetric, looksUpTo } from '../../src/model/decisions.js';
+import { decideOne, decisionLevel } from '../../src/reading/decide.js';
+import { withinRunPairs } from '../../src/reading/pairs.js';
+import { mannWhitneyU, ratioOfMedians, seededRandom } from '../../src/stats/index.js';
+import { smallestMannWhitneyP } from '../../src/reading/pair.js';
+
+const FIRST = 5;
+const CAP = 12;
+
+/**
+ * The decisions of real results files, each with its two sides' centred log samples.
+ * @param {string[]} files
+ */
+export function recordedDecisions(files) {
+  const out = [];
+  for (const file of files) {
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    const cells = r.cells.filter((/** @type {any} */ c) => c.status === 'ok');
+    for (const p of withinRunPairs(cells)) {
+      if (p.kind === 'docker-vs-native' || p.kind === 'alpine-vs-debian') continue;
+      for (const m of p.candidate.metrics) {
+        if (!isDecisionMetric(p.candidate.benchmark, m.metric)) continue;
+        const b = p.baseline.metrics.find((/** @type {any} */ x) => x.metric === m.metric);
+        if (!b || b.samples.length < 4 || m.samples.length < 4) continue;
+        if (![...b.samples, ...m.samples].every((x) => x > 0)) continue;
+        out.push({
+          name: `${p.candidate.benchmark} ${m.metric} ${p.candidate.environmentKey} vs ${p.baseline.environmentKey} (${path.basename(file)})`,
+          benchmark: p.candidate.benchmark,
+          better: m.better,
+          threshold: defaultThreshold(p.candidate.benchmark),
+          base: centred(b.samples),
+          cand: centred(m.samples),
+          metrics: cells.reduce((a, /** @type {any} */ c) => a + c.metrics.length, 0),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Log samples minus their mean. @param {number[]} xs */
+function centred(xs) {
+  const logs = xs.map(Math.log);
+  const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
+  return logs.map((x) => x - mean);
+}
+
+/** n draws of a side around level exp(shift) (the baseline's level 100). @param {number[]} res @param {number} n @param {number} shift @param {() => number} random */
+const draw = (res, n, shift, random) =>
+  Array.from({ length: n }, () => 100 * Math.exp(shift + res[Math.floor(random() * res.length)]));
+
+/**
+ * The candidate's true log shift for a change of `factor` in cost (2T: factor (1+T)^2).
+ * @param {'higher' | 'lower'} better @param {number} factor
+ */
+const shiftOf = (better, factor) => (better === 'lower' ? Math.log(factor) : -Math.log(factor));
+
+/** The rule: an outcome at n a side. @param {any} d @param {number} n @param {number} shift @param {number} level @param {() => number} random */
+function ruleAt(d, n, shift, level, random) {
+  const samples = { baseline: draw(d.base, n, 0, random), candidate: draw(d.cand, n, shift, random) };
+  return decideOne({ better: d.better, threshold: d.threshold, samples }, level).outcome;
+}
+
+/** The rule before: Mann-Whitney + 95% bootstrap, its p held at alpha. @param {any} d @param {number} n @param {number} shift @param {number} alpha @param {() => number} random */
+function oldRuleAt(d, n, shift, alpha, random) {
+  const b = draw(d.base, n, 0, random);
+  const c = draw(d.cand, n, shift, random);
+  const ratio = ratioOfMedians(b, c, { resamples: 300, seed: Math.floor(random() * 1e9) });
+  const { p } = mannWhitneyU(c, b);
+  const significant = p < alpha && (ratio.low > 1 || ratio.high < 1);
+  return outcomeOf({ ratio, better: d.better, significant, threshold: d.threshold, testable: smallestMannWhitneyP(n, n) < 0.05 });
+}
+
+/**
+ * One simulated run of the whole procedure in A/A: every decision from the first look to the cap, each
+ * stopping when decided; true if any decided a regression or an improvement.
+ * @param {any[]} decisions @param {number} level @param {() => number} random
+ */
+function procedureAA(decisions, level, random) {
+  const looks = looksUpTo(FIRST, CAP);
+  let wrong = false;
+  let decided = 0;
+  for (const d of decisions) {
+    const b = draw(d.base, CAP, 0, random);
+    const c = draw(d.cand, CAP, 0, random);
+    for (const n of looks) {
+      const o = decideOne({ better: d.better, threshold: d.threshold, samples: { baseline: b.slice(0, n), candidate: c.slice(0, n) } }, level).outcome;
+      if (o === 'inconclusive') continue;
+      if (o !== 'equivalent') wrong = true;
+      decided++;
+      break;
+    }
+  }
+  return { wrong, decided };
+}
+
+/** @param {number} k @param {number} n */
+const pct = (k, n) => `${((100 * k) / n).toFixed(1)}%`;
+
+function main() {
+  const { values, positionals } = parseArgs({
+    options: {
+      trials: { type: 'string', default: '2000' },
+      seed: { type: 'string', default: '45' },
+      out: { type: 'string', default: 'bench/results/decisions.md' },
+    },
+    allowPositionals: true,
+  });
+  const fixtures = new URL('../../test/fixtures/results/', import.meta.url).pathname;
+  const files = positionals.length
+    ? positionals
+    : readdirSync(fixtures)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => path.join(fixtures, f));
+  const trials = Number(values.trials);
+  const random = seededRandom(Number(values.seed));
+  const decisions = recordedDecisions(files);
+  const m = decisions.length;
+  const { level } = decisionLevel(Math.max(1, Math.min(m, 12)), looksUpTo(FIRST, CAP).length);
+  const lines = [
+    '# Decisions at the sample counts a quick run affords (issue 45)',
+    '',
+    `\`node bench/eval/decisions.js\`, ${trials} trials per cell, seed ${values.seed}, ${new Date().toISOString().slice(0, 10)}. Noise: each side's recorded log samples, centred and resampled, from ${files.map((f) => `\`${path.basename(f)}\``).join(', ')}.`,
+    `The rule's level here: ${(level * 100).toFixed(3)}% (a family of ${Math.min(m, 12)} decisions, ${looksUpTo(FIRST, CAP).length} looks: 5, 7, 10, 12); the rule before: Mann-Whitney at 0.05 / m over the run's m metrics (a lone change under Benjamini-Hochberg) and its 95% bootstrap interval.`,
+    '',
+    '| decision | T | n a side | A/A: equivalent (rule / before) | A/A: wrong (rule / before) | 2T: regression (rule / before) |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const d of decisions) {
+    const oldAlpha = 0.05 / Math.max(1, d.metrics);
+    for (const n of [5, 8, 12]) {
+      const count = { eq: 0, wrong: 0, reg: 0, oeq: 0, owrong: 0, oreg: 0 };
+      const t2 = shiftOf(d.better, (1 + (d.threshold ?? DEFAULT_THRESHOLD)) ** 2);
+      for (let i = 0; i < trials; i++) {
+        const aa = ruleAt(d, n, 0, level, random);
+        if (aa === 'equivalent') count.eq++;
+        if (aa === 'regression' || aa === 'improvement') count.wrong++;
+        if (ruleAt(d, n, t2, level, random) === 'regression') count.reg++;
+        if (i < trials / 10) {
+          const oaa = oldRuleAt(d, n, 0, oldAlpha, random);
+          if (oaa === 'equivalent') count.oeq++;
+          if (oaa === 'regression' || oaa === 'improvement') count.owrong++;
+          if (oldRuleAt(d, n, t2, oldAlpha, random) === 'regression') count.oreg++;
+        }
+      }
+      const o = Math.ceil(trials / 10);
+      lines.push(
+        `| ${d.name} | ${d.threshold * 100}% | ${n} | ${pct(count.eq, trials)} / ${pct(count.oeq, o)} | ${pct(count.wrong, trials)} / ${pct(count.owrong, o)} | ${pct(count.reg, trials)} / ${pct(count.oreg, o)} |`,
+      );
+    }
+  }
+  // The whole procedure, a run's decisions at once (up to 12 of the recorded ones), in A/A.
+  const family = decisions.slice(0, 12);
+  let wrongRuns = 0;
+  let decided = 0;
+  for (let i = 0; i < trials; i++) {
+    const r = procedureAA(family, level, random);
+    if (r.wrong) wrongRuns++;
+    decided += r.decided;
+  }
+  lines.push(
+    '',
+    `**The whole procedure in A/A** (${family.length} decisions at once, looked at 5, 7, 10 and 12 a side, each stopping when decided): runs with any wrong decision ${pct(wrongRuns, trials)} (the stated rate: 5%); decisions decided by the cap ${pct(decided, trials * family.length)}.`,
+    '',
+  );
+  writeFileSync(values.out, lines.join('\n'));
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
