@@ -34,7 +34,9 @@ const signedSeconds = (ms) => `${ms < 0 ? '-' : '+'}${seconds(Math.abs(ms))}`;
 export function jobCostOf(c, opts = {}, wholeJob = false) {
   const pricing = { price: opts.price ?? DEFAULT_PRICE_PER_MINUTE, billing: opts.billing ?? DEFAULT_BILLING };
   const base = c.baseline.median;
-  const diff = c.candidate.median - base;
+  // The estimate the interval is about: the ratio (a decision's, of geometric means) times the baseline's
+  // median, so the difference printed always lies inside the interval printed beside it.
+  const diff = Number.isFinite(c.ratio.ratio) ? base * (c.ratio.ratio - 1) : c.candidate.median - base;
   const lo = base * (c.ratio.low - 1);
   const hi = base * (c.ratio.high - 1);
   const interval = Number.isFinite(lo) && Number.isFinite(hi) ? { low: lo, high: hi } : null;

@@ -1,7 +1,7 @@
 // The cost per job where the verdict is: one billing model (hosted: per started minute; occupancy: per
 // second of runner time) for every sentence that names money, the cost as the first line of the job
 // summary and the pull-request comment, and as the compare action's (and so the reusable workflow's)
-// outputs. The +4.2 s case is a real quick run of the `script` workload (test/fixtures/results/
+// outputs. The +3.8 s case is a real quick run of the `script` workload (test/fixtures/results/
 // workload-script-quick.json): both sides of it fit in one started minute.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -136,29 +136,29 @@ test('the compare action: the cost per job is the first line of the summary and 
   const first = hosted.summary.split('\n')[0];
   assert.match(
     first,
-    /^\*\*Cost per job:\*\* Your job \(workload\.script, debian\) costs \+4\.2 s \\\[\+3\.6 s, \+5\.1 s\\\] in dind@\u2060?20\.10 against docker/,
+    /^\*\*Cost per job:\*\* Your job \(workload\.script, debian\) costs \+3\.8 s \\\[\+2\.6 s, \+5\.3 s\\\] in dind@\u2060?20\.10 against docker/,
   );
-  // +4.2 s in one started minute is $0.00 billed, never without the rounding and the runner time's cost.
+  // +3.8 s in one started minute is $0.00 billed, never without the rounding and the runner time's cost.
   assert.match(
     first,
-    /\+\\\$0\.00 per 1,000 jobs \(hosted billing rounds each job up to the minute and both are billed 1 minute; as runner time the \+4\.2 s are \+\\\$0\.42 per 1,000 jobs\)/,
+    /\+\\\$0\.00 per 1,000 jobs \(hosted billing rounds each job up to the minute and both are billed 1 minute; as runner time the \+3\.8 s are \+\\\$0\.38 per 1,000 jobs\)/,
   );
   assert.equal(readFileSync(path.join(hosted.out, 'pr-comment.md'), 'utf8').split('\n')[0], first);
-  assert.match(hosted.output, /^cost-seconds=4\.21$/m);
-  assert.match(hosted.output, /^cost-interval=3\.56,5\.12$/m);
+  assert.match(hosted.output, /^cost-seconds=3\.79$/m);
+  assert.match(hosted.output, /^cost-interval=2\.60,5\.28$/m);
   assert.match(hosted.output, /^cost-per-1000-jobs=0\.00$/m);
   assert.match(
     hosted.output,
-    /^cost=Your job \(workload\.script, debian\) costs \+4\.2 s \(\+3\.6 s, \+5\.1 s\) .*as runner time the \+4\.2 s are \+USD 0\.42 per 1,000 jobs/m,
+    /^cost=Your job \(workload\.script, debian\) costs \+3\.8 s \(\+2\.6 s, \+5\.3 s\) .*as runner time the \+3\.8 s are \+USD 0\.38 per 1,000 jobs/m,
   );
 
-  // A self-hosted machine of $0.192 an hour, billed as occupancy: the same 4.2 s, priced to the second.
+  // A self-hosted machine of $0.192 an hour, billed as occupancy: the same 3.8 s, priced to the second.
   const occupancy = compareAll({ RESULTS: WORKLOAD, PRICE_PER_MINUTE: '0.0032', BILLING: 'occupancy' });
   assert.equal(occupancy.status, 0, occupancy.stderr);
-  assert.match(occupancy.output, /^cost-per-1000-jobs=0\.22$/m);
+  assert.match(occupancy.output, /^cost-per-1000-jobs=0\.20$/m);
   assert.match(
     occupancy.summary.split('\n')[0],
-    /\+\\\$0\.22 per 1,000 jobs, at \\\$0\.0032 a minute of runner time \(\\\$0\.192 an hour\), to the second\.$/,
+    /\+\\\$0\.20 per 1,000 jobs, at \\\$0\.0032 a minute of runner time \(\\\$0\.192 an hour\), to the second\.$/,
   );
 });
 
