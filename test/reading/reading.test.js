@@ -228,8 +228,9 @@ test('two inner Engine lines: each later line is judged against the oldest, and 
   assert.ok(startup, 'the start-up is compared across the lines');
   const upgrade = answers(r).filter((a) => a.startsWith('The next Engine line: '));
   assert.equal(upgrade.length, 1);
-  // The start-up a job pays on the later line, in seconds against the earlier one, with the reading's outcome.
-  const diffS = (startup.candidate.median - startup.baseline.median) / 1000;
+  // The start-up a job pays on the later line, in seconds against the earlier one (the decision's estimate, the
+  // ratio, times the earlier line's median: inside the interval printed beside it), with the reading's outcome.
+  const diffS = (startup.baseline.median * (startup.ratio.ratio - 1)) / 1000;
   assert.match(upgrade[0], new RegExp(`^The next Engine line: dind@26\\.1 costs a job \\+${diffS.toFixed(1)} s \\[`));
   assert.match(upgrade[0], new RegExp(`against dind@20\\.10 \\([^)]*${startup.outcome}`));
   // A run of one line asks no upgrade question.
