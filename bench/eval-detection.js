@@ -272,9 +272,9 @@ for (const { model, ablation } of rows) {
 // and a stress cap (30).
 lines.push(
   '',
-  `Adaptive stopping (\`run --budget\`, src/run/adaptive.js) under A/A: both sides of a within-run comparison from one run of the model, revealed from ${PROFILES.quick.iterations} samples a side (the quick profile's plan) until the comparison could show 5% or the cap; ${trials} trials per model. False alarms of the within-run rule (level 5% by design) and of the history verdict (the new run judged against ${PAST_RUNS} past runs of ${SAMPLES}; target <= 1%), adaptive and with all the cap's samples.`,
+  `Sampling until decided (\`run --budget\`, src/run/adaptive.js) under A/A: both sides of a within-run decision (T = 5%) from one run of the model, looked at from ${PROFILES.quick.iterations} samples a side (the quick profile's plan) at each look of the design until decided or the cap; ${trials} trials per model. Wrong decisions of the within-run rule (a regression or an improvement where nothing changed; the level is set for the design's looks, target <= 5%; "fixed": read once at the cap) and false alarms of the history verdict (the new run judged against ${PAST_RUNS} past runs of ${SAMPLES}; target <= 1%), sequential and with all the cap's samples.`,
   '',
-  '| noise model | cap | mean samples a side | within run, adaptive | within run, fixed at the cap | history verdict, adaptive | history verdict, fixed |',
+  '| noise model | cap | mean samples a side | within run, sequential | within run, fixed at the cap | history verdict, sequential | history verdict, fixed |',
   '|---|---|---|---|---|---|---|',
 );
 for (const [mi, model] of syntheticModels().entries()) {

@@ -92,7 +92,13 @@ function oldRuleAt(d, n, shift, alpha, random) {
   const ratio = ratioOfMedians(b, c, { resamples: 300, seed: Math.floor(random() * 1e9) });
   const { p } = mannWhitneyU(c, b);
   const significant = p < alpha && (ratio.low > 1 || ratio.high < 1);
-  return outcomeOf({ ratio, better: d.better, significant, threshold: d.threshold, testable: smallestMannWhitneyP(n, n) < 0.05 });
+  return outcomeOf({
+    ratio,
+    better: d.better,
+    significant,
+    threshold: d.threshold,
+    testable: smallestMannWhitneyP(n, n) < 0.05,
+  });
 }
 
 /**
@@ -108,7 +114,10 @@ function procedureAA(decisions, level, random) {
     const b = draw(d.base, CAP, 0, random);
     const c = draw(d.cand, CAP, 0, random);
     for (const n of looks) {
-      const o = decideOne({ better: d.better, threshold: d.threshold, samples: { baseline: b.slice(0, n), candidate: c.slice(0, n) } }, level).outcome;
+      const o = decideOne(
+        { better: d.better, threshold: d.threshold, samples: { baseline: b.slice(0, n), candidate: c.slice(0, n) } },
+        level,
+      ).outcome;
       if (o === 'inconclusive') continue;
       if (o !== 'equivalent') wrong = true;
       decided++;

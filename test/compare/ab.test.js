@@ -50,7 +50,7 @@ test('two Engine lines: gated on the slowed metric, it is the regression; nothin
     assert.ok(['equivalent', 'inconclusive'].includes(/** @type {string} */ (r.outcome)), `${r.metric}: ${r.outcome}`);
 });
 
-test('without a gate, a metric outside the run\'s questions is described: its change and interval, no outcome', () => {
+test("without a gate, a metric outside the run's questions is described: its change and interval, no outcome", () => {
   const { results } = twoLines(['container.create_ms']);
   const rows = compareEnvironments(results, 'dind@20.10', 'dind@26.1');
   const create = rows.find((r) => r.metric === 'container.create_ms');
@@ -59,7 +59,9 @@ test('without a gate, a metric outside the run\'s questions is described: its ch
   // Only the decision metrics the A/B has are decided (this older run has no start-up waterfall: none).
   assert.deepEqual(
     rows.filter((r) => r.decision).map((r) => `${r.benchmark}/${r.metric}`),
-    rows.filter((r) => r.benchmark === 'sysbench' && r.metric === 'cpu.events_per_second').map((r) => `${r.benchmark}/${r.metric}`),
+    rows
+      .filter((r) => r.benchmark === 'sysbench' && r.metric === 'cpu.events_per_second')
+      .map((r) => `${r.benchmark}/${r.metric}`),
   );
 });
 

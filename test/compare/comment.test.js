@@ -150,7 +150,10 @@ test('compare-all.sh with baseline and candidate: the A/B is the verdict, the ou
   const comment = readFileSync(path.join(ab.out, 'pr-comment.md'), 'utf8');
   // (an @ in Markdown carries a word joiner, so a name never pings anyone)
   assert.match(comment, /dind@\u2060?20\.10 against docker, 0 of 1 decided: CPU: inconclusive/);
-  assert.match(comment, /\*\*Gate:\*\* Inconclusive: 1 of 1 gated metrics could not be judged \(lifecycle container\.create_ms/);
+  assert.match(
+    comment,
+    /\*\*Gate:\*\* Inconclusive: 1 of 1 gated metrics could not be judged \(lifecycle container\.create_ms/,
+  );
   // Every metric gated and asked to fail closed: 5 samples a side cannot judge most, and the outputs say
   // how many and the largest change it could not have seen (the action's step then fails, exit 8).
   const blind = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'inconclusive' });
