@@ -5,20 +5,22 @@ import { createInterface } from 'node:readline';
 
 const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
 // Progress lines look like "[12/96] fio/dind@20.10/debian #2: 20 metrics in 15234 ms (elapsed 3m10s, ETA 12m05s)";
-// adaptive rounds print "[adaptive]" in place of the step count.
-const STEP_LINE = /^\[(?:\d+\/\d+|adaptive)\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (\d+) ms(?: \(elapsed [^)]*\))?$/;
+// rounds after the plan print "[sampling]" ("[adaptive]" in older versions) in place of the step count.
+const STEP_LINE =
+  /^\[(?:\d+\/\d+|adaptive|sampling)\] ([^/\s]+)\/([^/\s]+)\/\S+ .*? in (\d+) ms(?: \(elapsed [^)]*\))?$/;
 
 /**
  * Runs `dind-bench <args>`. Streamed, not spawnSync: each line's arrival time splits the wall time into
  * setup (environments started, images loaded), steps, and teardown.
  * @param {string[]} args @param {string[]} [prefix] a command the run is started under (`taskset -c 0`)
+ * @param {string} [bin] the suite's CLI (another checkout's, for a before/after)
  * @returns {Promise<{status: number | null, wall: number, lines: {at: number, line: string}[], steps: {bench: string, envKey: string, ms: number}[]}>}
  *   wall and `at` in seconds since the start; steps: the runs that gave metrics (failed ones carry no time)
  */
-export async function runWithProgress(args, prefix = /** @type {string[]} */ ([])) {
+export async function runWithProgress(args, prefix = /** @type {string[]} */ ([]), bin = BIN) {
   const t0 = performance.now();
   // prefix: a command the run is started under (`taskset -c 0`), for a throttled runner
-  const argv = [...prefix, process.execPath, BIN, ...args];
+  const argv = [...prefix, process.execPath, bin, ...args];
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
   /** @type {{at: number, line: string}[]} */
   const lines = [];

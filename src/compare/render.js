@@ -175,11 +175,12 @@ export function prComment(o) {
   // later inner Engine line against the run's oldest (the upgrade question).
   const against = o.comparisons.filter((c) => c.kind === 'dind-vs-docker' || c.kind === 'engine-line');
   for (const title of new Set(against.map(versusTitle))) {
-    const mine = against.filter((c) => versusTitle(c) === title);
+    // Counted over its decisions: the described metrics answer no question.
+    const mine = against.filter((c) => versusTitle(c) === title && c.decision);
     const n = (/** @type {string} */ x) => mine.filter((c) => c.outcome === x).length;
     out.push(
       '',
-      `**${mdText(title)}:** of ${mine.length} metrics, ${n('regression')} regression, ${n('inconclusive')} inconclusive, ${n('improvement')} improvement, ${n('equivalent')} equivalent.`,
+      `**${mdText(title)}:** of ${mine.length} decisions, ${n('regression')} regression, ${n('inconclusive')} inconclusive, ${n('improvement')} improvement, ${n('equivalent')} equivalent.`,
     );
   }
   out.push('', '<details><summary>Full report</summary>', '', markdownReport(o), '</details>');

@@ -215,5 +215,5 @@ test('a run of two inner Engine lines: the comment says what the later line does
   const answer = md.split('\n').find((l) => l.includes('The next Engine line: dind@26.1 costs a job'));
   assert.ok(answer, md);
   assert.ok(md.indexOf(answer) < md.indexOf('### dind-bench'), 'the answer comes before the details');
-  assert.match(md, /\*\*dind@26\.1 vs dind@20\.10:\*\* of \d+ metrics, \d+ regression, \d+ inconclusive/);
+  assert.match(md, /\*\*dind@26\.1 vs dind@20\.10:\*\* of \d+ decisions, \d+ regression, \d+ inconclusive/);
 });

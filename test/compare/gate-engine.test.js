@@ -92,7 +92,10 @@ test(
     assert.equal(gate.status, EXIT_REGRESSION, `${gate.stdout}\n${gate.stderr}`);
     // The cost per job first (sysbench alone measures no job time: it says so), then the answer.
     assert.match(gate.stdout.split('\n')[0], /^not measured in this run: it comes from a workload/);
-    assert.match(gate.stdout, /^dind@26\.1 against dind@20\.10, 1 of 1 decided: CPU: regression \(sysbench cpu\.events_per_second \+/m);
+    assert.match(
+      gate.stdout,
+      /^dind@26\.1 against dind@20\.10, 1 of 1 decided: CPU: regression \(sysbench cpu\.events_per_second \+/m,
+    );
     assert.match(gate.stdout, /Gate: Regression in \d+ of \d+ gated metrics; the worst: /);
     const rows = JSON.parse(readFileSync(json, 'utf8')).rows;
     // sysbench's decision metric: the CPU work a job gets per second.
