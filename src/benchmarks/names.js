@@ -22,7 +22,7 @@ export const BENCHMARK_NAMES = [
 /**
  * What a run measures unless told (`--bench`): every benchmark but `isolation`. Its facts do not change from
  * one round to the next, and five rounds of it in the quick run's environments cost about a minute, which
- * the quick profile's 15 minutes do not hold beside the rest (src/run/estimate.js); asked for by name, it
+ * the quick profile does not hold beside the rest (src/run/estimate.js); asked for by name, it
  * gives the mode table (docs/isolation.md).
  */
 export const DEFAULT_BENCHMARKS = BENCHMARK_NAMES.filter((b) => b !== 'isolation');

@@ -2,13 +2,11 @@
 // in each benchmark module; a benchmark without parameters for a profile uses its `quick` ones (see
 // profileParams). `tiny` exists for the end-to-end run of the workflows under act (.ci/run): it proves the
 // pipeline, not a difference, so one iteration and no warm-up.
-// `quick` plans 5 iterations, so every comparison can be tested (the within-run test and a history verdict
-// both need 5 samples a side), and no warm-up: interleaving gives every environment the same first
-// round, and the rank tests are not moved by one slow first sample. Its tests are short (each benchmark's
-// quick parameters) so that 5 rounds of every benchmark in four environments fit 15 minutes on a 2-core
-// runner (`npm run bench:quick-run`). Then, while its budget lasts, it samples adaptively
-// (src/run/adaptive.js) where a DinD-vs-Docker comparison cannot yet show 5%, up to 7 iterations. An
-// explicit --iterations asks for a fixed design and turns that off; --budget sets another budget.
+// `quick` plans 5 iterations (its first look at its decisions; a history verdict needs 5 samples a side),
+// and no warm-up: interleaving gives every environment the same first round. Its tests are short (each
+// benchmark's quick parameters). Then, while its budget lasts, it samples until its decisions are decided
+// (src/run/adaptive.js), up to 12 iterations. An explicit --iterations asks for a fixed design and turns
+// that off; --budget sets another budget.
 // `quick` also asks the second question a team comes with, what the next inner Engine line does to a job:
 // unless --engine is given, it measures the start-up a job pays (`lifecycle`) in `dind` on `nextEngine` too,
 // beside the default line, so its first run answers both (src/run/design.js nextLineOf). Only lifecycle:
