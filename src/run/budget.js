@@ -110,9 +110,7 @@ function dearestDefault(kept, setup) {
   const lastStays = !comparisons.some((c) => c.named) && comparisons.length === 1;
   // The start-up a job pays is the question every run answers first (in dind-vfs too: the trap the suite
   // exists to show): never left out for the budget.
-  const candidates = kept.filter(
-    (c) => !c.baseline && !c.named && c.benchmark !== 'lifecycle' && !(lastStays && compared(c)),
-  );
+  const candidates = kept.filter((c) => !c.baseline && !c.named && !startUp(c) && !(lastStays && compared(c)));
   const before = planCost(kept, setup);
   let best = null;
   let bestRank = [Infinity, -Infinity];
@@ -132,6 +130,9 @@ function dearestDefault(kept, setup) {
   }
   return best;
 }
+
+/** The start-up a job pays, judged against Docker: a decision every run answers first. @param {PlanCell} c */
+const startUp = (c) => c.benchmark === 'lifecycle' && c.environment !== 'native';
 
 /**
  * The default baselines that keep no comparison once `c` goes: same benchmark and distribution.

@@ -80,40 +80,41 @@ test('a plan that fits is kept whole', () => {
   assert.equal(fit.keptS, 378);
 });
 
-test('over the budget, default cells go by value per second: the dearest first, DinD against Docker last', () => {
+test('over the budget, default cells go by value per second: the dearest first, DinD against Docker last, the start-up never', () => {
   let fit = fitAtPlan(PLAN, 300, SETUP);
   assert.equal(fit.fits, true);
-  assert.deepEqual(keys(fit.leftOut), ['lifecycle/dind-vfs@20.10/debian'], 'the dearest, with its image load');
-  assert.equal(fit.keptS, 378 - 120 - 3);
+  assert.deepEqual(
+    keys(fit.leftOut),
+    ['fio/dind-vfs@20.10/debian'],
+    'the dearest that is not a start-up, with its image load',
+  );
+  assert.equal(fit.keptS, 378 - 90 - 3);
   fit = fitAtPlan(PLAN, 150, SETUP);
   assert.deepEqual(
     keys(fit.leftOut),
-    ['lifecycle/dind-vfs@20.10/debian', 'fio/native/host', 'fio/dind-vfs@20.10/debian'],
-    "the last dind-vfs cell takes its environment's start with it; then native, the dearer first",
+    [
+      'lifecycle/native/host',
+      'fio/native/host',
+      'fio/docker/debian',
+      'fio/dind@20.10/debian',
+      'fio/dind-vfs@20.10/debian',
+    ],
+    'every other kind goes before a dind comparison, its Docker cell with it; native is described only, so its start-up may go',
   );
-  assert.equal(fit.keptS, 378 - 123 - 96 - 10);
-  fit = fitAtPlan(PLAN, 100, SETUP);
-  assert.deepEqual(
-    keys(fit.leftOut).filter((k) => !k.includes('vfs') && !k.includes('native')),
-    ['fio/docker/debian', 'fio/dind@20.10/debian'],
-    'every other kind has gone before a dind comparison; then the dearer one goes, its Docker cell with it',
-  );
-  assert.equal(fit.leftOut.length, 6);
-  assert.equal(fit.keptS, 20 + 30 + 3 + 3);
-  assert.equal(fit.fits, true);
+  // The start-up a job pays, in docker, dind and dind-vfs (the trap the suite exists to show), stays: the
+  // run says it does not fit rather than leave out its first question.
+  assert.equal(fit.fits, false);
+  assert.equal(fit.keptS, 20 + 30 + 120 + 3 + 3 + 3 + 3);
+  assert.deepEqual(keys(fitAtPlan(PLAN, 5, SETUP).leftOut), keys(fit.leftOut));
 });
 
 test('nothing named is never left out: over the budget it is all kept, and says it does not fit', () => {
   const named = PLAN.map((c) => ({ ...c, named: c.environment === 'dind' || c.baseline }));
   const fit = fitAtPlan(named, 60, SETUP);
-  assert.deepEqual(keys(fit.leftOut), [
-    'lifecycle/native/host',
-    'lifecycle/dind-vfs@20.10/debian',
-    'fio/native/host',
-    'fio/dind-vfs@20.10/debian',
-  ]);
+  assert.deepEqual(keys(fit.leftOut), ['lifecycle/native/host', 'fio/native/host', 'fio/dind-vfs@20.10/debian']);
   assert.equal(fit.fits, false);
-  assert.equal(fit.keptS, fit.namedS);
+  // What is kept: what was named, and the start-up in dind-vfs (never left out).
+  assert.equal(fit.keptS, fit.namedS + 120 + 3 + 3);
   for (const c of named.filter((x) => x.named)) assert.ok(!fit.leftOut.includes(c), `${c.key} is kept`);
   const all = fitAtPlan(
     PLAN.map((c) => ({ ...c, named: true })),
@@ -125,14 +126,11 @@ test('nothing named is never left out: over the budget it is all kept, and says 
 });
 
 test('with nothing named, the last comparison stays: a run that measures nothing answers nothing', () => {
-  const fit = fitAtPlan(PLAN, 5, SETUP);
+  const fio = PLAN.filter((c) => c.benchmark === 'fio');
+  const fit = fitAtPlan(fio, 5, SETUP);
   assert.equal(fit.fits, false);
-  const kept = PLAN.filter((c) => !fit.leftOut.includes(c));
-  assert.deepEqual(
-    keys(kept),
-    ['lifecycle/docker/debian', 'lifecycle/dind@20.10/debian'],
-    'the cheapest dind comparison',
-  );
+  const kept = fio.filter((c) => !fit.leftOut.includes(c));
+  assert.deepEqual(keys(kept), ['fio/docker/debian', 'fio/dind@20.10/debian'], 'the cheapest dind comparison');
 });
 
 test('the budget that would hold a plan, in whole minutes', () => {
