@@ -368,10 +368,16 @@ function fitToBudget(o, design, plan, estimates, unavailableImages) {
     }
   }
   if (!fit.fits) {
-    const kept = fit.namedS > 0 ? 'every cell named on the command line' : 'the last comparison';
+    // What stays: what was named, and the start-up a job pays (never left out, ./budget.js).
+    const startUps = fit.keptS > fit.namedS && runnable.some((c) => c.benchmark === 'lifecycle' && !c.named);
+    const kept =
+      [
+        ...(fit.namedS > 0 ? ['every cell named on the command line'] : []),
+        ...(startUps ? ['the start-up a job pays'] : []),
+      ].join(' and ') || 'the last comparison';
     o.log(
       `budget: what is kept needs about ${Math.round(fit.keptS)} s (${duration(fit.keptS)}) of planned rounds, ${left}: ` +
-        `${kept} keeps its planned ${design.iterations} iteration(s), so the run goes over its budget and takes no adaptive rounds ` +
+        `${kept} ${kept.includes(' and ') ? 'keep' : 'keeps'} its planned ${design.iterations} iteration(s), so the run goes over its budget and takes no adaptive rounds ` +
         `(--budget ${hold} would hold it; with --budget and --budget-strict it would refuse to start instead)`,
     );
   }
