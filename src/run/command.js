@@ -232,7 +232,9 @@ function logPlan(o, design, plan) {
   const estimate = estimates.setupS + estimates.steps.reduce((a, b) => a + b, 0);
   const budgetMs = (design.budgetMs = budgetOfSelection(o, design, estimate));
   const each = `${profile.warmup} warm-up + ${iterations} iterations each, interleaved`;
-  const more = budgetMs ? `, within a budget of ${Math.round(budgetMs / 1000)} s (more where they pay)` : '';
+  const more = budgetMs
+    ? `, within a budget of ${Math.round(budgetMs / 1000)} s (then samples where a decision is still open)`
+    : '';
   o.log(
     `plan: ${plan.cells.length} cells, ${plan.steps.length} steps (${each}), estimated ${duration(estimate)}${more}`,
   );
