@@ -9,6 +9,7 @@ import { markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
 import { BudgetError, overMessage } from './budget.js';
 import { killWatch, stepLabel } from './kills.js';
+import { faultNotes } from './fault-notes.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -169,6 +170,7 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '',
       return false;
     }
     markFailed(cell, e, label, ctx.currentStep(), profile);
+    cell.reason += await faultNotes(String(cell.reason), env, run.tracker, cell.environmentKey);
     onError(e);
     log(`${progress} ${label}: FAILED: ${cell.reason}${eta()}`);
     return false;
