@@ -158,8 +158,10 @@ export function markFailed(cell, e, label, lastStep, profile) {
   cell.status = 'failed';
   cell.step = err.step ?? lastStep;
   const where = `${cell.benchmark} in ${cell.environmentKey} (${cell.distro}), ${label}${cell.step ? `, step ${cell.step}` : ''}`;
-  cell.reason = `${where}: ${bounded(err.message.split('\n')[0], MAX_REASON, 'start')}`;
-  cell.logTail = bounded(err.message.split('\n').slice(1).join('\n'), MAX_LOG_TAIL, 'end') || undefined;
+  // A line may end in \r\n (an engine's JSON stream): the reason is the first line without it.
+  const lines = err.message.split(/\r?\n/);
+  cell.reason = `${where}: ${bounded(lines[0], MAX_REASON, 'start')}`;
+  cell.logTail = bounded(lines.slice(1).join('\n'), MAX_LOG_TAIL, 'end') || undefined;
   if (e instanceof ParseError) cell.reason += ` (raw output kept in ${cell.raw[cell.raw.length - 1] ?? 'raw/'})`;
   if (e instanceof CellTimeoutError) cell.reason = `${cell.reason} (per-step timeout ${profile.stepTimeoutMs} ms)`;
 }

@@ -1,7 +1,8 @@
 // What a failed step's reason adds about the faults around it, so that a cell a fault touched fails naming
 // the fault, not only a tool's last words:
-// - no space left: how full the data-root of the environment's engine is now (DinD: the inner engine's
-//   volume, seen from the host), the disk the step's containers and their layers were writing to;
+// - no space left (the error says so, or the disk is nearly full now: a tool may lose its own words, as
+//   sysbench's fileio prepare does): how full the data-root of the environment's engine is (DinD: the inner
+//   engine's volume, seen from the host), the disk the step's containers and their layers write to;
 // - a container the run keeps for its whole length (its registry, a registry mirror, a DinD container)
 //   that has stopped: which one, its exit status and when (exit 137: killed, as the OOM killer does).
 // Read after the failure, each bounded in time, and never a failure of its own: a note that cannot be
@@ -12,6 +13,8 @@ import { KILLED_EXIT } from './kills.js';
 
 /** The words a tool, the kernel or an engine uses for a full disk. */
 const NO_SPACE = /no space left on device|\bENOSPC\b|errno = 28\b/i;
+/** Nearly full: less free than this, or than 1% of the disk, whichever is more. */
+const LOW_BYTES = 64 * 2 ** 20;
 /** How long a note may take to read (an engine that hangs must not hang the run). */
 const NOTE_MS = 5_000;
 /** What each of the run's long-lived containers is, by its dind-bench.role label. */
@@ -30,9 +33,7 @@ const ROLE_WORDS = /** @type {Record<string, string>} */ ({
  * @param {string} key the environment's key, for the words
  */
 export async function faultNotes(reason, env, tracker, key) {
-  const notes = await Promise.all([NO_SPACE.test(reason) ? noSpaceNote(env, key) : null, stoppedNote(tracker)]).catch(
-    () => [],
-  );
+  const notes = await Promise.all([noSpaceNote(env, key, NO_SPACE.test(reason)), stoppedNote(tracker)]).catch(() => []);
   return notes
     .filter(Boolean)
     .map((n) => ` (${n})`)
@@ -40,15 +41,20 @@ export async function faultNotes(reason, env, tracker, key) {
 }
 
 /**
- * How full the data-root of the environment's engine is now, or null when it cannot be read from here.
+ * How full the data-root of the environment's engine is now, when the error said no space was left or the
+ * disk is nearly full; else, or when it cannot be read from here, null.
  * @param {Partial<import('../environments/environment.js').Environment>} env @param {string} key
+ * @param {boolean} said the error says no space was left
  */
-async function noSpaceNote(env, key) {
+async function noSpaceNote(env, key, said) {
   if (typeof env.dataRootOnHost !== 'function') return null;
   const read = async () => {
     const dir = await /** @type {() => Promise<string>} */ (env.dataRootOnHost).call(env);
     const s = await statfs(dir);
-    return `no space left: the data-root of ${key}'s engine (${dir} on the host) has ${mib(s.bavail * s.bsize)} free of ${mib(s.blocks * s.bsize)} now`;
+    const free = s.bavail * s.bsize;
+    const size = s.blocks * s.bsize;
+    if (!said && free >= Math.max(LOW_BYTES, size / 100)) return null;
+    return `${said ? 'no space left' : 'its disk nearly full'}: the data-root of ${key}'s engine (${dir} on the host) has ${mib(free)} free of ${mib(size)} now`;
   };
   return withTimeout(read(), NOTE_MS, 'slow').catch(() => null);
 }
