@@ -91,7 +91,10 @@ export async function runStep(env, ctx, step, cmd, extra = {}) {
 function stepFailed(step, command, code, firstFrom, output) {
   const first = firstFrom.map((t) => t.split('\n').find((l) => l.trim())).find(Boolean) ?? '(no output)';
   const tail = output.trim().split('\n').slice(-10).join('\n');
-  return Object.assign(new Error(`step ${step}: \`${command}\` exited ${code}: ${first.trim()}\n${tail}`), { step });
+  return Object.assign(new Error(`step ${step}: \`${command}\` exited ${code}: ${first.trim()}\n${tail}`), {
+    step,
+    exitCode: code,
+  });
 }
 
 const SECTION = '=== dind-bench step';
@@ -126,7 +129,7 @@ export async function runSteps(env, ctx, steps, extra = {}) {
         new Error(
           `step ${step}: cut short (the script exited ${result.exitCode} before this step finished): ${first.trim()}`,
         ),
-        { step },
+        { step, exitCode: result.exitCode },
       );
     }
     const body = text.slice(begin + SECTION.length + step.length + 2, end);

@@ -251,6 +251,17 @@ export interface DindBenchResultsOneRun {
      */
     raw: Line[];
     /**
+     * steps killed from outside (exit 137: SIGKILL, as the kernel's OOM killer or a kill from the host sends) while every engine answered, each run once more (src/run/kills.js): measured (the retry's samples count), killed again (that iteration has no samples; the cell's other iterations are measured) or failed (the retry failed otherwise: the cell's reason says why)
+     *
+     * @maxItems 10000
+     */
+    killed?: {
+      iteration: Line;
+      reason: Text;
+      outcome: 'measured' | 'killed again' | 'failed';
+      [k: string]: unknown;
+    }[];
+    /**
      * with run --budget: the measured iterations the cell got and why it stopped taking more (src/run/adaptive.js); left out for the budget: its planned rounds did not fit, so the cell is unavailable (src/run/budget.js)
      */
     sampling?: {

@@ -14,8 +14,10 @@ import { ParseError } from '../parsers/parse-error.js';
  *   timeseries?: (import('../benchmarks/benchmark.js').Series & {iteration: number})[], stepsDone?: number,
  *   facts?: import('../parsers/isolation.js').Fact[],
  *   sampling?: NonNullable<import('#model/results.js').Cell['sampling']>,
+ *   killed?: {iteration: string, reason: string, outcome: 'measured' | 'killed again' | 'failed'}[],
  * }} CellResult
  *   stepsDone: while the run is under way, how many of the cell's planned steps finished
+ *   killed: steps killed from outside (exit 137) while every engine answered, each run once more (./kills.js)
  *   sampling: with --budget, how many measured iterations the cell got and why it stopped taking more
  */
 
@@ -84,13 +86,21 @@ export function resumeCells(cells, recorded) {
  */
 function doneOf(cell) {
   const first = cell.metrics[0];
-  return first ? first.warmup.length + first.samples.length : 0;
+  // An iteration killed twice is done too, without samples.
+  const lost = (cell.killed ?? []).filter((k) => k.outcome === 'killed again').length;
+  return (first ? first.warmup.length + first.samples.length : 0) + lost;
 }
 
 /** The run is over: a cell still pending ran every step it was given. @param {Map<string, CellResult>} cells */
 export function finishCells(cells) {
   for (const c of cells.values()) {
     if (c.status === 'pending') c.status = 'ok';
+    // Every measured iteration killed twice (./kills.js): nothing measured is no result.
+    const lost = c.killed?.filter((k) => k.outcome === 'killed again') ?? [];
+    if (c.status === 'ok' && lost.length && !c.metrics.some((m) => m.samples.length)) {
+      c.status = 'failed';
+      c.reason = `every measured iteration was killed twice (exit 137); the last: ${lost[lost.length - 1].reason}`;
+    }
     delete c.stepsDone;
   }
 }
@@ -148,8 +158,10 @@ export function markFailed(cell, e, label, lastStep, profile) {
   cell.status = 'failed';
   cell.step = err.step ?? lastStep;
   const where = `${cell.benchmark} in ${cell.environmentKey} (${cell.distro}), ${label}${cell.step ? `, step ${cell.step}` : ''}`;
-  cell.reason = `${where}: ${bounded(err.message.split('\n')[0], MAX_REASON, 'start')}`;
-  cell.logTail = bounded(err.message.split('\n').slice(1).join('\n'), MAX_LOG_TAIL, 'end') || undefined;
+  // A line may end in \r\n (an engine's JSON stream): the reason is the first line without it.
+  const lines = err.message.split(/\r?\n/);
+  cell.reason = `${where}: ${bounded(lines[0], MAX_REASON, 'start')}`;
+  cell.logTail = bounded(lines.slice(1).join('\n'), MAX_LOG_TAIL, 'end') || undefined;
   if (e instanceof ParseError) cell.reason += ` (raw output kept in ${cell.raw[cell.raw.length - 1] ?? 'raw/'})`;
   if (e instanceof CellTimeoutError) cell.reason = `${cell.reason} (per-step timeout ${profile.stepTimeoutMs} ms)`;
 }

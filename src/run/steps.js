@@ -9,6 +9,8 @@ import { UnavailableError } from '../benchmarks/benchmark.js';
 import { markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
 import { BudgetError, overMessage } from './budget.js';
+import { killWatch, stepLabel } from './kills.js';
+import { faultNotes } from './fault-notes.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -110,21 +112,35 @@ export function addRoundTime(run, benchmark, iteration, ms) {
  * One step with its engines checked (./engine-watch.js): before it, and again after it failed. A step that
  * failed because an engine went away is not the benchmark's failure: once the engine is back (or the
  * environment re-created) it runs again; when the engine does not come back the cell stays pending and the
- * run stops as interrupted. Same arguments and result as runOneStep.
+ * run stops as interrupted. A step killed while every engine answered runs once more (./kills.js).
+ * Same arguments as runOneStep.
  * @param {import('./plan.js').PlannedStep} step @param {CellResult} cell @param {Environment} env
  * @param {RunContext} run @param {string} progress @param {() => string} [eta]
+ * @returns {Promise<boolean>} true when the step is done: its metrics recorded, or (killed twice) its
+ *   failure recorded as the iteration's while the cell goes on
  */
 export async function runGuarded(step, cell, env, run, progress, eta) {
   const watch = run.engines;
-  if (!watch) return runOneStep(step, cell, env, run, progress, eta);
   const ready = () => run.environments.filter((e) => e.status === 'ok').map((e) => e.key);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if ((await watch.check(cell.environmentKey, progress, ready())) === 'lost') return false;
-    if (await runOneStep(step, cell, env, run, progress, eta)) return true;
+  const kills = killWatch(cell, step, run.log, progress);
+  /** @type {unknown} */
+  let error;
+  // Up to two engine recoveries, and one more run after a kill.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (watch && (await watch.check(cell.environmentKey, progress, ready())) === 'lost') return false;
+    if (await runOneStep(step, cell, env, run, progress, eta, (e) => (error = e))) {
+      kills.measured();
+      return true;
+    }
     // Interrupted: the cleanup took the engines away, nothing to recover.
     if (cell.status !== 'failed' || run.tracker.closing) return false;
-    const after = await watch.check(cell.environmentKey, progress, ready());
-    if (after === 'ok') return false; // every engine answers: the benchmark's own failure
+    const after = watch ? await watch.check(cell.environmentKey, progress, ready()) : 'ok';
+    if (after === 'ok') {
+      // Every engine answers: the benchmark's own failure, unless a kill from outside ended it.
+      const outcome = kills.failed(error);
+      if (outcome === 'retry') continue;
+      return outcome === 'iteration lost';
+    }
     reopen(cell);
     if (after === 'lost') return false;
   }
@@ -136,11 +152,12 @@ export async function runGuarded(step, cell, env, run, progress, eta) {
  * @param {import('./plan.js').PlannedStep} step @param {CellResult} cell @param {Environment} env
  * @param {RunContext} run @param {string} progress the log line's prefix
  * @param {() => string} [eta] marks the step finished, and gives the log line's suffix (elapsed, ETA)
+ * @param {(e: unknown) => void} [onError] given the error of a step that failed
  * @returns {Promise<boolean>} true when the step's metrics were recorded
  */
-export async function runOneStep(step, cell, env, run, progress, eta = () => '') {
+export async function runOneStep(step, cell, env, run, progress, eta = () => '', onError = () => {}) {
   const { profile, log } = run;
-  const label = step.warmup ? 'warm-up' : `#${step.iteration + 1}`;
+  const label = stepLabel(step);
   const ctx = measureContext(step, cell, run);
   const t0 = performance.now();
   try {
@@ -162,6 +179,8 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '')
       return false;
     }
     markFailed(cell, e, label, ctx.currentStep(), profile);
+    cell.reason += await faultNotes(String(cell.reason), env, run.tracker, cell.environmentKey);
+    onError(e);
     log(`${progress} ${label}: FAILED: ${cell.reason}${eta()}`);
     return false;
   }
@@ -187,7 +206,9 @@ function measureContext(step, cell, run) {
       await mkdir(rawDir, { recursive: true });
       const file = path.join(rawDir, `${prefix}-${name}.txt`);
       await writeFile(file, text);
-      cell.raw.push(path.relative(run.outDir, file));
+      // A step run once more (after a kill) writes the same files again.
+      const rel = path.relative(run.outDir, file);
+      if (!cell.raw.includes(rel)) cell.raw.push(rel);
     },
     // Series of measured iterations only: warm-ups are kept apart from the samples, and out of the file.
     recordSeries: (series) => {

@@ -8,7 +8,7 @@
 // running engine's) alone; the tests that use it need no port published and no traffic beyond its bridge.
 // Started and stopped by its PID; stop() also removes the folder and the bridge.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { engineAt, waitForPing } from '../../src/engine/client.js';
 
@@ -47,9 +47,11 @@ function usedPrefixes() {
 
 /**
  * Starts the engine and waits on its /_ping (never on a sleep).
+ * @param {{prepare?: (dataRoot: string) => void}} [o] prepare: called before the engine first starts, with
+ *   its data-root folder made (e.g. to mount a small filesystem of the test's below it)
  * @returns {Promise<OwnEngine>}
  */
-export async function startOwnEngine() {
+export async function startOwnEngine({ prepare } = {}) {
   const dir = mkdtempSync('/tmp/dind-bench-engine-');
   const socket = path.join(dir, 'docker.sock');
   const log = path.join(dir, 'dockerd.log');
@@ -144,6 +146,10 @@ export async function startOwnEngine() {
   };
 
   try {
+    if (prepare) {
+      mkdirSync(path.join(dir, 'data'));
+      prepare(path.join(dir, 'data'));
+    }
     await start();
   } catch (e) {
     await stop().catch(() => {});
