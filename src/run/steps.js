@@ -136,10 +136,12 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '')
   const ctx = measureContext(step, cell, run);
   const t0 = performance.now();
   try {
-    // Safety net over the per-step timeouts inside measure().
-    const limit = profile.stepTimeoutMs * 10;
+    // Safety net over the per-step timeouts inside measure(); a benchmark with limits of its own (a
+    // workload's job) gets at least those.
+    const bench = run.benchmarks[cell.benchmark];
+    const limit = Math.max(profile.stepTimeoutMs * 10, bench.timeLimitMs ?? 0);
     const metrics = await withTimeout(
-      run.benchmarks[cell.benchmark].measure(env, ctx),
+      bench.measure(env, ctx),
       limit,
       `no result after ${limit} ms`,
     );
