@@ -140,11 +140,7 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '')
     // workload's job) gets at least those.
     const bench = run.benchmarks[cell.benchmark];
     const limit = Math.max(profile.stepTimeoutMs * 10, bench.timeLimitMs ?? 0);
-    const metrics = await withTimeout(
-      bench.measure(env, ctx),
-      limit,
-      `no result after ${limit} ms`,
-    );
+    const metrics = await withTimeout(bench.measure(env, ctx), limit, `no result after ${limit} ms`);
     record(cell, metrics, step.warmup);
     log(`${progress} ${label}: ${metrics.length} metrics in ${Math.round(performance.now() - t0)} ms${eta()}`);
     return true;
