@@ -91,7 +91,8 @@ export function workloadBenchmark(workload) {
     params: { quick: {}, standard: {} },
     // A job's length is the job's own: the file's `expected` times until the first job is measured.
     estimateSeconds: () => expectedJob(workload, 'job')?.seconds ?? GUESSED_JOB_S,
-    estimateIn: (envName) => jobEstimate(workload, envName),
+    // native has no engine: its cell is unavailable before anything runs and costs nothing.
+    estimateIn: (envName) => (envName === 'native' ? 0 : jobEstimate(workload, envName)),
     // The job, its unmeasured first job on an engine that outlives it, and its build states each run under
     // the job's limit: the profile's per-step limit is for the suite's own short tests.
     timeLimitMs: 3 * jobLimits(workload).jobMs + 10 * 60_000,

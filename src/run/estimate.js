@@ -43,11 +43,13 @@ export const QUICK_STEP_S = {
 };
 
 /**
- * One step's estimate: measured for the quick profile's own parameters (QUICK_STEP_S), else the benchmark's
+ * One step's estimate: what the benchmark knows of itself in that environment (`known`: a workload's
+ * expected job), else measured for the quick profile's own parameters (QUICK_STEP_S), else the benchmark's
  * tool time plus the environment's overhead.
- * @param {{ benchmark: string, envName: string, profile: string, toolS: number, overridden: boolean }} a
+ * @param {{ benchmark: string, envName: string, profile: string, toolS: number, overridden: boolean, known?: number }} a
  */
-export function stepSeconds({ benchmark, envName, profile, toolS, overridden }) {
+export function stepSeconds({ benchmark, envName, profile, toolS, overridden, known }) {
+  if (known !== undefined) return known;
   const measured = QUICK_STEP_S[benchmark];
   const kind = envName in RUN_OVERHEAD_S ? envName : 'dind';
   if (profile === 'quick' && !overridden && measured?.[kind] !== undefined) return measured[kind];
@@ -95,6 +97,7 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
       profile,
       toolS: row.perIterationS,
       overridden: cell.benchmark in paramOverrides,
+      known: registry[cell.benchmark].estimateIn?.(env.name),
     });
   }
   // Each DinD environment starts once and loads the images of its own cells (the next Engine line's has
@@ -133,6 +136,7 @@ export function stepEstimates({ plan, profile, paramOverrides = {}, registry = B
       profile,
       toolS: perIteration.get(cell.benchmark) ?? 5,
       overridden: cell.benchmark in paramOverrides,
+      known: registry[cell.benchmark]?.estimateIn?.(env.name),
     });
   });
   return { steps, setupS };

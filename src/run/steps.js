@@ -8,6 +8,10 @@ import { UnavailableError } from '../benchmarks/benchmark.js';
 import { markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
 import { BudgetError, overMessage } from './budget.js';
+import { logText } from '../text/escape.js';
+
+/** How many lines of a failed step's output the terminal shows (report.md shows more, results.json keeps more). */
+const TERMINAL_TAIL_LINES = 12;
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -152,6 +156,15 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '')
     }
     markFailed(cell, e, label, ctx.currentStep(), profile);
     log(`${progress} ${label}: FAILED: ${cell.reason}${eta()}`);
+    // What the failing command said last (a job's step: stderr first), bounded, each line escaped.
+    const tail = (cell.logTail ?? '').trimEnd().split('\n').filter(Boolean);
+    if (tail.length)
+      log(
+        tail
+          .slice(0, TERMINAL_TAIL_LINES)
+          .map((l) => `    ${logText(l.slice(0, 300))}`)
+          .join('\n'),
+      );
     return false;
   }
 }
