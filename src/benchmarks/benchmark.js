@@ -8,6 +8,8 @@
 //   estimateSeconds?(params) -> seconds one iteration takes in one environment, for `dind-bench plan`
 //   estimateIn?(envName) -> seconds one iteration takes in that environment, when the benchmark knows it
 //                 (a workload's `expected` times): plan and the ETA take it as it is, no overhead added
+//   estimateFirstIn?(envName) -> seconds of unmeasured work before its first step in that environment
+//                 (a workload's first job on an engine that outlives its jobs), for plan's setup
 //   timeLimitMs?  how long one measure() may take in all, when the profile's limit is not the benchmark's
 //                 (a workload runs under its own job limits)
 //   measure(env, ctx) -> Metric[]   one iteration in one environment (the Environment contract of
@@ -45,6 +47,7 @@
  *   params: Record<string, P>,
  *   estimateSeconds?(params: P): number,
  *   estimateIn?(envName: string): number,
+ *   estimateFirstIn?(envName: string): number,
  *   timeLimitMs?: number,
  *   unavailableIn?: Record<string, string>, extraImages?: string[], usesBuilder?: boolean,
  *   measure(env: Environment, ctx: MeasureContext<P>): Promise<Metric[]>,

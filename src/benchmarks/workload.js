@@ -93,6 +93,8 @@ export function workloadBenchmark(workload) {
     estimateSeconds: () => expectedJob(workload, 'job')?.seconds ?? GUESSED_JOB_S,
     // native has no engine: its cell is unavailable before anything runs and costs nothing.
     estimateIn: (envName) => (envName === 'native' ? 0 : jobEstimate(workload, envName)),
+    // The unmeasured first job on an engine that outlives the jobs (runJob's prime): the job alone.
+    estimateFirstIn: (envName) => (primes(workload, envName) ? jobEstimate({ ...workload, states: [] }, envName) : 0),
     // The job, its unmeasured first job on an engine that outlives it, and its build states each run under
     // the job's limit: the profile's per-step limit is for the suite's own short tests.
     timeLimitMs: 3 * jobLimits(workload).jobMs + 10 * 60_000,
@@ -117,6 +119,15 @@ export function jobEstimate(w, envName) {
   const stateS = expectedBuildState(w) ?? jobS / 10;
   return jobS + states.length * (w.builds?.length ?? 0) * stateS;
 }
+
+/**
+ * Whether a run primes `envName` with an unmeasured first job (runJob): an engine that outlives the jobs
+ * (the runner's, for docker and dood; every engine with runner.persist), and a mirror warmed by one (dind-mirror).
+ * native runs no job.
+ * @param {Workload} w @param {string} envName
+ */
+export const primes = (w, envName) =>
+  envName !== 'native' && (['docker', 'dood', 'dind-mirror'].includes(envName) || Boolean(w.runner?.persist));
 
 /**
  * The project's benchmark images (dind-bench/<bench>:<distro>) the job takes from the runner's engine (a

@@ -110,6 +110,11 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
     );
     setupS += DIND_START_S + IMAGE_LOAD_S * images.size;
   }
+  // Work a benchmark does once per environment before its first measured step (a workload's unmeasured
+  // first job on an engine that outlives its jobs).
+  for (const e of plan.environments)
+    for (const name of new Set(plan.cells.filter((c) => c.env === e.key).map((c) => c.benchmark)))
+      setupS += registry[name].estimateFirstIn?.(e.name) ?? 0;
   const benchmarks = [...rows.values()].map((r) => ({ ...r, totalS: round(r.totalS) }));
   return { benchmarks, setupS, totalS: round(setupS + benchmarks.reduce((s, r) => s + r.totalS, 0)) };
 }
