@@ -125,7 +125,7 @@ export function workloadPlanText(p, pricing) {
   ];
   for (const l of p.limits)
     lines.push(
-      `${p.totalS > l.limitS ? 'does NOT fit' : 'fits'} ${l.what} (${duration(l.limitS)})` +
+      `${p.totalS > l.limitS ? 'does NOT fit' : 'fits'} ${l.what} (${Math.round(l.limitS / 60)} min)` +
         (p.over === l && p.iterationsThatFit !== null
           ? p.iterationsThatFit > 0
             ? `: ${p.iterationsThatFit} iteration(s) would fit (--iterations ${p.iterationsThatFit}), or split the environments into runs of their own (--env)`

@@ -80,7 +80,7 @@ test('a plan over the CI job limit says so with the iterations that would fit, a
   // 40 rounds of 30 s + 2m50s + 4m = 7m20s each: about 4.9 h, over 240 min; 32 rounds fit.
   assert.match(
     r.stderr,
-    /does NOT fit the CI job's limit \(--max-minutes 240\) \(4 h\): 32 iteration\(s\) would fit \(--iterations 32\)/,
+    /does NOT fit the CI job's limit \(--max-minutes 240\) \(240 min\): 32 iteration\(s\) would fit \(--iterations 32\)/,
   );
   assert.match(r.stderr, /runner minutes at \$0\.0032 a minute/);
 });
