@@ -132,17 +132,29 @@ export function stepEstimates({ plan, profile, paramOverrides = {}, registry = B
   const perIteration = new Map(benchmarks.map((b) => [b.benchmark, b.perIterationS]));
   const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
   const envByKey = new Map(plan.environments.map((e) => [e.key, e]));
+  // A benchmark's unmeasured first work in an environment happens in its first step there: counted on that
+  // step (not the setup), so the ETA compares that step's time with an estimate that holds it too.
+  const firstSeen = new Set();
+  let firstS = 0;
   const steps = plan.steps.map((s) => {
     const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
-    return stepSeconds({
-      benchmark: cell.benchmark,
-      envName: env.name,
-      profile,
-      toolS: perIteration.get(cell.benchmark) ?? 5,
-      overridden: cell.benchmark in paramOverrides,
-      known: registry[cell.benchmark]?.estimateIn?.(env.name),
-    });
+    const first = firstSeen.has(`${cell.benchmark}|${env.key}`)
+      ? 0
+      : (registry[cell.benchmark]?.estimateFirstIn?.(env.name) ?? 0);
+    firstSeen.add(`${cell.benchmark}|${env.key}`);
+    firstS += first;
+    return (
+      first +
+      stepSeconds({
+        benchmark: cell.benchmark,
+        envName: env.name,
+        profile,
+        toolS: perIteration.get(cell.benchmark) ?? 5,
+        overridden: cell.benchmark in paramOverrides,
+        known: registry[cell.benchmark]?.estimateIn?.(env.name),
+      })
+    );
   });
-  return { steps, setupS };
+  return { steps, setupS: setupS - firstS };
 }

@@ -3,7 +3,7 @@
 // its jobs), the wall time from the file's own `expected` times, and what the runner costs for it; then
 // whether that fits the job limit of the run's CI job and the budget, and if not, how many iterations
 // would. Pure: the same estimates `run` plans and budgets with (./estimate.js), no engine asked.
-import { GUESSED_JOB_S, jobEstimate, primes } from '../benchmarks/workload.js';
+import { GUESSED_JOB_S, jobEstimate, primes, stepEstimate } from '../benchmarks/workload.js';
 import { billedMinutes } from '../model/job-cost.js';
 import { expectedJob } from '../workload/time.js';
 import { estimateRun } from './estimate.js';
@@ -11,7 +11,8 @@ import { estimateRun } from './estimate.js';
 /**
  * @typedef {{ environment: string, cells: number, samples: number, firstJobs: number, perStepS: number,
  *   from: string, totalS: number }} WorkloadRow
- *   perStepS: one iteration there (the job and its build states); from: where that figure comes from
+ *   perStepS: one job there (and its build states); from: where that figure comes from; totalS: every
+ *   step there, each with what a job costs beyond its own time (a fresh engine's stop), and the first jobs
  * @typedef {{ limitS: number, what: string }} Limit
  * @typedef {{
  *   rows: WorkloadRow[], cells: number, samples: number, jobs: number, setupS: number, totalS: number,
@@ -42,6 +43,7 @@ export function sizeWorkloadPlan(a) {
     if (!mine.length) continue;
     const steps = a.plan.steps.filter((s) => mine.some((c) => c.key === s.cell));
     const perStepS = jobEstimate(a.workload, e.name);
+    const firstS = a.registry[a.benchmark].estimateFirstIn?.(e.name) ?? 0;
     const kind = ['docker', 'dood', 'dind-vfs'].includes(e.name) ? e.name : 'dind';
     const known = expectedJob(a.workload, e.name, kind);
     const firstJobs = primes(a.workload, e.name) ? mine.length : 0;
@@ -52,7 +54,8 @@ export function sizeWorkloadPlan(a) {
       firstJobs,
       perStepS,
       from: known ? known.from : `guessed (${GUESSED_JOB_S} s a job: give expected in the file)`,
-      totalS: steps.length * perStepS,
+      // With a fresh engine's stop after each job, and the first unmeasured job.
+      totalS: steps.length * stepEstimate(a.workload, e.name) + firstS,
     });
   }
   const measured = a.plan.steps.filter((s) => counted.has(s.cell));
@@ -67,7 +70,10 @@ export function sizeWorkloadPlan(a) {
     cells: cells.length,
     samples,
     jobs,
-    setupS: est.setupS,
+    // The environments' setup: the first jobs are in their rows.
+    setupS:
+      est.setupS -
+      a.plan.environments.reduce((sum, e) => sum + (a.registry[a.benchmark].estimateFirstIn?.(e.name) ?? 0), 0),
     totalS,
     cost: { minutes, billedMinutes: billed, dollars: billed * a.price },
     limits: a.limits,
