@@ -6,6 +6,12 @@
 //   description   one line: what it measures and why a CI engineer should care
 //   params        per profile ('quick', 'standard'): its parameters
 //   estimateSeconds?(params) -> seconds one iteration takes in one environment, for `dind-bench plan`
+//   estimateIn?(envName) -> seconds one iteration takes in that environment, when the benchmark knows it
+//                 (a workload's `expected` times): plan and the ETA take it as it is, no overhead added
+//   estimateFirstIn?(envName) -> seconds of unmeasured work before its first step in that environment
+//                 (a workload's first job on an engine that outlives its jobs), for plan's setup
+//   timeLimitMs?  how long one measure() may take in all, when the profile's limit is not the benchmark's
+//                 (a workload runs under its own job limits)
 //   measure(env, ctx) -> Metric[]   one iteration in one environment (the Environment contract of
 //                 ../environments/environment.js); metric names are unique per benchmark, e.g.
 //                 "cpu.events_per_second". It must not branch on env.name: environments offer the same
@@ -40,6 +46,9 @@
  *   name: string, image: string, description: string,
  *   params: Record<string, P>,
  *   estimateSeconds?(params: P): number,
+ *   estimateIn?(envName: string): number,
+ *   estimateFirstIn?(envName: string): number,
+ *   timeLimitMs?: number,
  *   unavailableIn?: Record<string, string>, extraImages?: string[], usesBuilder?: boolean,
  *   measure(env: Environment, ctx: MeasureContext<P>): Promise<Metric[]>,
  * }} Benchmark

@@ -7,10 +7,12 @@
 //   engine ready -> images (pull from the run's own registry, load an archive, or present) -> builds
 //   (BuildKit) -> compose up --wait -> test -> down -> steps;  job.total_ms = all of it.
 //
-// Then, outside the job's total, each build is measured in controlled states so environments compare like
-// for like: cold (--no-cache), warm (the same build again) and, on a fresh engine, a cache import (the
-// build's image with inline cache saved, the engine's build cache pruned, the image loaded back and the
-// build run with --cache-from: what restoring a CI cache gives).
+// Then, outside the job's total, each build is measured in the controlled states the file asks for
+// (`states`; none unless asked) so environments compare like for like: cold (--no-cache), warm (the same
+// build again) and, on a fresh engine, a cache import (the build's image with inline cache saved, the
+// engine's build cache pruned, the image loaded back and the build run with --cache-from: what restoring a
+// CI cache gives). Every command runs under the job's own limits (`timeout`, ../workload/time.js), not the
+// benchmark profile's.
 //
 // Offline, a pulled image is pushed by the run into a registry it starts itself (../engine/registry.js)
 // from a local image (`seed`): every pull is a real pull over HTTP, logged in first (the run's registry
@@ -44,6 +46,7 @@ import { imageKey } from '../workload/load.js';
 import { COMPOSE_MISSING } from '../workload/preflight.js';
 import { readCredentials } from '../workload/credentials.js';
 import { parseReference, referenceAt, taggedName } from '../workload/reference.js';
+import { expectedBuildState, expectedJob, jobLimits, limitOf, statesOf } from '../workload/time.js';
 
 /** @typedef {import('../workload/load.js').Workload} Workload */
 /** @typedef {import('../parsers/parse-error.js').Metric} Metric */
@@ -86,12 +89,62 @@ export function workloadBenchmark(workload) {
     usesBuilder: true,
     description: `the job in ${path.basename(workload.file)}: images, BuildKit builds, compose, steps, as a CI job runs them`,
     params: { quick: {}, standard: {} },
-    // A job's length is the job's own; a first guess for the plan until the first round is measured.
-    estimateSeconds: () => 30,
+    // A job's length is the job's own: the file's `expected` times until the first job is measured.
+    estimateSeconds: () => expectedJob(workload, 'job')?.seconds ?? GUESSED_JOB_S,
+    // native has no engine: its cell is unavailable before anything runs and costs nothing.
+    estimateIn: (envName) => (envName === 'native' ? 0 : stepEstimate(workload, envName)),
+    // The unmeasured first job on an engine that outlives the jobs (runJob's prime) finds no build cache of
+    // the job's yet: planned as a fresh engine's job, without the build states.
+    estimateFirstIn: (envName) => (primes(workload, envName) ? jobEstimate({ ...workload, states: [] }, 'dind') : 0),
+    // The job, its unmeasured first job on an engine that outlives it, and its build states each run under
+    // the job's limit: the profile's per-step limit is for the suite's own short tests.
+    timeLimitMs: 3 * jobLimits(workload).jobMs + 10 * 60_000,
     unavailableIn: { native: 'a workload drives a Docker engine; native has none' },
     measure: (env, ctx) => runJob(workload, env, ctx),
   };
 }
+
+/** A job's seconds when the file gives no `expected` time: a guess, said by plan. */
+export const GUESSED_JOB_S = 30;
+
+/**
+ * Seconds one iteration takes in `envName`, planned: the job (its `expected` time in that environment, an
+ * alternative DinD planned as dind, else `expected.job`, else a guess), plus each build state it measures
+ * (`expected.build` each, else a tenth of the job each).
+ * @param {Workload} w @param {string} envName
+ */
+export function jobEstimate(w, envName) {
+  const kind = envName === 'docker' || envName === 'dood' || envName === 'dind-vfs' ? envName : 'dind';
+  const jobS = expectedJob(w, envName, kind)?.seconds ?? GUESSED_JOB_S;
+  const states = statesOf(w).filter((x) => x !== 'cache-import' || !['docker', 'dood'].includes(envName));
+  const stateS = expectedBuildState(w) ?? jobS / 10;
+  return jobS + states.length * (w.builds?.length ?? 0) * stateS;
+}
+
+/**
+ * Seconds one step (iteration) takes in `envName`, planned: the job and its states, and a fresh engine's stop
+ * after it. @param {Workload} w @param {string} envName
+ */
+export function stepEstimate(w, envName) {
+  const fresh = !['docker', 'dood'].includes(envName) && !w.runner?.persist;
+  return jobEstimate(w, envName) + (fresh ? FRESH_ENGINE_STOP_S : 0);
+}
+
+/**
+ * Seconds a fresh engine takes to stop and go after each job, outside the job's total (engine.stop_ms):
+ * measured 8.3 s median (3 jobs of the go-service example with a 20-second build, dind@20.10, 2026-11-28) on
+ * a 2-core machine at load average 20 from other work; a quiet machine's figure must be measured.
+ */
+export const FRESH_ENGINE_STOP_S = 8;
+
+/**
+ * Whether a run primes `envName` with an unmeasured first job (runJob): an engine that outlives the jobs
+ * (the runner's, for docker and dood; every engine with runner.persist), and a mirror warmed by one (dind-mirror).
+ * native runs no job.
+ * @param {Workload} w @param {string} envName
+ */
+export const primes = (w, envName) =>
+  envName !== 'native' && (['docker', 'dood', 'dind-mirror'].includes(envName) || Boolean(w.runner?.persist));
 
 /**
  * The project's benchmark images (dind-bench/<bench>:<distro>) the job takes from the runner's engine (a
@@ -198,6 +251,39 @@ function ledgerOf(engine, s) {
 }
 
 /**
+ * The limits one job's commands run under: each its own `timeout` (or the job's step limit), never past
+ * the job's own limit, counted from the job's start. A command that reaches its limit is ended (its whole
+ * process group) and fails the job, naming the limit and the field that sets it.
+ * @typedef {{ limit: (item?: { timeout?: string }) => { ms: number, what: string } }} JobClock
+ * @typedef {import('./benchmark.js').MeasureContext & { clock: JobClock }} JobContext
+ * @param {Workload} w @returns {JobClock}
+ */
+export function jobClock(w) {
+  const limits = jobLimits(w);
+  const end = performance.now() + limits.jobMs;
+  return {
+    limit(item = {}) {
+      const own = limitOf(item, limits);
+      const left = end - performance.now();
+      if (left <= 0)
+        throw new Error(
+          `the job reached its limit of ${shownMs(limits.jobMs)} (timeout.job) before this step; raise timeout.job in the workload file`,
+        );
+      if (left < own) return { ms: left, what: `the job's limit of ${shownMs(limits.jobMs)} (timeout.job)` };
+      return {
+        ms: own,
+        what: item.timeout
+          ? `its limit of ${item.timeout} (timeout)`
+          : `the step limit of ${shownMs(own)} (timeout.step)`,
+      };
+    },
+  };
+}
+
+/** 20m, 90s. @param {number} ms */
+const shownMs = (ms) => (ms % 60_000 ? `${Math.round(ms / 1000)}s` : `${ms / 60_000}m`);
+
+/**
  * One job in `env`, then the controlled build figures.
  * @param {Workload} w @param {import('../environments/environment.js').Environment} env
  * @param {import('./benchmark.js').MeasureContext} ctx
@@ -233,7 +319,8 @@ async function runJob(w, env, ctx) {
   let metrics;
   try {
     metrics = await job(w, env, engine, s, ctx, '', opts.persist);
-    metrics.push(...(await controlledBuilds(w, engine, s, ctx)));
+    const clock = jobClock(w);
+    if (statesOf(w).length) metrics.push(...(await controlledBuilds(w, engine, s, { ...ctx, clock })));
   } finally {
     const t0 = performance.now();
     await engine.close();
@@ -254,7 +341,7 @@ async function runJob(w, env, ctx) {
  */
 async function job(w, env, engine, s, ctx, rawPrefix, persist = false) {
   try {
-    return await jobSteps(w, env, engine, s, ctx, rawPrefix);
+    return await jobSteps(w, env, engine, s, { ...ctx, clock: jobClock(w) }, rawPrefix);
   } finally {
     if (!engine.fresh || persist) await removeStepObjects(engine, s, ctx, rawPrefix);
   }
@@ -262,7 +349,7 @@ async function job(w, env, engine, s, ctx, rawPrefix, persist = false) {
 
 /**
  * @param {Workload} w @param {import('../environments/environment.js').Environment} env @param {JobEngine} engine
- * @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
+ * @param {Shared} s @param {JobContext} ctx @param {string} rawPrefix
  * @returns {Promise<Metric[]>}
  */
 async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
@@ -319,7 +406,10 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
   }
   for (const b of w.builds ?? [])
     m.push(
-      ms(`build.${b.name}_ms`, await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [], engine)))),
+      ms(
+        `build.${b.name}_ms`,
+        await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [], engine), b)),
+      ),
     );
   if (w.compose) m.push(...(await compose(w.compose, s, cli, engine)));
   // A step reaches the run's registry as a job reaches its CI registry: at the address this engine uses.
@@ -341,7 +431,7 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
  * registry the workload gives a credential for that the run's registry does not stand in for. The raw
  * output names the registry and the outcome, never the user name or the password.
  * @param {import('../environments/environment.js').Environment} env @param {JobEngine} engine @param {Shared} s
- * @param {import('./benchmark.js').MeasureContext} ctx
+ * @param {JobContext} ctx
  */
 async function logIn(env, engine, s, ctx) {
   /** @type {{ address: string, username: string, password: string }[]} */
@@ -357,7 +447,7 @@ async function logIn(env, engine, s, ctx) {
       await storeLogin({ config: s.config, ...login });
       continue;
     }
-    const r = await dockerLogin({ socket: engine.socket, config: s.config, ...login, timeoutMs: ctx.timeoutMs });
+    const r = await dockerLogin({ socket: engine.socket, config: s.config, ...login, timeoutMs: ctx.clock.limit().ms });
     if (r.exitCode !== 0) {
       const said = (r.stderr.trim().split('\n').at(-1) ?? '').slice(0, 300);
       throw Object.assign(new Error(`step login: docker login ${login.address} failed (exit ${r.exitCode}): ${said}`), {
@@ -390,21 +480,23 @@ function pinned(e, name, s) {
 
 /**
  * A runner of the docker CLI on the job's engine: saves the output, fails with the tool's own words.
- * @param {JobEngine} engine @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
- * @returns {(step: string, args: string[]) => Promise<number>} milliseconds the command took
+ * @param {JobEngine} engine @param {Shared} s @param {JobContext} ctx @param {string} rawPrefix
+ * @returns {(step: string, args: string[], item?: { timeout?: string }) => Promise<number>} milliseconds the
+ *   command took; item: the build whose own timeout it runs under
  */
 function cliOn(engine, s, ctx, rawPrefix) {
-  return async (step, args) => {
+  return async (step, args, item) => {
+    const limit = ctx.clock.limit(item);
     const r = await dockerCli({
       socket: engine.socket,
       args,
       cwd: s.dir,
-      timeoutMs: ctx.timeoutMs,
+      timeoutMs: limit.ms,
       config: s.config,
       builder: engine.builder,
     });
     await ctx.saveRaw(`${rawPrefix}${step}`, `$ docker ${args.join(' ')}\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
-    const e = stepError(step, `docker ${args.join(' ')}`, r);
+    const e = stepError(step, `docker ${args.join(' ')}`, r, limit.what);
     if (e) throw e;
     return r.ms;
   };
@@ -415,8 +507,10 @@ function cliOn(engine, s, ctx, rawPrefix) {
  * exited 0 but left a process running (a step's `server &`) is no success: the run ended that process, so
  * what the step started did not run to its end, and on a runner it would have outlived the job.
  * @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r
+ * @param {string} [limit] the limit it ran under, named when it reached it ("the step limit of 20m (timeout.step)")
  */
-export function stepError(step, command, r) {
+export function stepError(step, command, r, limit) {
+  if (r.timedOut) return failed(step, command, r, limit ?? 'its time limit');
   if (r.exitCode !== 0) return failed(step, command, r);
   if (!r.leftRunning.length) return null;
   const n = r.leftRunning.length;
@@ -430,16 +524,21 @@ export function stepError(step, command, r) {
   );
 }
 
-/** What a failed command's message keeps of its output: its last lines, each and all bounded (the raw output has it whole). */
+/** What a failed command's message keeps of its output: the last lines of stderr and of stdout, each line and all bounded (the raw output has it whole). */
 export const TAIL_LINES = 10;
 export const MAX_LINE = 500;
 
-/** @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r */
-export function failed(step, command, r) {
-  const text = `${r.stdout}\n${r.stderr}`.trim();
+/**
+ * A failed command in the job's own words: its exit status (or the limit it reached) and the line that says
+ * why on the first line (a cell's reason), then the last lines of its stderr, then of its stdout: the
+ * docker CLI, compose and a step's own tools say why on stderr, after progress lines on stdout.
+ * @param {string} step @param {string} command @param {import('../engine/cli.js').CliResult} r
+ * @param {string} [limit] the limit it reached, when it was ended for it
+ */
+export function failed(step, command, r, limit) {
   // The docker CLI and compose say why at the end, after progress lines and before usage hints: the last
   // line that names an error, else the last line.
-  const lines = (r.stderr.trim() || r.stdout.trim()).split('\n').filter((l) => l.trim());
+  const lines = (r.stderr.trim() || r.stdout.trim()).split('\n').filter((l) => l.trim() && !/^\(killed: /.test(l));
   const first =
     [...lines].reverse().find((l) => /error|fail|fatal|denied|not found/i.test(l)) ?? lines.at(-1) ?? '(no output)';
   // A step may print anything: lines of megabytes would not fit in the results (a text field holds 64 KiB),
@@ -450,13 +549,26 @@ export function failed(step, command, r) {
     cut = true;
     return `${line.slice(0, MAX_LINE)}… (${line.length - MAX_LINE} more characters)`;
   };
-  const tail = text.split('\n').slice(-TAIL_LINES).map(bounded).join('\n');
+  const last = (/** @type {string} */ name, /** @type {string} */ text) => {
+    const all = text.trimEnd().split('\n');
+    if (!text.trim()) return [];
+    const kept = all.slice(-TAIL_LINES).map(bounded);
+    const of =
+      all.length > kept.length
+        ? `last ${kept.length} of ${all.length} lines`
+        : `${kept.length} line${kept.length === 1 ? '' : 's'}`;
+    return [`--- ${name} (${of}) ---`, ...kept];
+  };
+  const tail = [...last('stderr', r.stderr), ...last('stdout', r.stdout)];
   const said = bounded(first.trim());
   const note = cut
     ? `\n(output cut: lines longer than ${MAX_LINE} characters; the whole output is in the run's raw/ folder)`
     : '';
+  const how = limit
+    ? `did not end within ${limit}, so the run ended it (exit ${r.exitCode}); its last words: ${said}`
+    : `exited ${r.exitCode}: ${said}`;
   return Object.assign(
-    new Error(`step ${step}: \`${command.slice(0, 300)}\` exited ${r.exitCode}: ${said}\n${tail}${note}`),
+    new Error(`step ${step}: \`${command.slice(0, 300)}\` ${how}\n${tail.join('\n') || '(no output)'}${note}`),
     { step },
   );
 }
@@ -594,9 +706,10 @@ async function compose(c, s, cli, engine) {
  * creates with the run and the step; DIND_BENCH_REGISTRY is the run's registry as this engine reaches it
  * (HOST:PORT, to push and pull as a job does with its CI registry), when the run started one.
  * @param {import('../workload/load.js').WorkloadStep} step @param {JobEngine} engine @param {Shared} s
- * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix @param {string | null} registry
+ * @param {JobContext} ctx @param {string} rawPrefix @param {string | null} registry
  */
 async function shell(step, engine, s, ctx, rawPrefix, registry) {
+  const limit = ctx.clock.limit(step);
   const proxy = await labelProxy({ engineSocket: engine.socket, labels: { ...s.labels, [STEP_LABEL]: step.name } });
   /** @type {import('../engine/cli.js').CliResult} */
   let r;
@@ -606,7 +719,7 @@ async function shell(step, engine, s, ctx, rawPrefix, registry) {
       script: step.run,
       cwd: s.dir,
       env: registry ? { DIND_BENCH_REGISTRY: registry } : {},
-      timeoutMs: ctx.timeoutMs,
+      timeoutMs: limit.ms,
       config: s.config,
       builder: engine.builder,
     });
@@ -617,7 +730,7 @@ async function shell(step, engine, s, ctx, rawPrefix, registry) {
     `${rawPrefix}step-${step.name}`,
     `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}`,
   );
-  const e = stepError(`step-${step.name}`, step.run, r);
+  const e = stepError(`step-${step.name}`, step.run, r, limit.what);
   if (e) throw e;
   return r.ms;
 }
@@ -659,31 +772,41 @@ async function removeStepObjects(engine, s, ctx, rawPrefix) {
 }
 
 /**
- * Each build cold, warm and (on a fresh engine) from an imported cache, outside the job's total.
- * @param {Workload} w @param {JobEngine} engine @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx
+ * Each build in the states the workload asks for (`states`), outside the job's total: cold, warm and (on a
+ * fresh engine) from an imported cache. Under a limit of their own, as long as the job's.
+ * @param {Workload} w @param {JobEngine} engine @param {Shared} s @param {JobContext} ctx
  * @returns {Promise<Metric[]>}
  */
 async function controlledBuilds(w, engine, s, ctx) {
   const cli = cliOn(engine, s, ctx, '');
   const names = await ledgerOf(engine, s);
+  const states = statesOf(w);
   /** @type {Metric[]} */
   const m = [];
   for (const b of w.builds ?? []) {
     // Inline cache metadata in the image, so a later build can use it as its cache (--cache-from).
     const inline = ['--build-arg', 'BUILDKIT_INLINE_CACHE=1'];
     // The job's build claimed the tag; each build here may point it at an image of its own, removed at the end.
-    m.push(
-      ms(
-        `build.${b.name}.cold_ms`,
-        await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline], engine)),
-      ),
-    );
-    await names?.madeUnder(buildTag(b));
-    m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline, engine))));
-    await names?.madeUnder(buildTag(b));
+    if (states.includes('cold')) {
+      m.push(
+        ms(
+          `build.${b.name}.cold_ms`,
+          await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline], engine), b),
+        ),
+      );
+      await names?.madeUnder(buildTag(b));
+    }
+    if (states.includes('warm')) {
+      m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline, engine), b)));
+      await names?.madeUnder(buildTag(b));
+    }
+    if (!states.includes('cache-import')) continue;
     if (!engine.fresh) continue; // the runner's engine keeps its own cache: an import would not be used
     // Buildah's cache is the image's own layers: no build cache apart from them to prune and import.
     if (!BUILDERS[engine.builder ?? 'BuildKit'].cacheImport) continue;
+    // The image to import must carry inline cache: built so, untimed, when no state above did.
+    if (!states.includes('cold') && !states.includes('warm'))
+      await cli(`build-${b.name}-inline`, buildArgs(b, s, inline, engine), b);
     const archive = path.join(s.dir, `.dind-bench-cache-${b.name}.tar`);
     try {
       await cli(`save-${b.name}`, ['save', '--output', archive, buildTag(b)]);
@@ -693,6 +816,7 @@ async function controlledBuilds(w, engine, s, ctx) {
       const build = await cli(
         `build-${b.name}-cache-import`,
         buildArgs(b, s, ['--cache-from', buildTag(b), ...inline], engine),
+        b,
       );
       m.push(ms(`build.${b.name}.cache_import_ms`, load + build));
     } finally {

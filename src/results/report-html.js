@@ -91,7 +91,7 @@ ${waterfallSection(results)}
 <p class="note">${esc(READING)}${tooFew ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>
 ${tables}
 ${detect ? `<h2>What this run can detect</h2>\n<p class="note">${esc(DETECTABLE_READING)}</p>\n${detect}` : ''}
-${groups.length ? `<h2>Cells that did not run</h2><ul>${groups.map((g) => `<li><b>${esc(g.status)}</b>, ${g.count} cell${g.count > 1 ? 's' : ''}: ${esc(g.reason)}<br><small>Cells: ${esc(g.where)}</small></li>`).join('')}</ul>` : ''}
+${groups.length ? `<h2>Cells that did not run</h2><ul>${groups.map((g) => `<li><b>${esc(g.status)}</b>, ${g.count} cell${g.count > 1 ? 's' : ''}: ${esc(g.reason)}<br><small>Cells: ${esc(g.where)}</small>${g.tail ? `<pre>${esc(g.tail)}</pre>` : ''}</li>`).join('')}</ul>` : ''}
 <p><small>Raw samples and provenance: results.json; the tools' own output: raw/.</small></p>
 </body></html>
 `;

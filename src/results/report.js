@@ -6,6 +6,7 @@ import { costTable, jobSentence, pricingOf, workloadCosts } from './job-cost.js'
 import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
 import { markdownTable, mdText, wrap } from '../text/tables.js';
+import { mdBlock } from '../text/escape.js';
 import { TOO_FEW_NOTE, compareWithinRun, reading } from './within-run.js';
 import { answerFor, startupPhases } from '../reading/answer.js';
 import { modeTable } from '../reading/modes.js';
@@ -48,6 +49,8 @@ export function summaryTables(results) {
   for (const [benchmark, cells] of byBench) {
     // Only environments and distributions with a cell that ran: `problems` says why the others did not.
     const ok = cells.filter((c) => c.status === 'ok');
+    // Nothing of it ran: no table of nothing (titled as if native had run), `problems` says why.
+    if (!ok.length) continue;
     // Per benchmark: the quick run's next Engine line has lifecycle only, so the other tables keep "dind".
     const engines = [...new Set(ok.filter((c) => c.engine).map((c) => c.engine))];
     const short = (/** @type {string} */ k) => (engines.length === 1 ? k.replace(`@${engines[0]}`, '') : k);
@@ -126,10 +129,23 @@ export const DETECTABLE_READING =
   'the same per series (`detectable`).';
 
 /**
- * @typedef {{ status: string, reason: string, count: number, where: string }} ProblemGroup
+ * @typedef {{ status: string, reason: string, count: number, where: string, tail?: string }} ProblemGroup
  * `reason` is the first line of the cells' reason with the cell's own image named generically, so the
- * cells of one cause (Alpine offline: every Alpine image) form one group; `where` says which cells.
+ * cells of one cause (Alpine offline: every Alpine image) form one group; `where` says which cells;
+ * `tail`: a failed cell's last output lines (its logTail: a job's step, stderr first), bounded (TAIL_SHOWN).
  */
+
+/** What a report shows of a failed cell's output: its last lines, as many characters at most (results keep more). */
+export const TAIL_SHOWN = { lines: 25, chars: 4000 };
+
+/** @param {string | undefined} logTail */
+function shownTail(logTail) {
+  if (!logTail?.trim()) return undefined;
+  const lines = logTail.trimEnd().split('\n');
+  const kept = lines.slice(0, TAIL_SHOWN.lines).join('\n');
+  const more = lines.length > TAIL_SHOWN.lines ? `\n(${lines.length - TAIL_SHOWN.lines} more lines in results.json)` : '';
+  return kept.length > TAIL_SHOWN.chars ? `${kept.slice(0, TAIL_SHOWN.chars)}… (cut; the whole output is in raw/)` : kept + more;
+}
 
 /**
  * Cells that did not run, grouped by status and reason: each reason once.
@@ -146,7 +162,10 @@ export function problemGroups(results) {
     if (!groups.has(key)) groups.set(key, { status: c.status, reason, cells: [] });
     /** @type {any} */ (groups.get(key)).cells.push(c);
   }
-  return [...groups.values()].map((g) => ({ status: g.status, reason: g.reason, count: g.cells.length, where: whereText(g.cells) }));
+  return [...groups.values()].map((g) => {
+    const tail = shownTail(g.cells.find((c) => c.logTail)?.logTail);
+    return { status: g.status, reason: g.reason, count: g.cells.length, where: whereText(g.cells), ...(tail ? { tail } : {}) };
+  });
 }
 
 /**
@@ -380,7 +399,10 @@ export function markdownReport(results) {
   const groups = problemGroups(results);
   if (groups.length) {
     out.push('', '## Cells that did not run', '');
-    for (const g of groups) out.push(`- **${mdText(g.status)}**, ${g.count} cell${g.count > 1 ? 's' : ''}: ${mdText(g.reason)}<br>Cells: ${mdText(g.where)}`);
+    for (const g of groups) {
+      out.push(`- **${mdText(g.status)}**, ${g.count} cell${g.count > 1 ? 's' : ''}: ${mdText(g.reason)}<br>Cells: ${mdText(g.where)}`);
+      if (g.tail) out.push('', mdBlock(g.tail, '  '));
+    }
   }
   return out.join('\n') + '\n';
 }

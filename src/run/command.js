@@ -344,10 +344,13 @@ function fitToBudget(o, design, plan, estimates, unavailableImages) {
   const fit = fitAtPlan(runnable, leftS, { startS: DIND_START_S, imageS: IMAGE_LOAD_S });
   const hold = budgetToHold(fit.keptS, spentS, RESERVE_MS);
   const left = `${Math.max(0, Math.round(leftS))} s are left of ${budgetS} s for the planned rounds`;
+  // Every round costs about the same: how many of them the budget holds (a workload's long job makes this the figure to give).
+  const rounds = design.iterations + design.profile.warmup;
+  const fitting = Math.max(0, Math.floor(leftS / (fit.keptS / rounds)) - design.profile.warmup);
   if (!fit.fits && o.budgetStrict) {
     throw new BudgetError(
       `budget: what was asked for needs about ${Math.round(fit.keptS)} s (${duration(fit.keptS)}) of planned rounds, ${left}; ` +
-        `not started (--budget-strict): --budget ${hold} would hold it`,
+        `not started (--budget-strict): --budget ${hold} would hold it, or ${fitting} iteration(s) would fit it (--iterations ${fitting})`,
     );
   }
   /** @type {Map<string, string>} */
@@ -380,7 +383,7 @@ function fitToBudget(o, design, plan, estimates, unavailableImages) {
     o.log(
       `budget: what is kept needs about ${Math.round(fit.keptS)} s (${duration(fit.keptS)}) of planned rounds, ${left}: ` +
         `${kept} ${kept.includes(' and ') ? 'keep' : 'keeps'} its planned ${design.iterations} iteration(s), so the run goes over its budget and takes no adaptive rounds ` +
-        `(--budget ${hold} would hold it; with --budget and --budget-strict it would refuse to start instead)`,
+        `(--budget ${hold} would hold it, or ${fitting} iteration(s) would fit it: --iterations ${fitting}; with --budget and --budget-strict it would refuse to start instead)`,
     );
   }
   return { leftOut: out, over: !fit.fits };

@@ -43,11 +43,13 @@ export const QUICK_STEP_S = {
 };
 
 /**
- * One step's estimate: measured for the quick profile's own parameters (QUICK_STEP_S), else the benchmark's
+ * One step's estimate: what the benchmark knows of itself in that environment (`known`: a workload's
+ * expected job), else measured for the quick profile's own parameters (QUICK_STEP_S), else the benchmark's
  * tool time plus the environment's overhead.
- * @param {{ benchmark: string, envName: string, profile: string, toolS: number, overridden: boolean }} a
+ * @param {{ benchmark: string, envName: string, profile: string, toolS: number, overridden: boolean, known?: number }} a
  */
-export function stepSeconds({ benchmark, envName, profile, toolS, overridden }) {
+export function stepSeconds({ benchmark, envName, profile, toolS, overridden, known }) {
+  if (known !== undefined) return known;
   const measured = QUICK_STEP_S[benchmark];
   const kind = envName in RUN_OVERHEAD_S ? envName : 'dind';
   if (profile === 'quick' && !overridden && measured?.[kind] !== undefined) return measured[kind];
@@ -95,6 +97,7 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
       profile,
       toolS: row.perIterationS,
       overridden: cell.benchmark in paramOverrides,
+      known: registry[cell.benchmark].estimateIn?.(env.name),
     });
   }
   // Each DinD environment starts once and loads the images of its own cells (the next Engine line's has
@@ -107,6 +110,11 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
     );
     setupS += DIND_START_S + IMAGE_LOAD_S * images.size;
   }
+  // Work a benchmark does once per environment before its first measured step (a workload's unmeasured
+  // first job on an engine that outlives its jobs).
+  for (const e of plan.environments)
+    for (const name of new Set(plan.cells.filter((c) => c.env === e.key).map((c) => c.benchmark)))
+      setupS += registry[name].estimateFirstIn?.(e.name) ?? 0;
   const benchmarks = [...rows.values()].map((r) => ({ ...r, totalS: round(r.totalS) }));
   return { benchmarks, setupS, totalS: round(setupS + benchmarks.reduce((s, r) => s + r.totalS, 0)) };
 }
@@ -124,16 +132,29 @@ export function stepEstimates({ plan, profile, paramOverrides = {}, registry = B
   const perIteration = new Map(benchmarks.map((b) => [b.benchmark, b.perIterationS]));
   const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
   const envByKey = new Map(plan.environments.map((e) => [e.key, e]));
+  // A benchmark's unmeasured first work in an environment happens in its first step there: counted on that
+  // step (not the setup), so the ETA compares that step's time with an estimate that holds it too.
+  const firstSeen = new Set();
+  let firstS = 0;
   const steps = plan.steps.map((s) => {
     const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
-    return stepSeconds({
-      benchmark: cell.benchmark,
-      envName: env.name,
-      profile,
-      toolS: perIteration.get(cell.benchmark) ?? 5,
-      overridden: cell.benchmark in paramOverrides,
-    });
+    const first = firstSeen.has(`${cell.benchmark}|${env.key}`)
+      ? 0
+      : (registry[cell.benchmark]?.estimateFirstIn?.(env.name) ?? 0);
+    firstSeen.add(`${cell.benchmark}|${env.key}`);
+    firstS += first;
+    return (
+      first +
+      stepSeconds({
+        benchmark: cell.benchmark,
+        envName: env.name,
+        profile,
+        toolS: perIteration.get(cell.benchmark) ?? 5,
+        overridden: cell.benchmark in paramOverrides,
+        known: registry[cell.benchmark]?.estimateIn?.(env.name),
+      })
+    );
   });
-  return { steps, setupS };
+  return { steps, setupS: setupS - firstS };
 }

@@ -3,6 +3,8 @@
 // environment are scaled by how its finished steps there compared with their estimates (the tool's time
 // is what the estimate gets most wrong on another machine, and native differs from a container); with
 // none finished there yet, by the benchmark's ratio in other environments, else by the run's so far.
+// A long step (a workload's job) whose first run in an environment is far from its plan re-plans the rest
+// there: the progress line says so, with both figures, once.
 
 /**
  * @typedef {{benchmark: string, environment: string, seconds: number}} StepEstimate
@@ -24,6 +26,8 @@ export class Progress {
     this.skipped = new Set();
     /** @type {Set<number>} */
     this.done = new Set();
+    /** @type {string | null} what the last finished step re-planned, said once by the next note */
+    this.replanned = null;
   }
 
   /** A step that will not run: it leaves the ETA. @param {number} index */
@@ -35,6 +39,9 @@ export class Progress {
   finished(index, seconds) {
     const { benchmark, environment, seconds: estimated } = this.steps[index];
     this.done.add(index);
+    const first = !this.byKey.has(`${benchmark}|${environment}`);
+    if (first && Math.max(seconds, estimated) >= REPLAN_MIN_S && Math.abs(seconds / estimated - 1) > REPLAN_OFF)
+      this.replanned = `re-planned from the first ${benchmark} in ${environment}: ${duration(seconds)}, planned ${duration(estimated)}`;
     for (const key of [benchmark, `${benchmark}|${environment}`]) {
       const b = this.byKey.get(key) ?? { estimated: 0, actual: 0 };
       b.estimated += estimated;
@@ -73,9 +80,15 @@ export class Progress {
   /** "(elapsed 1m05s, ETA 12m)" @param {(index: number) => boolean} [willRun] */
   note(willRun) {
     const elapsed = (this.now() - this.startedAt) / 1000;
-    return `(elapsed ${duration(elapsed)}, ETA ${duration(this.remainingSeconds(willRun))})`;
+    const replanned = this.replanned ? `, ${this.replanned}` : '';
+    this.replanned = null;
+    return `(elapsed ${duration(elapsed)}, ETA ${duration(this.remainingSeconds(willRun))}${replanned})`;
   }
 }
+
+/** A first step this long (taken or planned) that is this far from its plan is said to re-plan the rest. */
+export const REPLAN_MIN_S = 30;
+export const REPLAN_OFF = 0.25;
 
 /** actual / estimated, 1 before anything finished. @param {{estimated: number, actual: number}} x */
 const ratio = (x) => (x.estimated > 0 ? x.actual / x.estimated : 1);

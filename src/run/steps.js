@@ -11,6 +11,10 @@ import { paramsFor } from './params.js';
 import { BudgetError, overMessage } from './budget.js';
 import { killWatch, stepLabel } from './kills.js';
 import { faultNotes } from './fault-notes.js';
+import { logText } from '../text/escape.js';
+
+/** How many lines of a failed step's output the terminal shows (report.md shows more, results.json keeps more). */
+const TERMINAL_TAIL_LINES = 12;
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
@@ -161,13 +165,11 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '',
   const ctx = measureContext(step, cell, run);
   const t0 = performance.now();
   try {
-    // Safety net over the per-step timeouts inside measure().
-    const limit = profile.stepTimeoutMs * 10;
-    const metrics = await withTimeout(
-      run.benchmarks[cell.benchmark].measure(env, ctx),
-      limit,
-      `no result after ${limit} ms`,
-    );
+    // Safety net over the per-step timeouts inside measure(); a benchmark with limits of its own (a
+    // workload's job) gets at least those.
+    const bench = run.benchmarks[cell.benchmark];
+    const limit = Math.max(profile.stepTimeoutMs * 10, bench.timeLimitMs ?? 0);
+    const metrics = await withTimeout(bench.measure(env, ctx), limit, `no result after ${limit} ms`);
     requireDecisions(cell, metrics);
     record(cell, metrics, step.warmup);
     log(`${progress} ${label}: ${metrics.length} metrics in ${Math.round(performance.now() - t0)} ms${eta()}`);
@@ -182,6 +184,15 @@ export async function runOneStep(step, cell, env, run, progress, eta = () => '',
     cell.reason += await faultNotes(String(cell.reason), env, run.tracker, cell.environmentKey);
     onError(e);
     log(`${progress} ${label}: FAILED: ${cell.reason}${eta()}`);
+    // What the failing command said last (a job's step: stderr first), bounded, each line escaped.
+    const tail = (cell.logTail ?? '').trimEnd().split('\n').filter(Boolean);
+    if (tail.length)
+      log(
+        tail
+          .slice(0, TERMINAL_TAIL_LINES)
+          .map((l) => `    ${logText(l.slice(0, 300))}`)
+          .join('\n'),
+      );
     return false;
   }
 }

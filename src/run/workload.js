@@ -4,17 +4,22 @@
 // (../workload/preflight.js); a resumed run reads the file again from the path it recorded.
 import { BENCHMARKS } from '../benchmarks/index.js';
 import { workloadBenchmark } from '../benchmarks/workload.js';
-import { loadWorkload } from '../workload/load.js';
+import { ENVIRONMENT_NAMES } from '../environments/names.js';
+import { logText } from '../text/escape.js';
+import { WorkloadError, loadWorkload } from '../workload/load.js';
 import { checkOnRunner } from '../workload/preflight.js';
+import { checkExpectedNames } from '../workload/time.js';
 
 /**
  * @param {string} file the workload file
  * @param {string[]} alsoBenchmarks benchmarks asked for beside it (--bench)
  * @param {import('dockerode')} [runner] the runner's engine: what the job takes from it is checked there
+ *   (none for `plan --workload`, which checks everything that needs no engine)
  * @returns {Promise<{ registry: import('./params.js').BenchmarkRegistry, benchmarks: string[], workload: import('../workload/load.js').Workload }>}
  */
 export async function withWorkload(file, alsoBenchmarks, runner) {
   const workload = await loadWorkload(file);
+  checkExpectedNames(workload, logText(workload.file), ENVIRONMENT_NAMES, (m) => new WorkloadError(m));
   if (runner) await checkOnRunner(workload, { docker: runner });
   const bench = workloadBenchmark(workload);
   return {

@@ -63,6 +63,21 @@ export function mdCode(value) {
 }
 
 /**
+ * Lines of a tool's output as a Markdown fenced code block: literal (no Markdown, HTML, link or mention
+ * inside it), control characters but the line breaks made spaces, the fence longer than any run of
+ * backticks in the text so no line can close it. `indent` nests it in a list item.
+ * @param {unknown} value @param {string} [indent]
+ */
+export function mdBlock(value, indent = '') {
+  const text = String(value ?? '')
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL, (c) => (c === '\n' ? c : ' '));
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}text`, ...text.split('\n'), fence].map((l) => `${indent}${l}`).join('\n');
+}
+
+/**
  * One value inside a log line: control characters written as escapes (`\n`, `\u001b`), so a value can
  * never end the line it is on and start a workflow command on the next; legacy `##[` commands split.
  * @param {unknown} value

@@ -316,8 +316,9 @@ export function reusableWorkflow(source) {
     if (!isSeq(steps)) continue;
     usesSuite(doc, /** @type {any} */ (job.value), steps);
     const isCheckout = (/** @type {any} */ step) => String(step.get('uses') ?? '').startsWith('actions/checkout@');
-    // The bench job checks the caller's repository out only for its workload file (docs/workloads.md).
-    if (String(job.key) === 'bench') {
+    // The bench job checks the caller's repository out only for its workload file (docs/workloads.md), and
+    // the prepare job to check and size it (plan --workload) before any runner is busy.
+    if (['bench', 'prepare'].includes(String(job.key))) {
       for (const step of /** @type {any[]} */ (steps.items).filter(isCheckout)) {
         step.set('name', "The caller's repository, for its workload file");
         step.set('if', "${{ (inputs.workload || vars.DIND_BENCH_WORKLOAD) != '' }}");

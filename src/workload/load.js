@@ -14,6 +14,7 @@ import { logText } from '../text/escape.js';
 import { checkComposeBinds } from './compose-binds.js';
 import { checkCredentials } from './credentials.js';
 import { parseReference } from './reference.js';
+import { checkTimes } from './time.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/workload.v1.schema.json', import.meta.url), 'utf8'));
 // verbose: each error carries the value it was about, so a message can say what was given.
@@ -33,13 +34,14 @@ export class WorkloadError extends Error {}
 
 /**
  * @typedef {{ name: string, source: 'pull' | 'archive' | 'present', seed?: string, archive?: string, from?: string }} WorkloadImage
- * @typedef {{ name: string, context: string, dockerfile?: string, target?: string, args?: Record<string, string>, tag?: string }} WorkloadBuild
+ * @typedef {{ name: string, context: string, dockerfile?: string, target?: string, args?: Record<string, string>, tag?: string, timeout?: string }} WorkloadBuild
  * @typedef {{ file: string, test?: { service: string, command?: string[] } }} WorkloadCompose
- * @typedef {{ name: string, run: string }} WorkloadStep
+ * @typedef {{ name: string, run: string, timeout?: string }} WorkloadStep
  * @typedef {import('./credentials.js').WorkloadRegistry} WorkloadRegistry
  * @typedef {{
  *   version: 1, name: string, description?: string, runner?: { persist?: boolean }, registries?: WorkloadRegistry[],
  *   images?: WorkloadImage[], builds?: WorkloadBuild[], compose?: WorkloadCompose, steps?: WorkloadStep[],
+ *   timeout?: import('./time.js').WorkloadTimeout, states?: import('./time.js').BuildState[], expected?: Record<string, string>,
  * }} WorkloadDoc
  * @typedef {WorkloadDoc & { file: string, dir: string }} Workload
  *   file: the workload file's absolute path; dir: its folder, which every path is relative to
@@ -127,6 +129,7 @@ export function checkDocument(doc, where) {
       throw new WorkloadError(`${where}: ${field}: "seed" is only read with source "pull"`);
   }
   checkReferences(w, where);
+  checkTimes(w, where, (m) => new WorkloadError(m));
   unique(w.images ?? [], (x) => x.name, 'images', where);
   unique(w.builds ?? [], (x) => x.name, 'builds', where);
   unique(w.steps ?? [], (x) => x.name, 'steps', where);
@@ -222,6 +225,8 @@ const EXPECTED = {
   '#/definitions/path/pattern': 'a path without control characters (tabs, newlines)',
   '#/definitions/imageRef/pattern': 'an image reference as `docker pull` takes it, such as team/app:1',
   '#/definitions/text/pattern': 'text without NUL characters',
+  '#/definitions/duration/pattern': 'a time such as 90s, 3m, 2m30s or 1h30m',
+  '#/properties/expected/propertyNames/pattern': 'job, build or an environment name',
   '#/properties/builds/items/properties/target/pattern':
     'a build stage name of up to 64 letters, digits, "_", "." and "-", starting with a letter or digit',
   '#/properties/builds/items/properties/args/propertyNames/pattern':

@@ -303,7 +303,7 @@ test(
     assert.equal(r.code, EXIT.OVER_BUDGET, log);
     assert.ok(
       r.lines.some((l) =>
-        /^budget: what was asked for needs about \d+ s \(\S+\) of planned rounds, 0 s are left of 20 s for the planned rounds; not started \(--budget-strict\): --budget \d+m would hold it$/.test(
+        /^budget: what was asked for needs about \d+ s \(\S+\) of planned rounds, 0 s are left of 20 s for the planned rounds; not started \(--budget-strict\): --budget \d+m would hold it, or \d+ iteration\(s\) would fit it \(--iterations \d+\)$/.test(
           l,
         ),
       ),

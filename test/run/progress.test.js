@@ -117,3 +117,34 @@ test('estimates and parameters come from the registry the run is given, not only
     /not a parameter of custom/,
   );
 });
+
+test('a long first step far from its plan re-plans the rest, and the progress line says so once', () => {
+  let now = 0;
+  const p = new Progress(
+    [
+      { benchmark: 'workload.job', environment: 'dind', seconds: 120 },
+      { benchmark: 'workload.job', environment: 'dind', seconds: 120 },
+      { benchmark: 'workload.job', environment: 'dind', seconds: 120 },
+    ],
+    { now: () => now },
+  );
+  now = 240_000;
+  p.finished(0, 240);
+  assert.equal(
+    p.note(),
+    '(elapsed 4m00s, ETA 8m00s, re-planned from the first workload.job in dind: 4m00s, planned 2m00s)',
+  );
+  p.finished(1, 240);
+  assert.equal(p.note(), '(elapsed 4m00s, ETA 4m00s)', 'said once');
+});
+
+test('a short step or one near its plan is not said to re-plan', () => {
+  const p = new Progress([
+    { benchmark: 'sysbench', environment: 'docker', seconds: 4 },
+    { benchmark: 'workload.job', environment: 'docker', seconds: 100 },
+  ]);
+  p.finished(0, 8);
+  assert.doesNotMatch(p.note(), /re-planned/);
+  p.finished(1, 110);
+  assert.doesNotMatch(p.note(), /re-planned/);
+});

@@ -65,13 +65,17 @@ test("the reusable workflow checks out only the caller for its workload, and run
     // `./` resolves in the job's workspace: only the suite the job fetched itself, never the caller's files.
     if (u.startsWith('./'))
       assert.match(u, new RegExp(`^\\./${SUITE_DIR.replace('.', '\\.')}/actions/[\\w-]+$`), `${job}: ${u}`);
-    // The caller's checkout is not dind-bench: only the bench job takes it, and only for a workload file.
-    if (u.startsWith('actions/checkout@')) assert.equal(job, 'bench', `${job}: checks out the caller`);
+    // The caller's checkout is not dind-bench: only the bench job takes it, and the prepare job that checks and
+    // sizes the workload (plan --workload), only for a workload file.
+    if (u.startsWith('actions/checkout@'))
+      assert.ok(['bench', 'prepare'].includes(job), `${job}: checks out the caller`);
     assert.ok(!u.startsWith(`${SUITE_REPOSITORY}/`), `${job}: ${u} names a ref that is not the workflow's own`);
   }
-  const checkout = wf.jobs.bench.steps.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/checkout@'));
-  assert.match(checkout.if, /inputs\.workload \|\| vars\.DIND_BENCH_WORKLOAD\) != ''/);
-  assert.equal(checkout.with['persist-credentials'], false);
+  for (const job of ['bench', 'prepare']) {
+    const checkout = wf.jobs[job].steps.find((/** @type {any} */ s) => String(s.uses).startsWith('actions/checkout@'));
+    assert.match(checkout.if, /inputs\.workload \|\| vars\.DIND_BENCH_WORKLOAD\) != ''/);
+    assert.equal(checkout.with['persist-credentials'], false);
+  }
   const own = refs.filter((r) => r.uses.startsWith(`./${SUITE_DIR}/`));
   const local = uses('.github/workflows/bench.yml').filter((r) => r.uses.startsWith('./actions/'));
   assert.equal(own.length, local.length);

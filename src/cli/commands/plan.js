@@ -1,15 +1,82 @@
 // `dind-bench plan`: what a run would do and roughly how long it would take, per benchmark, without
-// running anything (so a team can budget runner time for `--profile standard`).
+// running anything (so a team can budget runner time for `--profile standard`). With --workload, the
+// team's job is checked first, with no engine (everything that can be checked before a pull), then sized:
+// cells, samples, wall time and runner cost from the file's `expected` times, and whether it fits the CI
+// job's limit (--max-minutes) and the budget (--budget); exit 7 when it does not, before any runner is busy.
+import { InvalidArgumentError, Option } from 'commander';
 import { designOf, profileSelection } from '../../run/design.js';
+import { BILLING_MODELS, DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE } from '../../model/job-cost.js';
+import { parseDuration } from '../../text/durations.js';
 import { log } from '../log.js';
 import { addRunSelection } from '../options.js';
 
+/** `plan`'s exit code when the run would not fit a limit given (as `run --budget-strict` refuses). */
+export const EXIT_DOES_NOT_FIT = 7;
+
+/** @param {string} v */
+function durationMs(v) {
+  const ms = parseDuration(v);
+  if (!(ms > 0))
+    throw new InvalidArgumentError(`expected a duration such as 15m, 90s or 1h30m, got ${JSON.stringify(v)}`);
+  return ms;
+}
+
+/** @param {string} v */
+function minutesOf(v) {
+  const n = Number(v);
+  if (!(Number.isInteger(n) && n >= 1 && n <= 6 * 60))
+    throw new InvalidArgumentError(`expected whole minutes from 1 to 360 (a CI job's limit), got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** @param {string} v */
+function price(v) {
+  const n = Number(v);
+  if (!(Number.isFinite(n) && n >= 0 && n < 1000))
+    throw new InvalidArgumentError(`expected a price in dollars per minute such as 0.006, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/**
+ * The options that size a run against its limits and price it (with --workload).
+ * @param {import('commander').Command} command
+ */
+function withSizing(command) {
+  return command
+    .option(
+      '--workload <file>',
+      'your CI job (docs/workloads.md): checked with no engine, then sized from its expected times: cells, samples, wall time, runner cost, and whether it fits (exit 7 when it does not)',
+    )
+    .option(
+      '--max-minutes <n>',
+      "the limit of the CI job the run goes in, in minutes (the reusable workflow's bench job: 240); with --workload",
+      minutesOf,
+    )
+    .option(
+      '--budget <duration>',
+      "the run's wall-time budget (e.g. 45m), as run takes it; with --workload",
+      durationMs,
+    )
+    .option(
+      '--price-per-minute <usd>',
+      `what one runner minute costs you, for the runner cost (default ${DEFAULT_PRICE_PER_MINUTE}: a GitHub-hosted Linux 2-core minute)`,
+      price,
+    )
+    .addOption(
+      new Option('--billing <model>', 'how runner minutes count: hosted (per started minute) or occupancy (per second)')
+        .choices([...BILLING_MODELS])
+        .default(DEFAULT_BILLING),
+    );
+}
+
 /** @param {import('commander').Command} cli */
 export function register(cli) {
-  addRunSelection(
-    cli
-      .command('plan')
-      .description('estimate the wall time of a run per benchmark, from the parameters, without running it'),
+  withSizing(
+    addRunSelection(
+      cli
+        .command('plan')
+        .description('estimate the wall time of a run per benchmark, from the parameters, without running it'),
+    ),
   ).action(async (opts, command) => {
     const [{ estimateRun }, { loadParamOverrides, paramsFor }, { makePlan }, { textTable }] = await Promise.all([
       import('../../run/estimate.js'),
@@ -18,20 +85,30 @@ export function register(cli) {
       import('../../text/tables.js'),
     ]);
     const paramOverrides = opts.config ? await loadParamOverrides(opts.config) : {};
+    // The workload is checked before anything is planned: a bad file fails here, naming file and field.
+    const job = opts.workload
+      ? await (
+          await import('../../run/workload.js')
+        ).withWorkload(opts.workload, command.getOptionValueSource('bench') === 'cli' ? opts.bench : [])
+      : null;
     const named = ['bench', 'env', 'engine', 'distro'].filter((k) => command.getOptionValueSource(k) === 'cli');
-    // The profile's own cells unless the command line chose them, as `run` plans them.
-    const chosen = profileSelection(opts.profile, { benchmarks: opts.bench, environments: opts.env, named });
-    opts.bench = chosen.benchmarks;
+    // The profile's own cells unless the command line (or a workload) chose them, as `run` plans them.
+    const chosen = profileSelection(opts.profile, {
+      benchmarks: opts.bench,
+      environments: opts.env,
+      named: job ? [...named, 'workload'] : named,
+    });
     opts.env = chosen.environments;
-    const { iterations, warmup, engines, nextLine } = designOf({
+    const benchmarks = job ? job.benchmarks : chosen.benchmarks;
+    const { iterations, warmup, engines, nextLine, profile } = designOf({
       ...opts,
       environments: opts.env,
       engines: opts.engine,
-      benchmarks: opts.bench,
-      named,
+      benchmarks,
+      named: job ? [...named, 'workload'] : named,
     });
     const plan = makePlan({
-      benchmarks: opts.bench,
+      benchmarks,
       environments: opts.env,
       distros: opts.distro,
       engines,
@@ -40,24 +117,83 @@ export function register(cli) {
       nextLine,
       only: chosen.only,
     });
-    const est = estimateRun({ plan, profile: opts.profile, paramOverrides });
+    const registry = job?.registry;
+    const est = estimateRun({ plan, profile: opts.profile, paramOverrides, registry });
     const rows = est.benchmarks.map((b) => [
       b.benchmark,
-      JSON.stringify(paramsFor(b.benchmark, opts.profile, paramOverrides)),
+      JSON.stringify(paramsFor(b.benchmark, opts.profile, paramOverrides, registry)),
       String(b.perIterationS),
       String(b.steps),
       minutes(b.totalS),
     ]);
-    rows.push(['DinD setup', '', '', '', minutes(est.setupS)]);
+    rows.push(['setup', '', '', '', minutes(est.setupS)]);
     rows.push(['total', '', '', '', minutes(est.totalS)]);
     log(
       `profile ${opts.profile}: ${iterations} iterations + ${warmup} warm-up, environments ${opts.env.join(', ')}, distros ${opts.distro.join(', ')}`,
     );
     log(textTable(['benchmark', 'parameters', 'tool s/step', 'steps', 'estimate'], rows));
-    log(
-      '\nAn estimate from the parameters and overheads measured on a 2-core runner (see src/run/estimate.js); measure yours with --iterations 1 and scale.',
-    );
+    if (!job) {
+      log(
+        '\nAn estimate from the parameters and overheads measured on a 2-core runner (see src/run/estimate.js); measure yours with --iterations 1 and scale.',
+      );
+      return;
+    }
+    const sized = await logWorkloadPlan(opts, {
+      job,
+      plan,
+      iterations,
+      warmup,
+      profile,
+      paramOverrides,
+      totalS: est.totalS,
+    });
+    if (!sized.fits) process.exitCode = EXIT_DOES_NOT_FIT;
   });
+}
+
+/**
+ * The workload's part of the plan: per environment, the totals, and each limit it fits or not.
+ * @param {any} opts the command's options
+ * @param {{ job: Awaited<ReturnType<typeof import('../../run/workload.js').withWorkload>>,
+ *   plan: ReturnType<typeof import('../../run/plan.js').makePlan>, iterations: number, warmup: number,
+ *   profile: { budgetMs?: number }, paramOverrides: import('../../run/params.js').ParamOverrides, totalS: number }} a
+ */
+async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, paramOverrides, totalS }) {
+  const [{ textTable }, { sizeWorkloadPlan, workloadPlanText }] = await Promise.all([
+    import('../../text/tables.js'),
+    import('../../run/workload-plan.js'),
+  ]);
+  const limits = [
+    ...(opts.maxMinutes
+      ? [{ limitS: opts.maxMinutes * 60, what: `the CI job's limit (--max-minutes ${opts.maxMinutes})` }]
+      : []),
+    ...(opts.budget ? [{ limitS: opts.budget / 1000, what: 'the budget (--budget)' }] : []),
+  ];
+  const pricing = { price: opts.pricePerMinute ?? DEFAULT_PRICE_PER_MINUTE, billing: opts.billing };
+  const sized = sizeWorkloadPlan({
+    plan,
+    profile: opts.profile,
+    iterations,
+    warmup,
+    registry: job.registry,
+    paramOverrides,
+    workload: job.workload,
+    benchmark: job.benchmarks[0],
+    ...pricing,
+    limits,
+  });
+  const text = workloadPlanText(sized, pricing);
+  log(`\n${job.benchmarks[0]} (${job.workload.file}): checked, no engine asked`);
+  log(textTable(text.header, text.rows));
+  for (const line of text.lines) log(line);
+  if (profile.budgetMs && totalS > profile.budgetMs / 1000 && !opts.budget)
+    log(
+      `over the ${opts.profile} profile's budget of ${Math.round(profile.budgetMs / 60_000)} min: run keeps the job's planned iterations (it is named) and goes over it, with no adaptive rounds`,
+    );
+  log(
+    "A job's estimate is its expected time (docs/workloads.md); a run re-plans the rest from its first measured jobs, said on its progress lines.",
+  );
+  return sized;
 }
 
 /** @param {number} s */
