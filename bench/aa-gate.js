@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm run bench:aa-gate`: the A/B gate's false regressions, measured on a real A/A (issue 34). The gate
-// (`compare RESULTS --baseline A --candidate B --fail-on regression`, src/compare/command.js abCommand)
-// reads every metric of B against A (src/reading/) and fails when any comes out 'regression'. Its
-// documented rate (src/reading/decide.js FALSE_ALARM_RATE, and the line every A/B prints: "False
-// regressions are held at 5% over the N metrics judged") is 5%: where nothing changed, a gate over all
-// metrics fails at most 5% of the time. This measures that rate.
+// `npm run bench:aa-gate`: the A/B gate's false regressions, measured on a real A/A (issues 34 and 45). The
+// gate (`compare RESULTS --baseline A --candidate B --gate DECISIONS --fail-on regression`,
+// src/compare/command.js abCommand) reads the decisions of B against A (src/reading/: each benchmark's
+// decision metric, by default the quick profile's benchmarks) and fails when any comes out 'regression'.
+// Its documented rate (src/reading/decide.js FALSE_ALARM_RATE, and the line every A/B prints: "Wrong
+// decisions are held at 5% over the run's N decisions") is 5%: where nothing changed, a gate over a quick
+// run's decisions fails at most 5% of the time. This measures that rate.
 //
 // The design, and why it is an A/A: the gate judges two environments of ONE run, interleaved round by
 // round on the same machine. So the A/A here is a real run of the suite in which the two environments are
@@ -26,7 +27,7 @@
 // is the resampling's error given these runs, not a run-to-run one; and pooling mixes A and B, so a
 // systematic difference between the copies (an order effect) shows only in the real trials.
 //
-// Usage: npm run bench:aa-gate -- [--runs 3] [--iterations 10] [--bench lifecycle,sysbench,fio,iozone]
+// Usage: npm run bench:aa-gate -- [--runs 3] [--iterations 5] [--bench the quick profile's]
 //   [--env docker] [--resamples 100] [--seed 34] [--keep DIR] [--out bench/results/aa-gate.md]
 // Needs a running engine with the images built (missing ones are built first, not timed). The load
 // average is sampled before, during and after, and the other containers on the engine and the busiest
@@ -40,6 +41,7 @@ import { abCommand } from '../src/compare/command.js';
 import { outerEngine } from '../src/engine/client.js';
 import { FALSE_ALARM_RATE, readAb, smallestMannWhitneyP } from '../src/reading/index.js';
 import { EXIT_REGRESSION } from '../src/reading/gate.js';
+import { decisionOf } from '../src/model/decisions.js';
 import { ENVIRONMENT_NAMES, isDind } from '../src/environments/index.js';
 import { assembleResults } from '../src/run/document.js';
 import { prepareImages } from '../src/run/images.js';
@@ -65,8 +67,8 @@ import { markdownOf } from './eval/aa-report.js';
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
-    iterations: { type: 'string', default: '10' },
-    bench: { type: 'string', default: 'lifecycle,sysbench,fio,iozone' },
+    iterations: { type: 'string', default: '5' },
+    bench: { type: 'string', default: PROFILES.quick.benchmarks?.join(',') ?? 'lifecycle,sysbench' },
     env: { type: 'string', default: 'docker' },
     engine: { type: 'string', default: '20.10' },
     resamples: { type: 'string', default: '100' },
@@ -229,15 +231,18 @@ async function oneRun(r) {
   });
   const file = path.join(outDir, 'results.json');
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-  // The real gate, as a pipeline calls it: every metric gated, --fail-on regression.
-  const { exitCode, rows, gate } = await abCommand({
+  // The real gate, as a pipeline calls it, over every decision of the run (each benchmark's decision
+  // metric), --fail-on regression.
+  const { exitCode, rows: all, gate } = await abCommand({
     results: file,
     baseline: A,
     candidate: B,
+    gate: BENCHES.flatMap((b) => (decisionOf(b)?.metrics ?? []).map((m) => `${b}/${m}`)).join(','),
     failOn: 'regression',
     json: path.join(outDir, 'gate.json'),
     print: () => {},
   });
+  const rows = all.filter((x) => x.decision);
   if ((exitCode === EXIT_REGRESSION) !== rows.some((x) => x.outcome === 'regression'))
     throw new Error(`run ${r + 1}: the gate's exit code ${exitCode} disagrees with its rows`);
   const counted = tally(rows);
