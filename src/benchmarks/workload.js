@@ -16,7 +16,7 @@
 // from a local image (`seed`): every pull is a real pull over HTTP, logged in first (the run's registry
 // asks every client for a credential). That registry stands in for the registry the image's name gives
 // (`registry.example.internal:5000/team/app:1` is pulled as RUN-REGISTRY/team/app:1) and accepts the
-// workload's credential for it; a name pinned by digest is pulled by that digest, so a digest that does
+// workload's user name for it, with a password of the run's own; a name pinned by digest is pulled by that digest, so a digest that does
 // not match the image fails the cell naming it. The workload's registry credentials come from environment
 // variables (../workload/credentials.js) and are given to `docker login --password-stdin` only. Everything
 // a job makes is removed: a fresh engine with its volume, and on the runner's engine (../engine/image-names.js)
@@ -29,6 +29,7 @@
 // volumes and networks they create carry the run's label and the step's (STEP_LABEL), and on an engine
 // that outlives the job they are listed and removed when the job ends (the run's sweep finds what a
 // Ctrl-C left).
+import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,7 @@ import { startRegistry } from '../engine/registry.js';
 import { RUN_LABEL } from '../engine/resources.js';
 import { benchImage } from '../images/catalog.js';
 import { capability } from '../environments/environment.js';
+import { archiveTags } from '../workload/archive-tags.js';
 import { imageKey } from '../workload/load.js';
 import { COMPOSE_MISSING } from '../workload/preflight.js';
 import { readCredentials } from '../workload/credentials.js';
@@ -143,12 +145,14 @@ async function makeShared(w, tracker, registryImage) {
   tracker.onCleanup(() => restoreImages(s));
   const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
   if (seeds.length) {
-    // The run's registry stands in for the registries the seeded names give: it accepts their credentials,
-    // and the jobs log in to it with the first of them (with the run's own when the workload gives none).
+    // The run's registry stands in for the registries the seeded names give: it accepts their user names,
+    // each with a password of the run's own (nothing derived from the team's real password, not even a
+    // hash, reaches its container), and the jobs log in to it with the first of them (with the run's own
+    // credential when the workload gives none).
     const names = new Set(seeds.map((i) => parseReference(i.name).registry?.toLowerCase()).filter(Boolean));
     const standIn = s.credentials
       .filter((c) => names.has(c.address.toLowerCase()))
-      .map((c) => ({ username: c.username, password: c.password }));
+      .map((c) => ({ username: c.username, password: randomBytes(32).toString('base64url') }));
     const outer = outerEngine();
     s.registry = await startRegistry({
       docker: outer,
@@ -294,19 +298,12 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
       m.push(ms(`image.${key}.pull_ms`, t));
       continue;
     } else if (image.source === 'archive') {
-      await names?.claim(image.name);
-      m.push(
-        ms(
-          `image.${key}.load_ms`,
-          await cli(`load-${key}`, [
-            'load',
-            '--quiet',
-            '--input',
-            path.join(s.dir, /** @type {string} */ (image.archive)),
-          ]),
-        ),
-      );
-      await names?.madeUnder(image.name);
+      const archive = path.join(s.dir, /** @type {string} */ (image.archive));
+      // `docker load` points every tag of the archive's manifest, not only the workload's name: all claimed.
+      const loads = names ? [...new Set([image.name, ...(await archiveTags(archive))])] : [];
+      for (const name of loads) await names?.claim(name);
+      m.push(ms(`image.${key}.load_ms`, await cli(`load-${key}`, ['load', '--quiet', '--input', archive])));
+      for (const name of loads) await names?.madeUnder(name);
     } else if (engine.fresh) {
       // Present on the runner, not in a fresh engine: the job has to bring it in (save from the runner's engine, load).
       m.push(ms(`image.${key}.load_ms`, await copyImage(image.from ?? image.name, image.name, engine, s, cli)));
