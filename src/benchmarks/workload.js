@@ -610,11 +610,14 @@ async function shell(step, engine, s, ctx, rawPrefix, registry) {
   } finally {
     await proxy.close();
   }
+  // A step the file lets leave processes running (`background: true`): they end with it all the same, named
+  // in its raw output, and it does not fail for them.
+  const ended = r.leftRunning.length ? `\n--- left running, ended with the step ---\n${r.leftRunning.join('\n')}` : '';
   await ctx.saveRaw(
     `${rawPrefix}step-${step.name}`,
-    `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}`,
+    `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}${ended}`,
   );
-  const e = stepError(`step-${step.name}`, step.run, r);
+  const e = stepError(`step-${step.name}`, step.run, step.background ? { ...r, leftRunning: [] } : r);
   if (e) throw e;
   return r.ms;
 }
