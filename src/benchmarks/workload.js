@@ -57,7 +57,9 @@ import { parseReference, referenceAt, taggedName } from '../workload/reference.j
  * jobs gave and the images they made there; the run's labels, put on what steps create; the workload's
  * registry credentials (read once, masked), the one its jobs log in to the run's registry with, and the
  * digest that registry serves for each seeded image.
- * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, dir: string,
+ * stepConfig: the docker CLI config of steps the file does not give the registry logins (`registries: true`):
+ * the plugins, no credential.
+ * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, stepConfig: string, dir: string,
  *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>,
  *   labels: Record<string, string>, credentials: import('../workload/credentials.js').Credential[],
  *   registryLogin: import('../engine/registry.js').RegistryUser | null, served: Map<string, string> }} Shared
@@ -130,10 +132,13 @@ async function makeShared(w, tracker, registryImage) {
   await cp(w.dir, dir, { recursive: true, verbatimSymlinks: true });
   const config = await cliConfig();
   tracker.onCleanup(config.remove);
+  const stepConfig = await cliConfig();
+  tracker.onCleanup(stepConfig.remove);
   /** @type {Shared} */
   const s = {
     registry: null,
     config: config.dir,
+    stepConfig: stepConfig.dir,
     dir,
     primed: new Set(),
     engines: new Map(),
@@ -589,7 +594,8 @@ async function compose(c, s, cli, engine) {
  * A shell step of the job (sh -c) in the job's folder (the run's copy of the workload's), with DOCKER_HOST
  * on the job's engine, through a label proxy (started before the step, untimed) that labels what the step
  * creates with the run and the step; DIND_BENCH_REGISTRY is the run's registry as this engine reaches it
- * (HOST:PORT, to push and pull as a job does with its CI registry), when the run started one.
+ * (HOST:PORT, to push and pull as a job does with its CI registry), when the run started one. Its docker
+ * CLI config holds the job's registry logins only when the file gives the step `registries: true`.
  * @param {import('../workload/load.js').WorkloadStep} step @param {JobEngine} engine @param {Shared} s
  * @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix @param {string | null} registry
  */
@@ -604,7 +610,8 @@ async function shell(step, engine, s, ctx, rawPrefix, registry) {
       cwd: s.dir,
       env: registry ? { DIND_BENCH_REGISTRY: registry } : {},
       timeoutMs: ctx.timeoutMs,
-      config: s.config,
+      // The job's logins only for a step the file says needs them: any other gets a config without them.
+      config: step.registries ? s.config : s.stepConfig,
       builder: engine.builder,
     });
   } finally {

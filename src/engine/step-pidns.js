@@ -1,9 +1,9 @@
 // A PID namespace per workload step: what the step starts cannot outlive it. A process group alone does not
 // hold a step's processes: `setsid cmd &` and a double fork leave the group (and the session), and would run
-// on after the job on a persistent runner. In a namespace of its own (unshare --pid --fork --kill-child) the
-// step's shell is a child of a small PID 1; when the shell exits, PID 1 tells the run (over fd 3), the run
-// names every other process still in that namespace (wherever it forked or whatever session it made), then
-// lets PID 1 exit, and the kernel ends all of them with it. Where no namespace can be made (no root and no
+// on after the job on a persistent runner. In a namespace of its own (unshare --pid --fork --kill-child, with
+// a /proc of its own) the step's shell is a child of a small PID 1; when the shell exits, PID 1 tells the
+// run (over fd 3), the run names every other process still in that namespace (wherever it forked or
+// whatever session it made), then lets PID 1 exit, and the kernel ends all of them with it. Where no namespace can be made (no root and no
 // unprivileged user namespaces), `available()` says so and the step runs in a process group, as before.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
@@ -25,7 +25,9 @@ let flags;
  */
 export function available() {
   if (flags !== undefined) return flags;
-  const base = ['--pid', '--fork', '--kill-child'];
+  // A /proc of its own (a mount namespace with it): the step sees its own processes only, not the run's
+  // (whose environment and command lines are not the step's to read through /proc).
+  const base = ['--pid', '--fork', '--kill-child', '--mount', '--mount-proc'];
   const tries = process.getuid?.() === 0 ? [base] : [['--user', '--map-current-user', ...base]];
   flags = null;
   for (const f of tries) {
