@@ -30,7 +30,7 @@
 // that outlives the job they are listed and removed when the job ends (the run's sweep finds what a
 // Ctrl-C left).
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { BUILDERS, cliConfig, dockerCli, dockerLogin, shellStep, storeLogin } from '../engine/cli.js';
@@ -59,7 +59,8 @@ import { parseReference, referenceAt, taggedName } from '../workload/reference.j
  * digest that registry serves for each seeded image.
  * stepConfig: the docker CLI config of steps the file does not give the registry logins (`registries: true`):
  * the plugins, no credential.
- * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, stepConfig: string, dir: string,
+ * copy: the run's copy of the root's files, in which `dir` is the job's folder.
+ * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, stepConfig: string, dir: string, copy: string,
  *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>,
  *   labels: Record<string, string>, credentials: import('../workload/credentials.js').Credential[],
  *   registryLogin: import('../engine/registry.js').RegistryUser | null, served: Map<string, string> }} Shared
@@ -127,9 +128,12 @@ function shared(w, tracker, registryImage) {
 
 /** @param {Workload} w @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} registryImage */
 async function makeShared(w, tracker, registryImage) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'dind-bench-workload-'));
-  tracker.onCleanup(() => rm(dir, { recursive: true, force: true }));
-  await cp(w.dir, dir, { recursive: true, verbatimSymlinks: true });
+  // The root's files (the workload's folder unless it names a root), the job's folder at its place in them.
+  const copy = await mkdtemp(path.join(os.tmpdir(), 'dind-bench-workload-'));
+  tracker.onCleanup(() => rm(copy, { recursive: true, force: true }));
+  const root = w.rootDir ?? w.dir;
+  await cp(root, copy, { recursive: true, verbatimSymlinks: true });
+  const dir = path.join(copy, path.relative(root, await realpath(w.dir)));
   const config = await cliConfig();
   tracker.onCleanup(config.remove);
   const stepConfig = await cliConfig();
@@ -140,6 +144,7 @@ async function makeShared(w, tracker, registryImage) {
     config: config.dir,
     stepConfig: stepConfig.dir,
     dir,
+    copy,
     primed: new Set(),
     engines: new Map(),
     labels: tracker.labels,
@@ -222,7 +227,7 @@ async function runJob(w, env, ctx) {
     // A DinD engine joins the registry's network (the run's own), and sees the job's folder at the path the
     // compose CLI on the host gives its bind mounts, as a DinD service shares the job's workspace.
     networks: registry ? [registry.network] : [],
-    shareDirs: w.compose ? [s.dir] : [],
+    shareDirs: w.compose ? [s.copy] : [],
   };
   const startEngine = capability(env, 'jobEngine');
   // A runner that keeps its engine has run this job before: one unmeasured job first, so every
