@@ -44,7 +44,7 @@ import { capability } from '../environments/environment.js';
 import { archiveTags } from '../workload/archive-tags.js';
 import { imageKey } from '../workload/load.js';
 import { COMPOSE_MISSING } from '../workload/preflight.js';
-import { readCredentials } from '../workload/credentials.js';
+import { buildSecretEnv, readCredentials } from '../workload/credentials.js';
 import { parseReference, referenceAt, taggedName } from '../workload/reference.js';
 
 /** @typedef {import('../workload/load.js').Workload} Workload */
@@ -326,7 +326,10 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
   }
   for (const b of w.builds ?? [])
     m.push(
-      ms(`build.${b.name}_ms`, await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [], engine)))),
+      ms(
+        `build.${b.name}_ms`,
+        await naming([buildTag(b)], () => cli(`build-${b.name}`, buildArgs(b, s, [], engine), buildSecretEnv(b))),
+      ),
     );
   if (w.compose) m.push(...(await compose(w.compose, s, cli, engine)));
   // A step reaches the run's registry as a job reaches its CI registry: at the address this engine uses.
@@ -398,13 +401,15 @@ function pinned(e, name, s) {
 /**
  * A runner of the docker CLI on the job's engine: saves the output, fails with the tool's own words.
  * @param {JobEngine} engine @param {Shared} s @param {import('./benchmark.js').MeasureContext} ctx @param {string} rawPrefix
- * @returns {(step: string, args: string[]) => Promise<number>} milliseconds the command took
+ * @returns {(step: string, args: string[], env?: Record<string, string>) => Promise<number>} milliseconds the
+ *   command took; env: variables of its own (a build's secrets, which its arguments name, never hold)
  */
 function cliOn(engine, s, ctx, rawPrefix) {
-  return async (step, args) => {
+  return async (step, args, env = {}) => {
     const r = await dockerCli({
       socket: engine.socket,
       args,
+      env,
       cwd: s.dir,
       timeoutMs: ctx.timeoutMs,
       config: s.config,
@@ -489,6 +494,15 @@ function buildArgs(b, s, extra, engine) {
   ];
   if (b.target) args.push('--target', b.target);
   for (const [k, v] of Object.entries(b.args ?? {})) args.push('--build-arg', `${k}=${v}`);
+  // A secret by the variable that holds it: the value reaches BuildKit from the CLI's environment only.
+  if (b.secrets?.length && !BUILDERS[engine.builder ?? 'BuildKit'].buildkit)
+    throw Object.assign(
+      new Error(
+        `step build-${b.name}: build secrets (field /builds/*/secrets) need BuildKit; this engine builds with ${engine.builder}, whose classic build takes no --secret`,
+      ),
+      { step: `build-${b.name}` },
+    );
+  for (const secret of b.secrets ?? []) args.push('--secret', `id=${secret.id},env=${secret.env}`);
   return [...args, ...extra, context];
 }
 
@@ -687,11 +701,16 @@ async function controlledBuilds(w, engine, s, ctx) {
     m.push(
       ms(
         `build.${b.name}.cold_ms`,
-        await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline], engine)),
+        await cli(`build-${b.name}-cold`, buildArgs(b, s, ['--no-cache', ...inline], engine), buildSecretEnv(b)),
       ),
     );
     await names?.madeUnder(buildTag(b));
-    m.push(ms(`build.${b.name}.warm_ms`, await cli(`build-${b.name}-warm`, buildArgs(b, s, inline, engine))));
+    m.push(
+      ms(
+        `build.${b.name}.warm_ms`,
+        await cli(`build-${b.name}-warm`, buildArgs(b, s, inline, engine), buildSecretEnv(b)),
+      ),
+    );
     await names?.madeUnder(buildTag(b));
     if (!engine.fresh) continue; // the runner's engine keeps its own cache: an import would not be used
     // Buildah's cache is the image's own layers: no build cache apart from them to prune and import.
@@ -705,6 +724,7 @@ async function controlledBuilds(w, engine, s, ctx) {
       const build = await cli(
         `build-${b.name}-cache-import`,
         buildArgs(b, s, ['--cache-from', buildTag(b), ...inline], engine),
+        buildSecretEnv(b),
       );
       m.push(ms(`build.${b.name}.cache_import_ms`, load + build));
     } finally {

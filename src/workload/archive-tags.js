@@ -32,7 +32,7 @@ export async function archiveTags(file) {
     }
     /** @type {Buffer[]} */
     const parts = [];
-    stream.on('data', (b) => parts.push(b));
+    stream.on('data', (b) => parts.push(/** @type {Buffer} */ (b)));
     stream.on('end', () => {
       manifest = Buffer.concat(parts);
       next();

@@ -35,7 +35,7 @@ export class WorkloadError extends Error {}
 
 /**
  * @typedef {{ name: string, source: 'pull' | 'archive' | 'present', seed?: string, archive?: string, from?: string }} WorkloadImage
- * @typedef {{ name: string, context: string, dockerfile?: string, target?: string, args?: Record<string, string>, tag?: string }} WorkloadBuild
+ * @typedef {{ name: string, context: string, dockerfile?: string, target?: string, args?: Record<string, string>, tag?: string, secrets?: { id: string, env: string }[] }} WorkloadBuild
  * @typedef {{ file: string, test?: { service: string, command?: string[] } }} WorkloadCompose
  * @typedef {{ name: string, run: string, background?: boolean, registries?: boolean }} WorkloadStep
  * @typedef {import('./credentials.js').WorkloadRegistry} WorkloadRegistry
