@@ -45,6 +45,7 @@ import { archiveTags } from '../workload/archive-tags.js';
 import { imageKey } from '../workload/load.js';
 import { COMPOSE_MISSING } from '../workload/preflight.js';
 import { buildSecretEnv, readCredentials } from '../workload/credentials.js';
+import { certsFolder, trustOf } from '../workload/registry-trust.js';
 import { parseReference, referenceAt, taggedName } from '../workload/reference.js';
 
 /** @typedef {import('../workload/load.js').Workload} Workload */
@@ -59,9 +60,10 @@ import { parseReference, referenceAt, taggedName } from '../workload/reference.j
  * digest that registry serves for each seeded image.
  * stepConfig: the docker CLI config of steps the file does not give the registry logins (`registries: true`):
  * the plugins, no credential.
- * copy: the run's copy of the root's files, in which `dir` is the job's folder.
+ * copy: the run's copy of the root's files, in which `dir` is the job's folder; insecure, certs: the team's
+ * registries a fresh inner engine trusts on plain HTTP, and the folder of their CA certificates (or null).
  * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, stepConfig: string, dir: string, copy: string,
- *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>,
+ *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>, insecure: string[], certs: string | null,
  *   labels: Record<string, string>, credentials: import('../workload/credentials.js').Credential[],
  *   registryLogin: import('../engine/registry.js').RegistryUser | null, served: Map<string, string> }} Shared
  */
@@ -151,7 +153,16 @@ async function makeShared(w, tracker, registryImage) {
     credentials: readCredentials(w),
     registryLogin: null,
     served: new Map(),
+    insecure: [],
+    certs: null,
   };
+  const trust = await trustOf(w);
+  s.insecure = trust.insecure;
+  if (trust.cas.length) {
+    const certs = await certsFolder(trust.cas);
+    tracker.onCleanup(certs.remove);
+    s.certs = certs.dir;
+  }
   tracker.onCleanup(() => restoreImages(s));
   const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
   if (seeds.length) {
@@ -223,7 +234,9 @@ async function runJob(w, env, ctx) {
   const registry = s.registry;
   const opts = {
     persist: Boolean(w.runner?.persist),
-    insecureRegistries: registry ? [await capability(env, 'registryAddress')(registry)] : [],
+    // The run's registry and the team's plain-HTTP ones; the team's CAs where the engine's kind reads them.
+    insecureRegistries: [...(registry ? [await capability(env, 'registryAddress')(registry)] : []), ...s.insecure],
+    registryCerts: s.certs ?? undefined,
     // A DinD engine joins the registry's network (the run's own), and sees the job's folder at the path the
     // compose CLI on the host gives its bind mounts, as a DinD service shares the job's workspace.
     networks: registry ? [registry.network] : [],

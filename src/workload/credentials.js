@@ -7,7 +7,8 @@
 import * as core from '@actions/core';
 
 /**
- * @typedef {{ address: string, username: { env: string }, password: { env: string } }} WorkloadRegistry
+ * @typedef {{ address: string, username: { env: string }, password: { env: string },
+ *   ca?: { file?: string, env?: string }, insecure?: boolean }} WorkloadRegistry
  * @typedef {{ address: string, username: string, password: string }} Credential
  */
 

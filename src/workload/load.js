@@ -15,6 +15,7 @@ import { findPlugin } from '../engine/cli.js';
 import { checkComposeBinds } from './compose-binds.js';
 import { checkComposeModel } from './compose-model.js';
 import { checkCredentials } from './credentials.js';
+import { checkTrust } from './registry-trust.js';
 import { parseReference } from './reference.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/workload.v1.schema.json', import.meta.url), 'utf8'));
@@ -73,6 +74,7 @@ export async function loadWorkload(file) {
       (m) => new WorkloadError(m),
     );
   checkCredentials(checked, where, (m) => new WorkloadError(m));
+  await checkTrust(checked, dir, rootDir, where, (m) => new WorkloadError(m));
   return { ...checked, file: path.resolve(file), dir, rootDir };
 }
 
