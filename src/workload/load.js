@@ -276,12 +276,13 @@ function shown(value) {
 
 /**
  * The folder the job's files come from: the file's `root` (relative to its folder, a folder holding it),
- * real path; the file's folder when it names none.
+ * real path; when it names none, the repository for a file in the repository's `.github` folder (the
+ * README's `.github/dind-bench/workload.yml`), else the file's folder.
  * @param {WorkloadDoc} w @param {string} dir @param {string} where @returns {Promise<string>}
  */
 async function rootOf(w, dir, where) {
   const here = await realpath(dir);
-  if (w.root === undefined) return here;
+  if (w.root === undefined) return (await repositoryOf(here)) ?? here;
   const at = `${where}: field /root: ${logText(w.root)}`;
   if (path.isAbsolute(w.root))
     throw new WorkloadError(`${at} must be relative to the workload file's folder (e.g. ../.. for the repository)`);
@@ -293,6 +294,20 @@ async function rootOf(w, dir, where) {
       `${at} does not hold the workload file's folder; give the folder the job's files come from, one the file is in (e.g. ../..)`,
     );
   return root;
+}
+
+/**
+ * The repository whose `.github` folder holds `dir` (real path): the folder beside `.github` that has a
+ * `.git`. Null for a file anywhere else.
+ * @param {string} dir @returns {Promise<string | null>}
+ */
+async function repositoryOf(dir) {
+  const parts = dir.split(path.sep);
+  const at = parts.lastIndexOf('.github');
+  if (at <= 0) return null;
+  const repo = parts.slice(0, at).join(path.sep) || path.sep;
+  const git = await lstat(path.join(repo, '.git')).catch(() => null);
+  return git ? repo : null;
 }
 
 /**

@@ -46,7 +46,7 @@ test('a workload under .github/ names the repository as its root and builds it; 
   });
   const w = await loadWorkload(path.join(repo, '.github/dind-bench/workload.yml'));
   assert.equal(w.rootDir, repo);
-  // Without a root the file's folder is all it may reach.
+  // Without a root: in a repository's .github folder, the repository; elsewhere, the file's folder.
   writeFileSync(
     path.join(repo, '.github/dind-bench/no-root.yml'),
     'version: 1\nname: app\nbuilds: [{name: app, context: ../..}]\n',
@@ -54,7 +54,11 @@ test('a workload under .github/ names the repository as its root and builds it; 
   await assert.rejects(
     loadWorkload(path.join(repo, '.github/dind-bench/no-root.yml')),
     /no-root\.yml: field \/builds\/0\/context: \.\.\/\.\. must be relative to the workload file's folder and stay inside it/,
+    'no .git beside .github: not a repository',
   );
+  mkdirSync(path.join(repo, '.git'));
+  assert.equal((await loadWorkload(path.join(repo, '.github/dind-bench/no-root.yml'))).rootDir, repo);
+  rmSync(path.join(repo, '.git'), { recursive: true });
   // A context above the root, and a root that does not hold the file, are refused.
   writeFileSync(
     path.join(repo, '.github/dind-bench/above.yml'),
