@@ -18,7 +18,7 @@
 // from a local image (`seed`): every pull is a real pull over HTTP, logged in first (the run's registry
 // asks every client for a credential). That registry stands in for the registry the image's name gives
 // (`registry.example.internal:5000/team/app:1` is pulled as RUN-REGISTRY/team/app:1) and accepts the
-// workload's credential for it; a name pinned by digest is pulled by that digest, so a digest that does
+// workload's user name for it, with a password of the run's own; a name pinned by digest is pulled by that digest, so a digest that does
 // not match the image fails the cell naming it. The workload's registry credentials come from environment
 // variables (../workload/credentials.js) and are given to `docker login --password-stdin` only. Everything
 // a job makes is removed: a fresh engine with its volume, and on the runner's engine (../engine/image-names.js)
@@ -31,7 +31,8 @@
 // volumes and networks they create carry the run's label and the step's (STEP_LABEL), and on an engine
 // that outlives the job they are listed and removed when the job ends (the run's sweep finds what a
 // Ctrl-C left).
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { BUILDERS, cliConfig, dockerCli, dockerLogin, shellStep, storeLogin } from '../engine/cli.js';
@@ -42,9 +43,11 @@ import { startRegistry } from '../engine/registry.js';
 import { RUN_LABEL } from '../engine/resources.js';
 import { benchImage } from '../images/catalog.js';
 import { capability } from '../environments/environment.js';
+import { archiveTags } from '../workload/archive-tags.js';
 import { imageKey } from '../workload/load.js';
 import { COMPOSE_MISSING } from '../workload/preflight.js';
-import { readCredentials } from '../workload/credentials.js';
+import { buildSecretEnv, readCredentials } from '../workload/credentials.js';
+import { certsFolder, trustOf } from '../workload/registry-trust.js';
 import { parseReference, referenceAt, taggedName } from '../workload/reference.js';
 import { expectedBuildState, expectedJob, jobLimits, limitOf, statesOf } from '../workload/time.js';
 
@@ -58,8 +61,12 @@ import { expectedBuildState, expectedJob, jobLimits, limitOf, statesOf } from '.
  * jobs gave and the images they made there; the run's labels, put on what steps create; the workload's
  * registry credentials (read once, masked), the one its jobs log in to the run's registry with, and the
  * digest that registry serves for each seeded image.
- * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, dir: string,
- *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>,
+ * stepConfig: the docker CLI config of steps the file does not give the registry logins (`registries: true`):
+ * the plugins, no credential.
+ * copy: the run's copy of the root's files, in which `dir` is the job's folder; insecure, certs: the team's
+ * registries a fresh inner engine trusts on plain HTTP, and the folder of their CA certificates (or null).
+ * @typedef {{ registry: import('../engine/registry.js').Registry | null, config: string, stepConfig: string, dir: string, copy: string,
+ *   primed: Set<string>, engines: Map<string, Promise<ImageNames>>, insecure: string[], certs: string | null,
  *   labels: Record<string, string>, credentials: import('../workload/credentials.js').Credential[],
  *   registryLogin: import('../engine/registry.js').RegistryUser | null, served: Map<string, string> }} Shared
  */
@@ -176,32 +183,50 @@ function shared(w, tracker, registryImage) {
 
 /** @param {Workload} w @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} registryImage */
 async function makeShared(w, tracker, registryImage) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'dind-bench-workload-'));
-  tracker.onCleanup(() => rm(dir, { recursive: true, force: true }));
-  await cp(w.dir, dir, { recursive: true, verbatimSymlinks: true });
+  // The root's files (the workload's folder unless it names a root), the job's folder at its place in them.
+  const copy = await mkdtemp(path.join(os.tmpdir(), 'dind-bench-workload-'));
+  tracker.onCleanup(() => rm(copy, { recursive: true, force: true }));
+  const root = w.rootDir ?? w.dir;
+  await cp(root, copy, { recursive: true, verbatimSymlinks: true });
+  const dir = path.join(copy, path.relative(root, await realpath(w.dir)));
   const config = await cliConfig();
   tracker.onCleanup(config.remove);
+  const stepConfig = await cliConfig();
+  tracker.onCleanup(stepConfig.remove);
   /** @type {Shared} */
   const s = {
     registry: null,
     config: config.dir,
+    stepConfig: stepConfig.dir,
     dir,
+    copy,
     primed: new Set(),
     engines: new Map(),
     labels: tracker.labels,
     credentials: readCredentials(w),
     registryLogin: null,
     served: new Map(),
+    insecure: [],
+    certs: null,
   };
+  const trust = await trustOf(w);
+  s.insecure = trust.insecure;
+  if (trust.cas.length) {
+    const certs = await certsFolder(trust.cas);
+    tracker.onCleanup(certs.remove);
+    s.certs = certs.dir;
+  }
   tracker.onCleanup(() => restoreImages(s));
   const seeds = (w.images ?? []).filter((i) => i.source === 'pull' && i.seed);
   if (seeds.length) {
-    // The run's registry stands in for the registries the seeded names give: it accepts their credentials,
-    // and the jobs log in to it with the first of them (with the run's own when the workload gives none).
+    // The run's registry stands in for the registries the seeded names give: it accepts their user names,
+    // each with a password of the run's own (nothing derived from the team's real password, not even a
+    // hash, reaches its container), and the jobs log in to it with the first of them (with the run's own
+    // credential when the workload gives none).
     const names = new Set(seeds.map((i) => parseReference(i.name).registry?.toLowerCase()).filter(Boolean));
     const standIn = s.credentials
       .filter((c) => names.has(c.address.toLowerCase()))
-      .map((c) => ({ username: c.username, password: c.password }));
+      .map((c) => ({ username: c.username, password: randomBytes(32).toString('base64url') }));
     const outer = outerEngine();
     s.registry = await startRegistry({
       docker: outer,
@@ -295,11 +320,13 @@ async function runJob(w, env, ctx) {
   const registry = s.registry;
   const opts = {
     persist: Boolean(w.runner?.persist),
-    insecureRegistries: registry ? [await capability(env, 'registryAddress')(registry)] : [],
+    // The run's registry and the team's plain-HTTP ones; the team's CAs where the engine's kind reads them.
+    insecureRegistries: [...(registry ? [await capability(env, 'registryAddress')(registry)] : []), ...s.insecure],
+    registryCerts: s.certs ?? undefined,
     // A DinD engine joins the registry's network (the run's own), and sees the job's folder at the path the
     // compose CLI on the host gives its bind mounts, as a DinD service shares the job's workspace.
     networks: registry ? [registry.network] : [],
-    shareDirs: w.compose ? [s.dir] : [],
+    shareDirs: w.compose ? [s.copy] : [],
   };
   const startEngine = capability(env, 'jobEngine');
   // A runner that keeps its engine has run this job before: one unmeasured job first, so every
@@ -381,19 +408,12 @@ async function jobSteps(w, env, engine, s, ctx, rawPrefix) {
       m.push(ms(`image.${key}.pull_ms`, t));
       continue;
     } else if (image.source === 'archive') {
-      await names?.claim(image.name);
-      m.push(
-        ms(
-          `image.${key}.load_ms`,
-          await cli(`load-${key}`, [
-            'load',
-            '--quiet',
-            '--input',
-            path.join(s.dir, /** @type {string} */ (image.archive)),
-          ]),
-        ),
-      );
-      await names?.madeUnder(image.name);
+      const archive = path.join(s.dir, /** @type {string} */ (image.archive));
+      // `docker load` points every tag of the archive's manifest, not only the workload's name: all claimed.
+      const loads = names ? [...new Set([image.name, ...(await archiveTags(archive))])] : [];
+      for (const name of loads) await names?.claim(name);
+      m.push(ms(`image.${key}.load_ms`, await cli(`load-${key}`, ['load', '--quiet', '--input', archive])));
+      for (const name of loads) await names?.madeUnder(name);
     } else if (engine.fresh) {
       // Present on the runner, not in a fresh engine: the job has to bring it in (save from the runner's engine, load).
       m.push(ms(`image.${key}.load_ms`, await copyImage(image.from ?? image.name, image.name, engine, s, cli)));
@@ -481,15 +501,18 @@ function pinned(e, name, s) {
 /**
  * A runner of the docker CLI on the job's engine: saves the output, fails with the tool's own words.
  * @param {JobEngine} engine @param {Shared} s @param {JobContext} ctx @param {string} rawPrefix
- * @returns {(step: string, args: string[], item?: { timeout?: string }) => Promise<number>} milliseconds the
- *   command took; item: the build whose own timeout it runs under
+ * @returns {(step: string, args: string[], item?: { timeout?: string, secrets?: { id: string, env: string }[] }) => Promise<number>}
+ *   milliseconds the command took; item: the build whose own timeout it runs under, and whose secrets its
+ *   environment carries (its arguments name them, never hold them)
  */
 function cliOn(engine, s, ctx, rawPrefix) {
   return async (step, args, item) => {
     const limit = ctx.clock.limit(item);
+    const env = buildSecretEnv(item ?? {});
     const r = await dockerCli({
       socket: engine.socket,
       args,
+      env,
       cwd: s.dir,
       timeoutMs: limit.ms,
       config: s.config,
@@ -594,6 +617,15 @@ function buildArgs(b, s, extra, engine) {
   ];
   if (b.target) args.push('--target', b.target);
   for (const [k, v] of Object.entries(b.args ?? {})) args.push('--build-arg', `${k}=${v}`);
+  // A secret by the variable that holds it: the value reaches BuildKit from the CLI's environment only.
+  if (b.secrets?.length && !BUILDERS[engine.builder ?? 'BuildKit'].buildkit)
+    throw Object.assign(
+      new Error(
+        `step build-${b.name}: build secrets (field /builds/*/secrets) need BuildKit; this engine builds with ${engine.builder}, whose classic build takes no --secret`,
+      ),
+      { step: `build-${b.name}` },
+    );
+  for (const secret of b.secrets ?? []) args.push('--secret', `id=${secret.id},env=${secret.env}`);
   return [...args, ...extra, context];
 }
 
@@ -704,7 +736,8 @@ async function compose(c, s, cli, engine) {
  * A shell step of the job (sh -c) in the job's folder (the run's copy of the workload's), with DOCKER_HOST
  * on the job's engine, through a label proxy (started before the step, untimed) that labels what the step
  * creates with the run and the step; DIND_BENCH_REGISTRY is the run's registry as this engine reaches it
- * (HOST:PORT, to push and pull as a job does with its CI registry), when the run started one.
+ * (HOST:PORT, to push and pull as a job does with its CI registry), when the run started one. Its docker
+ * CLI config holds the job's registry logins only when the file gives the step `registries: true`.
  * @param {import('../workload/load.js').WorkloadStep} step @param {JobEngine} engine @param {Shared} s
  * @param {JobContext} ctx @param {string} rawPrefix @param {string | null} registry
  */
@@ -720,17 +753,21 @@ async function shell(step, engine, s, ctx, rawPrefix, registry) {
       cwd: s.dir,
       env: registry ? { DIND_BENCH_REGISTRY: registry } : {},
       timeoutMs: limit.ms,
-      config: s.config,
+      // The job's logins only for a step the file says needs them: any other gets a config without them.
+      config: step.registries ? s.config : s.stepConfig,
       builder: engine.builder,
     });
   } finally {
     await proxy.close();
   }
+  // A step the file lets leave processes running (`background: true`): they end with it all the same, named
+  // in its raw output, and it does not fail for them.
+  const ended = r.leftRunning.length ? `\n--- left running, ended with the step ---\n${r.leftRunning.join('\n')}` : '';
   await ctx.saveRaw(
     `${rawPrefix}step-${step.name}`,
-    `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}`,
+    `$ sh -c ${JSON.stringify(step.run)}\n${r.stdout}\n--- stderr ---\n${r.stderr}${ended}`,
   );
-  const e = stepError(`step-${step.name}`, step.run, r, limit.what);
+  const e = stepError(`step-${step.name}`, step.run, step.background ? { ...r, leftRunning: [] } : r, limit.what);
   if (e) throw e;
   return r.ms;
 }

@@ -15,6 +15,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import * as pidns from './step-pidns.js';
 
 /**
  * Where the plugins are looked for, in the docker CLI's own order: the user's, then the system's (Debian's
@@ -122,7 +123,12 @@ export async function storeLogin({ config, address, username, password }) {
  * @returns {Promise<CliResult>}
  */
 export function shellStep(spec) {
-  return execTool('sh', ['-c', spec.script], spec);
+  // In a PID namespace of its own where one can be made (./step-pidns.js): then a process that left the
+  // step's group (setsid, a double fork) is named and ended with the step too.
+  const flags = pidns.available();
+  if (!flags) return execTool('sh', ['-c', spec.script], spec);
+  const [command, args] = pidns.inNamespace(flags, spec.script);
+  return execTool(command, args, { ...spec, hold: true });
 }
 
 /** Process groups of calls still running: ended if dind-bench exits first. @type {Set<number>} */
@@ -230,10 +236,12 @@ function toolEnv({ socket, env, config, builder }) {
 }
 
 /**
- * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'>} spec
+ * @param {string} command @param {string[]} args @param {Omit<CliSpec, 'args'> & { hold?: boolean }} spec
+ *   hold: the command is a step in its own PID namespace (./step-pidns.js), whose PID 1 reports the step's
+ *   exit on fd 3 and waits there while the run names what the step left in the namespace
  * @returns {Promise<CliResult>}
  */
-function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, input, builder = 'BuildKit' }) {
+function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, input, builder = 'BuildKit', hold }) {
   if (!endGroupsOnExit) {
     endGroupsOnExit = true;
     process.on('exit', () => groups.forEach(endGroup));
@@ -244,12 +252,15 @@ function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, inp
       cwd,
       // Its own process group (and session), so that it and whatever it starts can be ended together.
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: hold ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
       env: toolEnv({ socket, env, config, builder }),
     });
     feed(child.stdin, input);
     const pgid = child.pid;
     if (pgid) groups.add(pgid);
+    /** What the step left in its namespace, and when its shell exited (hold). */
+    const held = { left: /** @type {string[]} */ ([]), ms: /** @type {number | null} */ (null) };
+    if (hold && pgid) holdNamespace(/** @type {import('node:net').Socket} */ (child.stdio[3]), pgid, t0, held);
     /** @type {{ stdout: Buffer[], stderr: Buffer[] }} */
     const chunks = { stdout: [], stderr: [] };
     const sizes = { stdout: 0, stderr: 0 };
@@ -321,12 +332,36 @@ function execTool(command, args, { socket, cwd, env = {}, timeoutMs, config, inp
       clearTimeout(timer);
       // What it started and left running is named, then ended with the rest of its group.
       if (!pgid || timedOut) return record(code, signal, ms, []);
-      leftovers(pgid, (left) => record(code, signal, ms, left));
+      leftovers(pgid, (left) => record(code, signal, held.ms ?? ms, [...held.left, ...left]));
     });
     child.on('close', () => {
       closed = true;
       if (exited) finish();
     });
+  });
+}
+
+/**
+ * The run's side of a step's PID 1 (./step-pidns.js): when it reports the step's shell exited, the
+ * processes still in the namespace are named (looked at again a moment later, as `leftovers` does, so a
+ * child forked just before the exit names itself), then PID 1 is let go, and the kernel ends them with it.
+ * @param {import('node:net').Socket} control fd 3 @param {number} pid unshare's @param {number} t0
+ * @param {{ left: string[], ms: number | null }} held filled in
+ */
+function holdNamespace(control, pid, t0, held) {
+  control.on('error', () => {});
+  control.once('data', () => {
+    held.ms = performance.now() - t0;
+    const release = (/** @type {string[]} */ left) => {
+      held.left = left;
+      control.end('\n');
+    };
+    const found = pidns.namespaceMembers(pid);
+    if (!found.length) return release([]);
+    setTimeout(() => {
+      const again = pidns.namespaceMembers(pid);
+      release(again.length ? again : found);
+    }, SETTLE_MS);
   });
 }
 

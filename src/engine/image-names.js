@@ -1,12 +1,15 @@
 // What a run does to the image names of an engine that outlives it (a persistent runner's), undone at the
-// run's end. The engine is the runner's own: its images were there before the run and are its owner's, so
-// a run never removes an image that existed before it, whatever name the run gave it. A run claims a name
-// before a command that (re)points it (a pull, a tag, a build, a load), which records what the name meant
-// then: the ID it named, or nothing. At the end each claimed name is put back: a name that did not exist is
-// removed, a name that named another image is pointed at that image again (`docker tag OLD NAME`). The
-// images the run made there (IDs that were not on the engine when the run began, and that a claimed name
-// named after its command) are removed last, without force: one that something else has tagged or uses
-// meanwhile stays.
+// run's end. The engine is the runner's own: its images were there before the run and are its owner's, and
+// other jobs may use it meanwhile, so a run never removes an image that existed before it, nor one that
+// something else names or uses. A run claims a name before a command that (re)points it (a pull, a tag, a
+// build, a load), which records what the name meant then: the ID it named, or nothing; after the command
+// it notes the image the name names (`madeUnder`). At the end each claimed name is put back: a name that did
+// not exist is untagged, only while it still names the image the run's command gave it (another job that
+// pointed it elsewhere meanwhile keeps its image), and a name that named another image is pointed at that
+// image again (`docker tag OLD NAME`). An image the run made goes only when its every tag was the run's:
+// untagging is never forced, so an image another job tagged (a pull of the same content under a name of
+// its own) or runs a container of stays, and one left untagged is removed only when no name, no container
+// and no other job claims it.
 
 /**
  * @typedef {{ name: string, was: string | null, now: string | null, done: string }} NameChange
@@ -19,6 +22,8 @@ export class ImageNames {
   names = new Map();
   /** @type {Set<string>} IDs of images the run made (not on the engine when the ledger began) */
   made = new Set();
+  /** @type {Map<string, Set<string>>} claimed names -> the images the run's commands made under each */
+  madeBy = new Map();
 
   /**
    * @param {import('dockerode')} docker the engine's client
@@ -49,7 +54,10 @@ export class ImageNames {
   /** After the command: the image `name` now names, if the run made it, is removed at the end. @param {string} name */
   async madeUnder(name) {
     const id = await idOf(this.docker, name);
-    if (id && !this.before.has(id)) this.made.add(id);
+    if (!id || this.before.has(id)) return;
+    this.made.add(id);
+    const under = this.madeBy.get(name) ?? new Set();
+    this.madeBy.set(name, under.add(id));
   }
 
   /**
@@ -67,6 +75,12 @@ export class ImageNames {
     }
     for (const id of this.made) {
       if (this.before.has(id)) continue;
+      // Never forced: an image still named (by another job's tag) or used by a container stays.
+      const info = await this.docker
+        .getImage(id)
+        .inspect()
+        .catch(() => null);
+      if (!info || (info.RepoTags ?? []).some((t) => t && t !== '<none>:<none>')) continue;
       await this.docker
         .getImage(id)
         .remove()
@@ -93,9 +107,23 @@ export class ImageNames {
         await this.docker.getImage(name).remove();
         return `removed (the name only; ${short(now)} was there before and keeps its other names)`;
       }
-      // Forced: the name is the run's, on an image the run made (a stopped container of the job may hold it).
-      await this.docker.getImage(name).remove({ force: true });
-      return `removed, with the image ${short(now)} the run made`;
+      // Another job pointed the name at an image of its own after the run's command: that job's now.
+      if (!this.madeBy.get(name)?.has(now))
+        return `kept: it names ${short(now)}, which no command of the run gave it (another job's)`;
+      // Not forced: an image another job also names keeps its other names, one a container uses stays.
+      const tags = ((await this.docker.getImage(now).inspect()).RepoTags ?? []).length;
+      const inUse = await this.docker
+        .getImage(name)
+        .remove()
+        .then(
+          () => null,
+          (e) => (/** @type {{ statusCode?: number }} */ (e).statusCode === 409 ? e : Promise.reject(e)),
+        );
+      if (inUse)
+        return `kept: ${short(now)} is in use (${String(inUse.message).split('\n')[0].slice(0, 200)}); not removed by force`;
+      return tags > 1
+        ? `removed (the name only; ${short(now)} keeps the names others gave it)`
+        : `removed, with the image ${short(now)} the run made`;
     } catch (e) {
       return `not put back: ${String(/** @type {Error} */ (e).message).split('\n')[0]}`;
     }

@@ -70,13 +70,14 @@ export const DAEMON_CONFIG_IN_CONTAINER = `/var/run/${DAEMON_CONFIG}`;
  * Starts an inner daemon and waits until it answers /_ping.
  * @param {import('dockerode')} outer
  * @param {{image: string, volume: boolean, tracker: import('../engine/resources.js').ResourceTracker, readyTimeoutMs?: number,
- *   env?: string[], networks?: string[], shareDirs?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void} & DaemonVariant} opts
+ *   env?: string[], networks?: string[], shareDirs?: string[], binds?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void} & DaemonVariant} opts
  *   volume: put the inner /var/lib/docker on a named volume (overlay2 works) or not (the storage fallback).
  *   env: the outer container's environment, e.g. DOCKER_TLS_CERTDIR=/certs (TLS material made at start).
  *   onMark: the host's marks of the start-up timeline, called when each step ends.
  *   networks: networks of the run's the outer container joins besides the default bridge (the run's registry);
  *   shareDirs: host folders it sees at the same path (a job's folder, whose paths the compose CLI on the host
- *   gives the inner engine's bind mounts).
+ *   gives the inner engine's bind mounts); binds: more binds of the outer container (a registry's CA
+ *   certificates, read-only).
  * @returns {Promise<InnerDaemon>}
  */
 export async function startInnerDaemon(outer, opts) {
@@ -101,7 +102,18 @@ export async function startInnerDaemon(outer, opts) {
 async function startIn(
   socketDir,
   outer,
-  { image, volume, tracker, readyTimeoutMs = 60_000, env, onMark, networks = [], shareDirs = [], ...variant },
+  {
+    image,
+    volume,
+    tracker,
+    readyTimeoutMs = 60_000,
+    env,
+    onMark,
+    networks = [],
+    shareDirs = [],
+    binds: more = [],
+    ...variant
+  },
 ) {
   // Its own cgroup namespace where the engine has them, never more of the host's tree than needed.
   const cgroup = await cgroupAccess(outer);
@@ -111,6 +123,7 @@ async function startIn(
     `${socketDir}:/var/run`,
     ...(dataRoot ? [dataRoot.bind] : []),
     ...shareDirs.map((d) => `${d}:${d}`),
+    ...more,
   ];
   if (variant.daemonConfig) await writeFile(path.join(socketDir, DAEMON_CONFIG), JSON.stringify(variant.daemonConfig));
   const devices = (variant.devices ?? []).map((d) => ({ PathOnHost: d, PathInContainer: d, CgroupPermissions: 'rwm' }));

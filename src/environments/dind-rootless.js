@@ -8,6 +8,8 @@ import { DindEnvironment } from './dind.js';
 
 export class DindRootlessEnvironment extends DindEnvironment {
   name = 'dind-rootless';
+  /** A rootless dockerd reads registry CAs from $XDG_CONFIG_HOME/docker/certs.d of its user (HOME=/home/rootless). */
+  certsDir = '/home/rootless/.config/docker/certs.d';
   variant = {
     // The entrypoint's run_rootless (images/dind/dind-entrypoint.sh) starts it as the user `rootless`.
     cmd: ['dockerd-rootless', '--host=unix:///var/run/rootless/docker.sock'],

@@ -43,9 +43,9 @@ export class DindEnvironment extends ContainerEnvironment {
    * Starts one inner daemon of this environment's kind. A variant that starts its daemon differently
    * overrides this (setup and daemonCycle both come through here).
    * @param {import('../engine/resources.js').ResourceTracker} tracker
-   * @param {{env?: string[], cmd?: string[], networks?: string[], shareDirs?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
+   * @param {{env?: string[], cmd?: string[], networks?: string[], shareDirs?: string[], binds?: string[], onMark?: (mark: 'outer_create_call' | 'outer_created' | 'ping_ok') => void}} [opts]
    *   env: the outer container's environment; cmd: instead of the variant's command (a job's daemon flags);
-   *   networks, shareDirs: see startInnerDaemon;
+   *   networks, shareDirs, binds: see startInnerDaemon;
    *   onMark: the host's start-up marks (see startInnerDaemon)
    */
   startDaemon(tracker, opts = {}) {
@@ -211,11 +211,18 @@ export class DindEnvironment extends ContainerEnvironment {
   }
 
   /**
+   * Where the inner engine looks for registry CA certificates (HOST[:PORT]/ca.crt): dockerd's certs.d,
+   * which BuildKit of the docker driver uses too.
+   */
+  certsDir = '/etc/docker/certs.d';
+
+  /**
    * The engine one DinD job starts with: a fresh inner daemon of this kind with an empty data-root, its
    * start to the first OK /_ping timed as the job waits for it; with `persist`, one daemon for every job
    * of the run (started by the first), as a runner that keeps its DinD volume. Registries of the run are
    * trusted (--insecure-registry: plain HTTP on the run's own network, which the outer container joins) and
-   * mirrors set on the daemon's command line; a job's folder is shared at its own path (`shareDirs`).
+   * mirrors set on the daemon's command line; a job's folder is shared at its own path (`shareDirs`); a
+   * team registry's CA certificates (`registryCerts`) are seen at certsDir.
    * @param {import('./environment.js').JobEngineOptions} [opts]
    * @returns {Promise<import('./environment.js').JobEngine>}
    */
@@ -225,12 +232,15 @@ export class DindEnvironment extends ContainerEnvironment {
     registryMirrors = [],
     networks = [],
     shareDirs = [],
+    registryCerts,
   } = {}) {
     if (persist && this.persistentJobEngine) return { ...this.persistentJobEngine, readyMs: 0 };
     const { tracker } = this.need();
     const daemonOpts = this.jobDaemon({ insecureRegistries, registryMirrors });
+    // A team registry's CA, where this kind of engine (and the builder it drives) looks for it.
+    const binds = registryCerts ? [`${registryCerts}:${this.certsDir}:ro`] : [];
     const t0 = performance.now();
-    const d = await this.startDaemon(tracker, { ...daemonOpts, networks, shareDirs });
+    const d = await this.startDaemon(tracker, { ...daemonOpts, networks, shareDirs, binds });
     const readyMs = performance.now() - t0;
     const stop = async () => void (await d.stop().catch(() => 0));
     const engine = {

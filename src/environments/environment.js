@@ -84,7 +84,9 @@
  *   socket: string, docker: import('dockerode'), readyMs: number, fresh: boolean, engineVersion: string,
  *   storageDriver: string, close: () => Promise<void>, builder?: import('../engine/cli.js').Builder,
  * }} JobEngine
- * @typedef {{ persist?: boolean, insecureRegistries?: string[], registryMirrors?: string[], networks?: string[], shareDirs?: string[] }} JobEngineOptions
+ * @typedef {{ persist?: boolean, insecureRegistries?: string[], registryMirrors?: string[], networks?: string[], shareDirs?: string[], registryCerts?: string }} JobEngineOptions
+ *   registryCerts: a host folder of registry CA certificates (HOST[:PORT]/ca.crt, ../workload/registry-trust.js)
+ *   the job's engine trusts: a fresh inner engine sees it, read-only, where its kind looks (certsDir)
  */
 
 /**

@@ -36,6 +36,8 @@ export class PodmanEnvironment extends DindEnvironment {
   timeline = PODMAN_TIMELINE;
   /** @type {import('../engine/cli.js').Builder} Podman's /build is Buildah */
   builder = 'Buildah';
+  /** Podman and Buildah (containers/image) read registry CAs from certs.d, rootless too. */
+  certsDir = '/etc/containers/certs.d';
   /** Podman's API is a unix socket only: there is no start with TLS material to measure. */
   tls = /** @type {const} */ (false);
   /** @type {import('./dind-daemon.js').DaemonVariant} */

@@ -45,6 +45,14 @@ export function hostPaths(doc) {
       if (typeof file === 'string') out.push({ field: `services.${name}.env_file[${i}]`, source: file });
     }
   }
+  // Files compose reads into the model (include, extends): one outside the folder brings its services in.
+  for (const [i, inc] of (Array.isArray(root.include) ? root.include : []).entries()) {
+    const files = typeof inc === 'string' ? [inc] : Array.isArray(inc?.path) ? inc.path : [inc?.path];
+    for (const f of files) if (typeof f === 'string') out.push({ field: `include[${i}]`, source: f });
+  }
+  for (const [name, service] of Object.entries(root.services ?? {}))
+    if (service && typeof service.extends?.file === 'string')
+      out.push({ field: `services.${name}.extends.file`, source: service.extends.file });
   for (const kind of ['configs', 'secrets'])
     for (const [name, entry] of Object.entries(root[kind] ?? {}))
       if (entry && typeof entry === 'object' && typeof entry.file === 'string')
@@ -77,10 +85,18 @@ export async function checkComposeBinds(root, composeFile, at, fail) {
       throw fail(
         `${where}: "${shown}" uses a variable; write the path out (relative, inside the workload's folder) so it can be checked`,
       );
-    if (path.isAbsolute(source) || source.startsWith('~') || source.split(/[\\/]/).includes('..'))
+    // Relative to the compose file's folder, as compose reads it: `../testdata` from deploy/compose.yml is
+    // inside the root, `../../x` from it may not be.
+    const inRoot = (/** @type {string} */ p) => p === root || p.startsWith(root + path.sep);
+    if (path.isAbsolute(source) || source.startsWith('~'))
       throw fail(
-        `${where}: "${shown}" leads outside the workload's folder; a bind mount's source must be a relative path ` +
-          '(./data) inside it, with no ".." and no absolute or home path',
+        `${where}: "${shown}" leads outside the workload's root (its folder, unless the file names a root): ` +
+          "it is an absolute or home path; a bind mount's source must be a relative path (./data, ../testdata) inside the root",
+      );
+    if (!inRoot(path.resolve(base, source)))
+      throw fail(
+        `${where}: "${shown}" leads outside the workload's root (its folder, unless the file names a root), ` +
+          "relative to the compose file's folder; keep the mounted files inside it, or give the workload a root (field /root) that holds them",
       );
     const real = await realOfExisting(path.resolve(base, source));
     if (real !== root && !real.startsWith(root + path.sep))
@@ -95,7 +111,7 @@ export async function checkComposeBinds(root, composeFile, at, fail) {
  * missing bind source; what exists decides where it would land).
  * @param {string} p @returns {Promise<string>}
  */
-async function realOfExisting(p) {
+export async function realOfExisting(p) {
   const rest = [];
   let at = p;
   for (;;) {

@@ -7,17 +7,26 @@
 import * as core from '@actions/core';
 
 /**
- * @typedef {{ address: string, username: { env: string }, password: { env: string } }} WorkloadRegistry
+ * @typedef {{ address: string, username: { env: string }, password: { env: string },
+ *   ca?: { file?: string, env?: string }, insecure?: boolean }} WorkloadRegistry
  * @typedef {{ address: string, username: string, password: string }} Credential
  */
 
 /**
  * Every variable the workload names is set and non-empty; each address given once. Returns nothing:
  * values are read again where they are used, so none is kept in the workload (which results record).
- * @param {{ registries?: WorkloadRegistry[] }} w @param {string} where the file, for messages
- * @param {(message: string) => Error} fail @param {NodeJS.ProcessEnv} [env]
+ * Build secrets' variables likewise.
+ * @param {{ registries?: WorkloadRegistry[], builds?: { secrets?: { id: string, env: string }[] }[] }} w
+ * @param {string} where the file, for messages @param {(message: string) => Error} fail @param {NodeJS.ProcessEnv} [env]
  */
 export function checkCredentials(w, where, fail, env = process.env) {
+  for (const [i, b] of (w.builds ?? []).entries())
+    for (const [j, secret] of (b.secrets ?? []).entries())
+      if (!env[secret.env])
+        throw fail(
+          `${where}: field /builds/${i}/secrets/${j}/env: the environment variable ${secret.env} is not set (or empty); ` +
+            `set it to the build secret ${secret.id}: in GitHub Actions pass a secret through \`env:\`, on a shell export it`,
+        );
   const seen = new Set();
   for (const [i, r] of (w.registries ?? []).entries()) {
     const address = r.address.toLowerCase();
@@ -49,5 +58,21 @@ export function readCredentials(w, env = process.env) {
     password: String(env[r.password.env] ?? ''),
   }));
   if (env.GITHUB_ACTIONS === 'true') for (const c of out) core.setSecret(c.password);
+  return out;
+}
+
+/**
+ * The values of a build's secrets, by variable name, for the build's environment only (the build gets
+ * `--secret id=ID,env=VAR`: the value is on no command line), masked in GitHub Actions' logs.
+ * @param {{ secrets?: { id: string, env: string }[] }} build @param {NodeJS.ProcessEnv} [env]
+ * @returns {Record<string, string>}
+ */
+export function buildSecretEnv(build, env = process.env) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const s of build.secrets ?? []) {
+    out[s.env] = String(env[s.env] ?? '');
+    if (env.GITHUB_ACTIONS === 'true') core.setSecret(out[s.env]);
+  }
   return out;
 }

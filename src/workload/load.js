@@ -11,8 +11,11 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import YAML from 'yaml';
 import { logText } from '../text/escape.js';
+import { findPlugin } from '../engine/cli.js';
 import { checkComposeBinds } from './compose-binds.js';
+import { checkComposeModel } from './compose-model.js';
 import { checkCredentials } from './credentials.js';
+import { checkTrust } from './registry-trust.js';
 import { parseReference } from './reference.js';
 import { checkTimes } from './time.js';
 
@@ -34,17 +37,19 @@ export class WorkloadError extends Error {}
 
 /**
  * @typedef {{ name: string, source: 'pull' | 'archive' | 'present', seed?: string, archive?: string, from?: string }} WorkloadImage
- * @typedef {{ name: string, context: string, dockerfile?: string, target?: string, args?: Record<string, string>, tag?: string, timeout?: string }} WorkloadBuild
+ * @typedef {{ name: string, context: string, dockerfile?: string, target?: string, args?: Record<string, string>, tag?: string, timeout?: string, secrets?: { id: string, env: string }[] }} WorkloadBuild
  * @typedef {{ file: string, test?: { service: string, command?: string[] } }} WorkloadCompose
- * @typedef {{ name: string, run: string, timeout?: string }} WorkloadStep
+ * @typedef {{ name: string, run: string, timeout?: string, background?: boolean, registries?: boolean }} WorkloadStep
  * @typedef {import('./credentials.js').WorkloadRegistry} WorkloadRegistry
  * @typedef {{
- *   version: 1, name: string, description?: string, runner?: { persist?: boolean }, registries?: WorkloadRegistry[],
+ *   version: 1, name: string, description?: string, root?: string, runner?: { persist?: boolean }, registries?: WorkloadRegistry[],
  *   images?: WorkloadImage[], builds?: WorkloadBuild[], compose?: WorkloadCompose, steps?: WorkloadStep[],
  *   timeout?: import('./time.js').WorkloadTimeout, states?: import('./time.js').BuildState[], expected?: Record<string, string>,
  * }} WorkloadDoc
- * @typedef {WorkloadDoc & { file: string, dir: string }} Workload
- *   file: the workload file's absolute path; dir: its folder, which every path is relative to
+ * @typedef {WorkloadDoc & { file: string, dir: string, rootDir?: string }} Workload
+ *   file: the workload file's absolute path; dir: its folder, which every path is relative to; rootDir: the
+ *   folder the job's files come from (the file's `root`, real path; its folder when it names none), which
+ *   every path must stay inside
  */
 
 /**
@@ -58,11 +63,21 @@ export async function loadWorkload(file) {
   const doc = parseYaml(text, where);
   const checked = checkDocument(doc, where);
   const dir = path.dirname(path.resolve(file));
-  await checkPaths(checked, dir, where);
-  await checkFolder(dir, where);
+  const rootDir = await rootOf(checked, dir, where);
+  await checkPaths(checked, dir, where, rootDir);
+  await checkFolder(rootDir, where);
   if (checked.compose) await checkCompose(checked.compose, await realpath(dir), where);
+  // Compose's own model of the file, where its plugin is here (without it ./preflight.js stops the run).
+  if (checked.compose && findPlugin('docker-compose'))
+    await checkComposeModel(
+      rootDir,
+      await realpath(path.join(dir, checked.compose.file)),
+      `${where}: field /compose/file`,
+      (m) => new WorkloadError(m),
+    );
   checkCredentials(checked, where, (m) => new WorkloadError(m));
-  return { ...checked, file: path.resolve(file), dir };
+  await checkTrust(checked, dir, rootDir, where, (m) => new WorkloadError(m));
+  return { ...checked, file: path.resolve(file), dir, rootDir };
 }
 
 /** @param {string} file @param {string} where */
@@ -265,10 +280,47 @@ function shown(value) {
 }
 
 /**
- * Every path of the workload: relative, inside the folder once links are resolved, and present.
- * @param {WorkloadDoc} w @param {string} dir @param {string} where
+ * The folder the job's files come from: the file's `root` (relative to its folder, a folder holding it),
+ * real path; when it names none, the repository for a file in the repository's `.github` folder (the
+ * README's `.github/dind-bench/workload.yml`), else the file's folder.
+ * @param {WorkloadDoc} w @param {string} dir @param {string} where @returns {Promise<string>}
  */
-async function checkPaths(w, dir, where) {
+async function rootOf(w, dir, where) {
+  const here = await realpath(dir);
+  if (w.root === undefined) return (await repositoryOf(here)) ?? here;
+  const at = `${where}: field /root: ${logText(w.root)}`;
+  if (path.isAbsolute(w.root))
+    throw new WorkloadError(`${at} must be relative to the workload file's folder (e.g. ../.. for the repository)`);
+  const root = await realpath(path.resolve(dir, w.root)).catch(() => null);
+  if (root === null || !(await stat(root)).isDirectory())
+    throw new WorkloadError(`${at} is not a folder (relative to the workload file's folder)`);
+  if (here !== root && !here.startsWith(root + path.sep))
+    throw new WorkloadError(
+      `${at} does not hold the workload file's folder; give the folder the job's files come from, one the file is in (e.g. ../..)`,
+    );
+  return root;
+}
+
+/**
+ * The repository whose `.github` folder holds `dir` (real path): the folder beside `.github` that has a
+ * `.git`. Null for a file anywhere else.
+ * @param {string} dir @returns {Promise<string | null>}
+ */
+async function repositoryOf(dir) {
+  const parts = dir.split(path.sep);
+  const at = parts.lastIndexOf('.github');
+  if (at <= 0) return null;
+  const repo = parts.slice(0, at).join(path.sep) || path.sep;
+  const git = await lstat(path.join(repo, '.git')).catch(() => null);
+  return git ? repo : null;
+}
+
+/**
+ * Every path of the workload: relative to the file's folder, inside the root once links are resolved, and
+ * present.
+ * @param {WorkloadDoc} w @param {string} dir @param {string} where @param {string} [rootDir] real path
+ */
+async function checkPaths(w, dir, where, rootDir) {
   /** @type {[string, string, 'file' | 'folder'][]} */
   const paths = [];
   for (const [i, image] of (w.images ?? []).entries())
@@ -278,29 +330,34 @@ async function checkPaths(w, dir, where) {
     paths.push([`/builds/${i}/dockerfile`, path.join(b.context, b.dockerfile ?? 'Dockerfile'), 'file']);
   }
   if (w.compose) paths.push(['/compose/file', w.compose.file, 'file']);
-  const root = await realpath(dir);
-  for (const [field, rel, kind] of paths) await checkPath(root, rel, kind, `${where}: field ${field}`);
+  const here = await realpath(dir);
+  const root = rootDir ?? here;
+  for (const [field, rel, kind] of paths) await checkPath(root, rel, kind, `${where}: field ${field}`, here);
   if (w.compose)
     await checkComposeBinds(
       root,
-      await realpath(path.join(root, w.compose.file)),
+      await realpath(path.join(here, w.compose.file)),
       `${where}: field /compose/file`,
       (m) => new WorkloadError(m),
     );
 }
 
-/** @param {string} root @param {string} rel @param {'file' | 'folder'} kind @param {string} at */
-async function checkPath(root, rel, kind, at) {
+/**
+ * @param {string} root @param {string} rel @param {'file' | 'folder'} kind @param {string} at
+ * @param {string} [here] the file's folder (real), which `rel` is relative to; the root when not given
+ */
+async function checkPath(root, rel, kind, at, here = root) {
   const shown = logText(rel);
-  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..'))
+  const inRoot = (/** @type {string} */ p) => p === root || p.startsWith(root + path.sep);
+  if (path.isAbsolute(rel) || !inRoot(path.resolve(here, rel)))
     throw new WorkloadError(
-      `${at}: ${shown} must be relative to the workload file's folder and stay inside it (no "..", no absolute path)`,
+      `${at}: ${shown} must be relative to the workload file's folder and stay inside ${root === here ? 'it' : "the workload's root"} (no ".." above ${root === here ? 'the folder' : 'the root'}, no absolute path)`,
     );
-  const real = await realpath(path.join(root, rel)).catch(() => null);
+  const real = await realpath(path.join(here, rel)).catch(() => null);
   if (real === null) throw new WorkloadError(`${at}: ${shown} does not exist in the workload's folder`);
-  if (real !== root && !real.startsWith(root + path.sep))
+  if (!inRoot(real))
     throw new WorkloadError(
-      `${at}: ${shown} leads outside the workload's folder (through a link); keep the job's files inside it`,
+      `${at}: ${shown} leads outside the workload's ${root === here ? 'folder' : 'root'} (through a link); keep the job's files inside it`,
     );
   const info = await stat(real);
   if (kind === 'file' ? !info.isFile() : !info.isDirectory())

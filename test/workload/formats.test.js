@@ -207,9 +207,11 @@ test('compose bind mounts inside the folder load; one that escapes is refused na
     await loadWorkload(folder(composeJob, { 'compose.yml': composeWith(inside), 'data/x': 'x' }));
   }
   // A named volume is no host path.
-  await loadWorkload(folder(composeJob, { 'compose.yml': composeWith('      - cache:/cache') }));
+  await loadWorkload(
+    folder(composeJob, { 'compose.yml': `${composeWith('      - cache:/cache')}volumes:\n  cache: {}\n` }),
+  );
   for (const [what, volumes, says] of /** @type {[string, string, RegExp][]} */ ([
-    ['..', '      - ../:/up', /field services\.app\.volumes\[0\]: "\.\.\/" leads outside the workload's folder/],
+    ['..', '      - ../:/up', /field services\.app\.volumes\[0\]: "\.\.\/" leads outside the workload's root/],
     ['an absolute path', '      - /etc:/host-etc:ro', /field services\.app\.volumes\[0\]: "\/etc" leads outside/],
     ['a home path', '      - ~/.ssh:/ssh', /field services\.app\.volumes\[0\]: "~\/.ssh" leads outside/],
     [

@@ -1,7 +1,9 @@
 // What a failing step said, and what a step is given (issue 37, item 6), on the real engine: a step that
 // fails after printing lines longer than a results file may hold fails its cell with the end of its output,
 // cut to a bound and saying so (the run goes on and exits 3, not 1), its whole output kept in raw/; a step
-// gets the run's registry as DIND_BENCH_REGISTRY and runs in the job's folder (a copy of the workload's).
+// gets the run's registry as DIND_BENCH_REGISTRY and runs in the job's folder (a copy of the workload's);
+// its docker config holds the registry logins only when the file gives it `registries: true`, and the run's
+// own environment is not in the /proc it sees (issue 43, item 3).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,7 +70,7 @@ test('a failing step whose last lines hold more than 64 KiB fails its cell with 
   assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
 });
 
-test("a step gets the run's registry (DIND_BENCH_REGISTRY) and pushes to it; it runs in the job's folder", async (t) => {
+test("a step gets the run's registry (DIND_BENCH_REGISTRY), pushes to it only with registries: true, and never reads the run's environment; it runs in the job's folder", async (t) => {
   const outer = await engineOrSkip(t);
   if (!outer) return;
   await ensureImages(outer);
@@ -78,9 +80,19 @@ test("a step gets the run's registry (DIND_BENCH_REGISTRY) and pushes to it; it 
     'images:',
     '  - { name: team/tools:1, source: pull, seed: dind-bench/lifecycle:debian }',
     'steps:',
-    '  - name: push',
+    '  - name: unlogged',
     '    run: |',
     '      set -e',
+    '      ! grep -q auths "$DOCKER_CONFIG/config.json" 2>/dev/null',
+    '      ! cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n" | grep -q "^DIND_BENCH_STEP_TEST_SECRET="',
+    '      docker tag team/tools:1 "$DIND_BENCH_REGISTRY/team/unlogged:1"',
+    '      ! docker push --quiet "$DIND_BENCH_REGISTRY/team/unlogged:1"',
+    '      docker rmi "$DIND_BENCH_REGISTRY/team/unlogged:1"',
+    '  - name: push',
+    '    registries: true',
+    '    run: |',
+    '      set -e',
+    '      grep -q auths "$DOCKER_CONFIG/config.json"',
     '      test "$(cat marker.txt)" = pusher',
     '      test -n "$DIND_BENCH_REGISTRY"',
     '      docker tag team/tools:1 "$DIND_BENCH_REGISTRY/team/result:1"',
@@ -90,7 +102,12 @@ test("a step gets the run's registry (DIND_BENCH_REGISTRY) and pushes to it; it 
     '      docker rmi "$DIND_BENCH_REGISTRY/team/result:1"',
   ]);
   const out = path.join(work, 'pusher-out');
-  const r = run(file, out, 'docker,dind');
+  // A variable of the run's own environment: no step finds it, in its environment or any /proc/*/environ.
+  const r = spawnSync(
+    process.execPath,
+    [BIN, 'run', '--workload', file, '--env', 'docker,dind', '--iterations', '1', '--out', out],
+    { encoding: 'utf8', timeout: 400_000, env: { ...process.env, DIND_BENCH_STEP_TEST_SECRET: 'not-for-steps' } },
+  );
   assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
   assert.deepEqual(
     resultsOf(out)
