@@ -89,7 +89,7 @@ test('unchanged (A/A) histories are rarely flagged: false alarms at the stated 1
 test('a regression after a missed one is still flagged: the run before joins this one against the level before both', () => {
   // 12 runs of a quiet series, then two runs 3.5% worse: the first alone is within the spread, and once
   // published it must not hide the second. The mechanism at the split and alpha of issue 21 (0.4 of alpha
-  // 0.002 for one run, 0.2 for each longer span), where this series shows it; the defaults give one run most
+  // 0.002 for one run, 0.2 for each longer span), where this series shows it; the defaults give one run all
   // of a larger alpha (issue 45), and catch the first of these runs already.
   const rule = { ...DEFAULT_RULE, alpha: 0.002 };
   const steps = { ...DEFAULT_STEPS, spans: [0.4, 0.2, 0.2, 0.2] };
