@@ -28,7 +28,8 @@ function variant(name, steps, rule = {}) {
 
 export const ABLATIONS = [
   variant('verdict, all steps (as judge())', {}),
-  variant('this run alone (no spans of 2-4 runs)', { spans: [1] }),
+  // Since issue 45 the verdict judges this run alone; the split of issue 21 is the step it left out.
+  variant('spans of 2-4 runs too (0.4/0.2/0.2/0.2, issue 21)', { spans: [0.4, 0.2, 0.2, 0.2] }),
   variant('run median instead of pseudo-median', { level: 'median' }),
   variant('two-sided', { sided: 'two' }),
   variant('own level error always a floor', { floor: 'always' }),

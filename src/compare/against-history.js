@@ -4,6 +4,7 @@
 import { ruleFor, defaultConfig, thresholdOf } from './config.js';
 import { pastWindow } from '../stats/verdicts.js';
 import { judgeSeries } from '../reading/history.js';
+import { isDecision } from '../history/decisions.js';
 
 export class SeriesMismatchError extends Error {}
 
@@ -16,18 +17,23 @@ export class SeriesMismatchError extends Error {}
  * @typedef {(parts: { fingerprint: string, benchmark: string, metric: string, environmentKey: string, distro: string }) => string} SeriesKeyFn
  * @typedef {import('../reading/history.js').HistoryVerdict & {
  *   key: string, benchmark: string, metric: string, environmentKey: string, distro: string, unit: string, better: 'higher' | 'lower',
+ *   decision: boolean,
  * }} SeriesVerdict
  * `detectable`: the smallest change a run like this one could be flagged for against this history (the
  * rule's alpha, power 0.8, never below minChange) and the iterations per run that would make 5% detectable.
+ * `decision`: the metric is a decision metric of its benchmark (../history/decisions.js), one of the family
+ * the verdict's false-alarm rate is stated for; the others are described with their verdict, outside it.
  */
 
 /**
  * @param {import('#model/results.js').Results} results a valid results document (the candidate run)
  * @param {HistoryReader} history
- * @param {{ seriesKey: SeriesKeyFn, config?: import('./config.js').CompareConfig }} opts
+ * @param {{ seriesKey: SeriesKeyFn, config?: import('./config.js').CompareConfig, definitions?: Readonly<Record<string, { decisions?: readonly string[] }>> }} opts
+ *   definitions: the benchmark registry whose `decisions` lists name the decision metrics (else those
+ *   ../history/decisions.js knows)
  * @returns {Promise<SeriesVerdict[]>}
  */
-export async function compareWithHistory(results, history, { seriesKey, config = defaultConfig() }) {
+export async function compareWithHistory(results, history, { seriesKey, config = defaultConfig(), definitions }) {
   const known = new Map((await history.listSeries()).map((s) => [s.key, s]));
   const engineOf = engineVersions(results);
   /** @type {SeriesVerdict[]} */
@@ -53,7 +59,8 @@ export async function compareWithHistory(results, history, { seriesKey, config =
       const past = series ? await pastRuns(history, key, results.run.id, rule) : [];
       const threshold = thresholdOf(config)(cell.benchmark, m.metric);
       const verdict = judgeSeries(past, { samples: m.samples, engines: engineOf(cell) }, m.better, rule, threshold);
-      out.push({ key, ...id, unit: m.unit, better: m.better, ...verdict });
+      const decision = isDecision(cell.benchmark, m.metric, definitions);
+      out.push({ key, ...id, unit: m.unit, better: m.better, decision, ...verdict });
     }
   }
   return out;

@@ -175,53 +175,76 @@ export async function buildImages({
       return true;
     });
   }
-  /** @type {string[]} what each phase took, said at the end */
-  const took = [];
-  /** @type {Record<string, string>} */
-  const vars = {};
   /** @type {Record<string, string>} */
   const unavailable = {};
-  const baseVars = [...new Set(targets.map((t) => t.baseVariable))];
-  for (const variable of baseVars) {
-    const pinned = /** @type {string} */ (targets.find((t) => t.baseVariable === variable)?.base);
-    if (pull || (await imageExists(outer, pinned))) continue;
-    const offline = OFFLINE_BASES[/** @type {keyof typeof OFFLINE_BASES} */ (variable)];
-    if (offline) {
-      if (!(await imageExists(outer, offline))) {
-        const suite = OFFLINE_SUITES[/** @type {keyof typeof OFFLINE_SUITES} */ (variable)];
-        log(`no registry use without --pull: building the Debian ${suite} base with debootstrap`);
-        const t0 = performance.now();
-        const { cached } = await buildDebianBase(outer, suite, log);
-        took.push(`Debian ${suite} base ${seconds(t0)}${cached ? ' (from the cache)' : ' (debootstrap)'}`);
-      }
-      vars[variable] = offline;
-    } else {
-      const reason =
-        `base image ${pinned} is not in the local image store, and without --pull dind-bench contacts no registry. ` +
-        `Where a registry is reachable run \`dind-bench images build --pull\`, or \`docker pull ${pinned.split('@')[0]}\` and set ${variable} to it.`;
-      for (const t of targets.filter((x) => x.baseVariable === variable)) unavailable[t.ref] = reason;
-    }
-  }
   // Engine lines built from source are never built here; a missing image says how to make it.
   for (const engine of engines.filter((e) => e in SOURCE_ENGINES)) {
     const ref = dindImage(engine);
     if (!(await imageExists(outer, ref))) unavailable[ref] = SOURCE_ENGINES[engine].how;
   }
-  const toBuild = targets.filter((t) => !unavailable[t.ref]);
-  if (toBuild.length) {
-    const t0 = performance.now();
-    log(`docker buildx bake ${toBuild.map((t) => t.target).join(' ')}`);
-    const recipes = toBuild.flatMap((t) => ['--set', `${t.target}.labels.${RECIPE_LABEL}=${t.recipe}`]);
-    await bake(
-      [...toBuild.map((t) => t.target), ...recipes, '--load', '--progress=plain', ...(pull ? ['--pull'] : [])],
-      vars,
-      verbose ? log : undefined,
-    );
-    took.push(`bake of ${toBuild.length} image(s) ${seconds(t0)}`);
-  }
+  // One chain per base: make the base if it is missing, then bake the images on it; the chains run side by
+  // side. On a fresh machine the two Debian bases are debootstrapped at once (mostly downloads and
+  // unpacking, not computing), and the images on the bookworm base bake while trixie's is still being made,
+  // instead of one after the other (issue 45: 54 s + 31 s of bases before a 73 s bake, measured in a row).
+  const started = performance.now();
+  const chains = [...new Set(targets.map((t) => t.baseVariable))].map((variable) =>
+    chain(
+      variable,
+      targets.filter((t) => t.baseVariable === variable),
+    ),
+  );
+  const settled = await Promise.allSettled(chains);
+  const took = settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
   // Where the time went: a fresh machine spends it on the Debian bases and the packages of each image.
-  if (took.length) log(`images: ${took.join(', ')}`);
-  return { built: toBuild.map((t) => t.ref), unavailable };
+  if (took.length)
+    log(`images: ${took.join('; ')}${took.length > 1 ? `; ${seconds(started)} in all, side by side` : ''}`);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw /** @type {PromiseRejectedResult} */ (failed).reason;
+  const built = targets.filter((t) => !unavailable[t.ref]).map((t) => t.ref);
+  return { built, unavailable };
+
+  /**
+   * The base of `variable`, then the targets on it: what each step took ("Debian trixie base 31 s
+   * (debootstrap), bake of 1 image(s) 45 s"), or null when nothing was done.
+   * @param {string} variable @param {typeof targets} group
+   */
+  async function chain(variable, group) {
+    const parts = [];
+    /** @type {Record<string, string>} */
+    const vars = {};
+    const pinned = group[0].base;
+    if (!pull && !(await imageExists(outer, pinned))) {
+      const offline = OFFLINE_BASES[/** @type {keyof typeof OFFLINE_BASES} */ (variable)];
+      if (!offline) {
+        const reason =
+          `base image ${pinned} is not in the local image store, and without --pull dind-bench contacts no registry. ` +
+          `Where a registry is reachable run \`dind-bench images build --pull\`, or \`docker pull ${pinned.split('@')[0]}\` and set ${variable} to it.`;
+        for (const t of group) unavailable[t.ref] = reason;
+        return null;
+      }
+      if (!(await imageExists(outer, offline))) {
+        const suite = OFFLINE_SUITES[/** @type {keyof typeof OFFLINE_SUITES} */ (variable)];
+        log(`no registry use without --pull: building the Debian ${suite} base with debootstrap`);
+        const t0 = performance.now();
+        const { cached } = await buildDebianBase(outer, suite, log);
+        parts.push(`Debian ${suite} base ${seconds(t0)}${cached ? ' (from the cache)' : ' (debootstrap)'}`);
+      }
+      vars[variable] = offline;
+    }
+    const toBuild = group.filter((t) => !unavailable[t.ref]);
+    if (toBuild.length) {
+      const t0 = performance.now();
+      log(`docker buildx bake ${toBuild.map((t) => t.target).join(' ')}`);
+      const recipes = toBuild.flatMap((t) => ['--set', `${t.target}.labels.${RECIPE_LABEL}=${t.recipe}`]);
+      await bake(
+        [...toBuild.map((t) => t.target), ...recipes, '--load', '--progress=plain', ...(pull ? ['--pull'] : [])],
+        vars,
+        verbose ? log : undefined,
+      );
+      parts.push(`bake of ${toBuild.length} image(s) ${seconds(t0)}`);
+    }
+    return parts.length ? parts.join(', ') : null;
+  }
 }
 
 /** Seconds since t0 (performance.now()), as the build's summary line says them. @param {number} t0 */

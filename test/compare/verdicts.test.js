@@ -35,7 +35,7 @@ test('an unchanged run is "no change"; 20% slower is a regression; 20% faster an
   const v = judge(past, slower, 'lower');
   assert.equal(v.status, 'regression');
   assert.ok(v.change !== null && v.change > 0.15 && v.change < 0.25, String(v.change));
-  assert.match(v.reason, /worse.*p = .* < 0.002/);
+  assert.match(v.reason, new RegExp(`worse.*p = .* < ${DEFAULT_RULE.alpha}`));
   assert.equal(v.span, 1);
   assert.equal(judge(past, { samples: same.samples.map((x) => x * 0.8), engines }, 'lower').status, 'improvement');
   // higher is better: a 20% drop in throughput is the regression
@@ -71,10 +71,10 @@ test('a 10% regression on a quiet series is flagged on its first run; the same r
   assert.equal(faster.status, 'improvement', faster.reason);
 });
 
-test('unchanged (A/A) histories are not flagged: false alarms stay under 1% of judged runs', () => {
+test('unchanged (A/A) histories are rarely flagged: false alarms at the stated 1% of judged runs, within sampling error', () => {
   let alarms = 0;
   let judged = 0;
-  for (let seed = 100; seed < 160; seed++) {
+  for (let seed = 100; seed < 220; seed++) {
     // 12 past runs, then 4 more judged in turn, each appended as a published run is
     const all = runs(16, { between: 0.02, within: 0.05, seed });
     for (let i = 12; i < 16; i++) {
@@ -82,24 +82,30 @@ test('unchanged (A/A) histories are not flagged: false alarms stay under 1% of j
       if (judge(all.slice(0, i), all[i], 'lower').status === 'regression') alarms++;
     }
   }
-  assert.ok(alarms / judged <= 0.01, `${alarms} of ${judged}`);
+  // The rule spends its 1% (bench/eval/history-rate.js): 480 judged runs put 3 standard errors at 1.4 points.
+  assert.ok(alarms / judged <= 0.01 + 3 * Math.sqrt((0.01 * 0.99) / judged), `${alarms} of ${judged}`);
 });
 
 test('a regression after a missed one is still flagged: the run before joins this one against the level before both', () => {
   // 12 runs of a quiet series, then two runs 3.5% worse: the first alone is within the spread, and once
-  // published it must not hide the second
+  // published it must not hide the second. The mechanism at the split and alpha of issue 21 (0.4 of alpha
+  // 0.002 for one run, 0.2 for each longer span), where this series shows it; the defaults give one run all
+  // of a larger alpha (issue 45), and catch the first of these runs already.
+  const rule = { ...DEFAULT_RULE, alpha: 0.002 };
+  const steps = { ...DEFAULT_STEPS, spans: [0.4, 0.2, 0.2, 0.2] };
   const all = runs(14, { between: 0.01, within: 0.01, seed: 32 });
   const past = all.slice(0, 12);
   const shifted = all.slice(12).map((r) => ({ ...r, samples: r.samples.map((x) => x * 1.035) }));
-  const first = judge(past, shifted[0], 'lower');
+  const first = judge(past, shifted[0], 'lower', rule, steps);
   assert.equal(first.status, 'no change', first.reason);
-  const second = judge([...past, shifted[0]], shifted[1], 'lower');
+  const second = judge([...past, shifted[0]], shifted[1], 'lower', rule, steps);
   assert.equal(second.status, 'regression', second.reason);
   assert.equal(second.span, 2);
   assert.match(second.reason, /this run and the 1 before it vs the 12 runs before them \(\+\d\.\d% worse/);
   // the rule before issue 21 judged the second run against a history that holds the first: it misses it
-  const alone = judge([...past, shifted[0]], shifted[1], 'lower', DEFAULT_RULE, { ...DEFAULT_STEPS, spans: [1] });
+  const alone = judge([...past, shifted[0]], shifted[1], 'lower', rule, { ...steps, spans: [1] });
   assert.equal(alone.status, 'no change', alone.reason);
+  assert.equal(judge(past, shifted[0], 'lower').status, 'regression');
 });
 
 test('a series with a run of over 100 samples is judged on run medians throughout, and still sees 10%', () => {
