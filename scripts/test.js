@@ -2,8 +2,9 @@
 // `npm test`: node's test runner over test/ (or the files and folders given), in two parts. First the test
 // files that need no engine, side by side (one per core): most of the files, a small part of the time.
 // Then those that use the engine (scripts/test-files.js tells them by their import of the engine helpers),
-// one at a time: they start engines, fill disks and time what an engine does, so two at once would slow
-// each other down and turn their timeouts into a matter of luck. Both parts run whatever the first one's
+// one at a time: they start and stop engines, fill disks, compare the engine's images before and after,
+// and judge what an engine does (a throttled Engine line must read as a regression), so two at once would
+// see each other's images and each other's noise. Both parts run whatever the first one's
 // outcome; the exit code fails when either failed. `--no-engine` runs the first part only: the loop to
 // keep running while working on anything but the engine (it says how many files it left out).
 //
@@ -19,6 +20,7 @@
 //   npm test -- test/stats/ test/run/plan.test.js     those files, and those under the folders
 //   npm test -- --test-name-pattern=verdict            also --test-only, --test-reporter=spec|tap|dot,
 //                                                      --test-concurrency=N (the first part), --test-timeout=MS
+import { setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,6 +57,8 @@ const rel = (/** @type {string} */ f) => path.relative(ROOT, path.resolve(f));
 const tmp = mkdtempSync(path.join(tmpdir(), 'dind-bench-tests-'));
 process.env.TMPDIR = tmp;
 const controller = new AbortController();
+// The runner listens on the signal once per file.
+setMaxListeners(free.length + engine.length + 10, controller.signal);
 // Ctrl-C reaches the test files through the terminal's process group; here it stops starting new ones.
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => controller.abort());
 
@@ -118,10 +122,10 @@ try {
 }
 
 const s = (/** @type {number} */ ms) => `${Math.round(ms / 1000)} s`;
-const lines = [`npm test: ${free.length} files that need no engine, ${o.concurrency} at a time: ${s(t1 - t0)}`];
-if (o.noEngine) lines.push(`npm test: --no-engine left out the ${engine.length} files that use the engine`);
-else if (engine.length)
-  lines.push(`npm test: ${engine.length} files that use the engine, one at a time: ${s(t2 - t1)}`);
+const files = (/** @type {number} */ n) => `${n} ${n === 1 ? 'file' : 'files'}`;
+const lines = [`npm test: ${files(free.length)} without an engine, ${o.concurrency} at a time: ${s(t1 - t0)}`];
+if (o.noEngine && engine.length) lines.push(`npm test: --no-engine left out ${files(engine.length)} with the engine`);
+else if (engine.length) lines.push(`npm test: ${files(engine.length)} with the engine, one at a time: ${s(t2 - t1)}`);
 const slowest = Object.entries(took)
   .sort((a, b) => b[1] - a[1])
   .slice(0, 5)

@@ -103,8 +103,8 @@ test('--no-engine runs the files that need no engine and names how many it left 
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^ok 1 - passes$/m);
   assert.doesNotMatch(r.stdout, /never here|a helper is not a test file/);
-  assert.match(r.stderr, /npm test: 1 files that need no engine, \d+ at a time: \d+ s/);
-  assert.match(r.stderr, /npm test: --no-engine left out the 1 files that use the engine/);
+  assert.match(r.stderr, /npm test: 1 file without an engine, \d+ at a time: \d+ s/);
+  assert.match(r.stderr, /npm test: --no-engine left out 1 file with the engine/);
 });
 
 test('the whole run: the engine part runs after the first, and its failure fails the exit code', () => {
@@ -113,7 +113,7 @@ test('the whole run: the engine part runs after the first, and its failure fails
   assert.equal(r.status, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^ok 1 - passes$/m);
   assert.match(r.stdout, /^not ok 1 - .*engine\.test\.js$/m, 'the engine file ran, and failed on its missing helper');
-  assert.match(r.stderr, /npm test: 1 files that use the engine, one at a time: \d+ s/);
+  assert.match(r.stderr, /npm test: 1 file with the engine, one at a time: \d+ s/);
   // A failing file in the first part fails the run too.
   writeFileSync(
     path.join(dir, 'fail.test.js'),
