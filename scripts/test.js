@@ -1,36 +1,135 @@
 #!/usr/bin/env node
-// `npm test`: node's test runner over test/ (or the files and folders given), one file at a time, with
-// TMPDIR pointing at a folder of its own that is removed when the tests end, however they end. Many tests
-// make temporary folders (histories, results, sites, clones) and not every one removes its own on every
-// path; this way a test run leaves nothing behind in the machine's temp folder. Engine sockets stay under
-// /tmp (src/environments/dind-daemon.js: a unix socket path must stay short) and are removed by their runs.
+// `npm test`: node's test runner over test/ (or the files and folders given), in two parts. First the test
+// files that need no engine, side by side (one per core): most of the files, a small part of the time.
+// Then those that use the engine (scripts/test-files.js tells them by their import of the engine helpers),
+// one at a time: they start and stop engines, fill disks, compare the engine's images before and after,
+// and judge what an engine does (a throttled Engine line must read as a regression), so two at once would
+// see each other's images and each other's noise. Both parts run whatever the first one's
+// outcome; the exit code fails when either failed. `--no-engine` runs the first part only: the loop to
+// keep running while working on anything but the engine (it says how many files it left out).
 //
-//   npm test                      every test
-//   npm test -- test/stats/       those under test/stats/
-//   npm test -- --test-name-pattern=verdict
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Within a part, the files that took longest last time start first (their times are kept in
+// node_modules/.cache/dind-bench/test-times.json), so no long file starts last and holds the part open
+// alone; the slowest files are named at the end. TMPDIR points at a folder of its own, removed when the
+// tests end, however they end: not every test removes its temporary folders on every path, and a test run
+// leaves nothing behind in the machine's temp folder. Engine sockets stay under /tmp (a unix socket path
+// must stay short) and are removed by their runs.
+//
+//   npm test                                every test
+//   npm test -- --no-engine                 the tests that need no engine
+//   npm test -- test/stats/ test/run/plan.test.js     those files, and those under the folders
+//   npm test -- --test-name-pattern=verdict            also --test-only, --test-reporter=spec|tap|dot,
+//                                                      --test-concurrency=N (the first part), --test-timeout=MS
+import { setMaxListeners } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { run } from 'node:test';
+import * as reporters from 'node:test/reporters';
+import { fileURLToPath } from 'node:url';
+import { parseTestArgs, slowestFirst, splitByEngine, testFiles } from './test-files.js';
 
-// In the order given, so a flag and its value stay together (`--test-reporter spec`); test/ when no
-// argument is a file or folder that exists.
-const args = process.argv.slice(2);
-const named = args.some((a) => !a.startsWith('-') && existsSync(a));
-const tmp = mkdtempSync(path.join(tmpdir(), 'dind-bench-tests-'));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TIMES = path.join(ROOT, 'node_modules/.cache/dind-bench/test-times.json');
 
-const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...args, ...(named ? [] : ['test/'])], {
-  stdio: 'inherit',
-  env: { ...process.env, TMPDIR: tmp },
-});
-// Ctrl-C reaches the runner through the terminal's process group; the folder goes when it has ended.
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
-child.on('close', (code, signal) => {
+/** @type {ReturnType<typeof parseTestArgs>} */
+let o;
+try {
+  o = parseTestArgs(process.argv.slice(2), { cores: availableParallelism(), tty: Boolean(process.stdout.isTTY) });
+} catch (e) {
+  process.stderr.write(`npm test: ${/** @type {Error} */ (e).message}\n`);
+  process.exit(1);
+}
+const { free, engine } = splitByEngine(testFiles(o.paths.length ? o.paths : [path.join(ROOT, 'test')]));
+
+/** @returns {Record<string, number>} seconds per file (relative to the project) as last measured */
+function lastTimes() {
   try {
-    rmSync(tmp, { recursive: true, force: true });
-  } catch (e) {
-    // Files a container wrote as another user cannot always be removed: say where, do not fail the run.
-    process.stderr.write(`npm test: could not remove ${tmp}: ${/** @type {Error} */ (e).message}\n`);
+    const times = JSON.parse(readFileSync(TIMES, 'utf8'));
+    return times && typeof times === 'object' ? times : {};
+  } catch {
+    return {};
   }
-  process.exit(code ?? (signal ? 1 : 0));
-});
+}
+const before = lastTimes();
+const rel = (/** @type {string} */ f) => path.relative(ROOT, path.resolve(f));
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'dind-bench-tests-'));
+process.env.TMPDIR = tmp;
+const controller = new AbortController();
+// The runner listens on the signal once per file.
+setMaxListeners(free.length + engine.length + 10, controller.signal);
+// Ctrl-C reaches the test files through the terminal's process group; here it stops starting new ones.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => controller.abort());
+
+/** @type {Record<string, number>} seconds per file, this run */
+const took = {};
+
+/**
+ * One part: the files, `concurrency` at a time, reported on stdout as they end.
+ * @param {string[]} files @param {number} concurrency
+ * @returns {Promise<boolean>} whether every test passed
+ */
+async function part(files, concurrency) {
+  if (!files.length || controller.signal.aborted) return true;
+  const ordered = slowestFirst(files.map(rel), before).map((f) => path.join(ROOT, f));
+  const stream = run({
+    files: ordered,
+    concurrency,
+    signal: controller.signal,
+    only: o.only,
+    ...(o.namePatterns.length ? { testNamePatterns: o.namePatterns } : {}),
+    ...(o.timeout ? { timeout: o.timeout } : {}),
+  });
+  let ok = true;
+  // A file's time: its tests' own durations, as the file's process measured them (node 20 reports no end
+  // of a file as such, and holds a file's events back while an earlier file is still running).
+  const count = (
+    /** @type {{ file?: string, name: string, nesting: number, details?: { duration_ms?: number } }} */ d,
+  ) => {
+    if (d.nesting !== 0 || !d.file || d.name === d.file) return;
+    const f = rel(d.file);
+    // Only the project's own files: a test may run npm test on a folder of its own elsewhere.
+    if (!f.startsWith('..')) took[f] = (took[f] ?? 0) + (d.details?.duration_ms ?? 0) / 1000;
+  };
+  stream.on('test:pass', count);
+  stream.on('test:fail', (d) => {
+    count(d);
+    if (!d.todo) ok = false;
+  });
+  const reporter = o.reporter === 'spec' ? new reporters.spec() : reporters[o.reporter];
+  for await (const chunk of stream.compose(reporter)) process.stdout.write(chunk);
+  return ok;
+}
+
+const t0 = Date.now();
+const freeOk = await part(free, o.concurrency);
+const t1 = Date.now();
+const engineOk = o.noEngine ? true : await part(engine, 1);
+const t2 = Date.now();
+
+try {
+  rmSync(tmp, { recursive: true, force: true });
+} catch (e) {
+  // Files a container wrote as another user cannot always be removed: say where, do not fail the run.
+  process.stderr.write(`npm test: could not remove ${tmp}: ${/** @type {Error} */ (e).message}\n`);
+}
+try {
+  mkdirSync(path.dirname(TIMES), { recursive: true });
+  writeFileSync(TIMES, `${JSON.stringify({ ...before, ...took }, null, 1)}\n`);
+} catch {
+  // Only the order of the next run depends on it.
+}
+
+const s = (/** @type {number} */ ms) => `${Math.round(ms / 1000)} s`;
+const files = (/** @type {number} */ n) => `${n} ${n === 1 ? 'file' : 'files'}`;
+const lines = [`npm test: ${files(free.length)} without an engine, ${o.concurrency} at a time: ${s(t1 - t0)}`];
+if (o.noEngine && engine.length) lines.push(`npm test: --no-engine left out ${files(engine.length)} with the engine`);
+else if (engine.length) lines.push(`npm test: ${files(engine.length)} with the engine, one at a time: ${s(t2 - t1)}`);
+const slowest = Object.entries(took)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 5)
+  .map(([f, sec]) => `${f} ${Math.round(sec)} s`);
+if (slowest.length) lines.push(`npm test: the slowest files: ${slowest.join(', ')}`);
+process.stderr.write(`${lines.join('\n')}\n`);
+process.exit(freeOk && engineOk && !controller.signal.aborted ? 0 : 1);

@@ -26,11 +26,11 @@ test('every module of src/benchmarks/ is a listed benchmark, and every listed na
   for (const name of BENCHMARK_NAMES) assert.equal(BENCHMARKS[name].name, name);
 });
 
-test("README's 'How to add a benchmark' names what the code needs: the module, names.js, the image matrix, fixtures", () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## How to add a benchmark'),
-    readme.indexOf('## How to add an environment'),
+test("docs/contributing.md's 'How to add a benchmark' names what the code needs: the module, names.js, the image matrix, fixtures", () => {
+  const guide = readFileSync(path.join(ROOT, 'docs/contributing.md'), 'utf8');
+  const section = guide.slice(
+    guide.indexOf('## How to add a benchmark'),
+    guide.indexOf('## How to add an environment'),
   );
   for (const part of [
     'src/benchmarks/<name>.js',
@@ -38,7 +38,7 @@ test("README's 'How to add a benchmark' names what the code needs: the module, n
     'images/docker-bake.hcl',
     'test/fixtures/',
   ])
-    assert.ok(section.includes(part), `README's "How to add a benchmark" names ${part}`);
+    assert.ok(section.includes(part), `docs/contributing.md's "How to add a benchmark" names ${part}`);
 });
 
 test('a throwaway benchmark in a copy of the project: its module and its name register it', (t) => {

@@ -1,0 +1,112 @@
+// Which test files `npm test` runs, and which of them need a Docker engine. A test file needs one when it
+// imports the engine helpers (test/helpers/engine.js: engineOrSkip, or test/helpers/own-engine.js): that
+// import is how a test says so, so the split follows the tests as they change and no list is kept by hand.
+// The files that need no engine can run side by side; those that use the engine run one at a time, since
+// they start engines, fill disks and time what an engine does (scripts/test.js).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** A test file: its name ends in .test.js (helpers and fixtures beside them are not tests). */
+export const TEST_FILE = /\.test\.js$/;
+
+/** An import of an engine helper: `from '../helpers/engine.js'`, `import '../helpers/engine.js'`, `import('../helpers/own-engine.js')`. */
+const ENGINE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](?:\.{1,2}\/)+helpers\/(?:engine|own-engine)\.js['"]/;
+
+/** Whether a test file's text imports an engine helper. @param {string} text */
+export const needsEngine = (text) => ENGINE_IMPORT.test(text);
+
+/**
+ * The test files under the paths given (files as they are, folders searched through), sorted, each once.
+ * @param {string[]} paths files or folders
+ * @returns {string[]}
+ */
+export function testFiles(paths) {
+  /** @type {Set<string>} */
+  const found = new Set();
+  /** @param {string} p */
+  const walk = (p) => {
+    if (!statSync(p).isDirectory()) return void found.add(path.normalize(p));
+    for (const e of readdirSync(p, { withFileTypes: true })) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      const child = path.join(p, e.name);
+      if (e.isDirectory()) walk(child);
+      else if (TEST_FILE.test(e.name)) found.add(child);
+    }
+  };
+  for (const p of paths) walk(p);
+  return [...found].sort();
+}
+
+/**
+ * The files split by whether they need an engine.
+ * @param {string[]} files @param {(file: string) => string} [read]
+ * @returns {{ free: string[], engine: string[] }}
+ */
+export function splitByEngine(files, read = (f) => readFileSync(f, 'utf8')) {
+  /** @type {{ free: string[], engine: string[] }} */
+  const out = { free: [], engine: [] };
+  for (const f of files) out[needsEngine(read(f)) ? 'engine' : 'free'].push(f);
+  return out;
+}
+
+/**
+ * The files in the order to start them: those with no time yet first (a new file may be slow, and is
+ * worth hearing from early), then by last time, longest first, so that no long file starts last.
+ * @param {string[]} files @param {Record<string, number>} seconds last time per file
+ */
+export function slowestFirst(files, seconds) {
+  const known = (/** @type {string} */ f) => Number.isFinite(seconds[f]);
+  return [
+    ...files.filter((f) => !known(f)),
+    ...files.filter(known).sort((a, b) => seconds[b] - seconds[a] || a.localeCompare(b)),
+  ];
+}
+
+const REPORTERS = /** @type {const} */ (['spec', 'tap', 'dot']);
+const OPTIONS =
+  '--no-engine, --test-name-pattern=RE, --test-only, --test-reporter=spec|tap|dot, --test-concurrency=N, --test-timeout=MS';
+
+/**
+ * `npm test`'s arguments: files and folders, and the options it knows; anything else is refused, naming
+ * what it knows (`node --test FILE` takes every option of node's own).
+ * @param {string[]} args @param {{ cores: number, tty: boolean }} here
+ * @returns {{ paths: string[], noEngine: boolean, namePatterns: string[], only: boolean,
+ *   reporter: typeof REPORTERS[number], concurrency: number, timeout: number | null }}
+ */
+export function parseTestArgs(args, { cores, tty }) {
+  /** @type {ReturnType<typeof parseTestArgs>} */
+  const o = {
+    paths: [],
+    noEngine: false,
+    namePatterns: [],
+    only: false,
+    reporter: tty ? 'spec' : 'tap',
+    concurrency: Math.max(1, cores),
+    timeout: null,
+  };
+  /** @param {string} what @param {string} value @param {number} max */
+  const whole = (what, value, max) => {
+    if (!/^\d{1,9}$/.test(value) || Number(value) < 1 || Number(value) > max)
+      throw new Error(`${what}=${value.slice(0, 40)}: a whole number from 1 to ${max}`);
+    return Number(value);
+  };
+  for (const a of args) {
+    const [flag, value] =
+      a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, null];
+    if (!a.startsWith('-')) {
+      if (!existsSync(a)) throw new Error(`${a.slice(0, 200)}: no such test file or folder`);
+      o.paths.push(a);
+    } else if (a === '--no-engine') o.noEngine = true;
+    else if (a === '--test-only') o.only = true;
+    else if (flag === '--test-name-pattern' && value) o.namePatterns.push(value);
+    else if (flag === '--test-reporter' && REPORTERS.includes(/** @type {any} */ (value)))
+      o.reporter = /** @type {typeof REPORTERS[number]} */ (value);
+    else if (flag === '--test-concurrency' && value !== null) o.concurrency = whole(flag, value, 64);
+    else if (flag === '--test-timeout' && value !== null) o.timeout = whole(flag, value, 86_400_000);
+    else
+      throw new Error(
+        `${a.slice(0, 80)}: not an option of npm test; it knows ${OPTIONS} (node --test FILE takes all of node's)`,
+      );
+  }
+  return o;
+}

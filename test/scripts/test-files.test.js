@@ -1,0 +1,131 @@
+// npm test's split (scripts/test-files.js, scripts/test.js): a file that imports the engine helpers runs in
+// the engine part, one at a time, every other one in the first part, side by side; `--no-engine` runs the
+// first part only and says what it left out; a failure in either part fails the exit code; the options it
+// does not know are refused, naming those it knows.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { needsEngine, parseTestArgs, slowestFirst, splitByEngine, testFiles } from '../../scripts/test-files.js';
+import { tmpDir } from '../history/helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCRIPT = path.join(ROOT, 'scripts/test.js');
+// Written in pieces: this file's own text must not import the engine helpers, or it would be an engine file.
+const ENGINE = ['..', 'helpers', 'engine.js'].join('/');
+const OWN_ENGINE = ['..', 'helpers', 'own-engine.js'].join('/');
+
+test('a file that imports the engine helpers, statically or not, needs the engine; others do not', () => {
+  assert.equal(needsEngine(`import { engineOrSkip } from '${ENGINE}';`), true);
+  assert.equal(needsEngine(`const { engineOrSkip } = await import('${ENGINE}');`), true);
+  assert.equal(needsEngine(`import { startOwnEngine } from '${OWN_ENGINE}';`), true);
+  assert.equal(needsEngine("import { launch } from '../helpers/browser.js';"), false);
+  assert.equal(needsEngine("import { engineAt } from '../../src/engine/client.js';"), false);
+  assert.equal(needsEngine(`import '${ENGINE}';`), true);
+  assert.equal(needsEngine('// see helpers/engine.js'), false);
+});
+
+test('every test of the project that asks for an engine is in the engine part; helpers are not test files', () => {
+  const files = testFiles([path.join(ROOT, 'test')]);
+  assert.ok(files.length > 100, `${files.length} test files`);
+  assert.ok(
+    files.every((f) => f.endsWith('.test.js')),
+    'only *.test.js',
+  );
+  assert.ok(!files.some((f) => f.includes(`${path.sep}helpers${path.sep}`)));
+  const { free, engine } = splitByEngine(files);
+  assert.ok(engine.length >= 20 && free.length >= 60, `${engine.length} engine, ${free.length} free`);
+  for (const f of free) {
+    const text = readFileSync(f, 'utf8');
+    for (const helper of ['engineOrSkip', 'startOwnEngine', 'ensureImages'])
+      assert.ok(
+        !text.includes(`${helper}(`),
+        `${path.relative(ROOT, f)} calls ${helper} but is not in the engine part`,
+      );
+  }
+  assert.ok(
+    engine.some((f) => f.endsWith('images/rootfs-cache.test.js')),
+    'a dynamic import counts',
+  );
+});
+
+test('files without a time start first, then the slowest', () => {
+  assert.deepEqual(slowestFirst(['a', 'b', 'c', 'd', 'e'], { a: 1, b: 30, d: 5, e: 5 }), ['c', 'b', 'd', 'e', 'a']);
+  assert.deepEqual(slowestFirst(['x'], {}), ['x']);
+});
+
+test('options: the ones npm test knows, checked; files and folders that exist; anything else refused', () => {
+  const here = { cores: 2, tty: false };
+  const o = parseTestArgs(['--no-engine', '--test-name-pattern=verdict', 'test/stats'], { ...here });
+  assert.deepEqual(o, {
+    paths: ['test/stats'],
+    noEngine: true,
+    namePatterns: ['verdict'],
+    only: false,
+    reporter: 'tap',
+    concurrency: 2,
+    timeout: null,
+  });
+  assert.equal(parseTestArgs([], { cores: 2, tty: true }).reporter, 'spec');
+  assert.equal(parseTestArgs(['--test-concurrency=1', '--test-reporter=dot'], here).concurrency, 1);
+  assert.equal(parseTestArgs(['--test-timeout=60000'], here).timeout, 60000);
+  for (const [args, says] of /** @type {[string[], RegExp][]} */ ([
+    [['--test-concurrency=0'], /--test-concurrency=0: a whole number from 1 to 64/],
+    [['--test-concurrency=2; rm'], /a whole number/],
+    [['--test-reporter=junit'], /not an option of npm test; it knows --no-engine/],
+    [['--experimental-test-coverage'], /not an option of npm test/],
+    [['--test-name-pattern'], /not an option of npm test/],
+    [['test/no-such-folder'], /test\/no-such-folder: no such test file or folder/],
+  ]))
+    assert.throws(() => parseTestArgs(args, here), says, args.join(' '));
+});
+
+/** A folder of three tests: one that passes, one that fails, one that imports the engine helpers. */
+function folder() {
+  const dir = path.join(tmpDir('npm-test'), 'test');
+  mkdirSync(path.join(dir, 'sub'), { recursive: true });
+  writeFileSync(path.join(dir, 'pass.test.js'), "import { test } from 'node:test';\ntest('passes', () => {});\n");
+  writeFileSync(
+    path.join(dir, 'sub', 'engine.test.js'),
+    `import { test } from 'node:test';\nimport '${ENGINE}';\ntest('never here without its helper', () => {});\n`,
+  );
+  writeFileSync(path.join(dir, 'helper.js'), 'throw new Error("a helper is not a test file");\n');
+  return dir;
+}
+
+/** @param {string[]} args */
+const npmTest = (args) => {
+  // As from a terminal: node's runner refuses to start files from inside a test file's process.
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  return spawnSync(process.execPath, [SCRIPT, '--test-reporter=tap', ...args], { encoding: 'utf8', env });
+};
+
+test('--no-engine runs the files that need no engine and names how many it left out', () => {
+  const dir = folder();
+  const r = npmTest(['--no-engine', dir]);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ok 1 - passes$/m);
+  assert.doesNotMatch(r.stdout, /never here|a helper is not a test file/);
+  assert.match(r.stderr, /npm test: 1 file without an engine, \d+ at a time: \d+ s/);
+  assert.match(r.stderr, /npm test: --no-engine left out 1 file with the engine/);
+});
+
+test('the whole run: the engine part runs after the first, and its failure fails the exit code', () => {
+  const dir = folder();
+  const r = npmTest([dir]);
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ok 1 - passes$/m);
+  assert.match(r.stdout, /^not ok 1 - .*engine\.test\.js$/m, 'the engine file ran, and failed on its missing helper');
+  assert.match(r.stderr, /npm test: 1 file with the engine, one at a time: \d+ s/);
+  // A failing file in the first part fails the run too.
+  writeFileSync(
+    path.join(dir, 'fail.test.js'),
+    "import { test } from 'node:test';\ntest('fails', () => { throw new Error('no'); });\n",
+  );
+  const both = npmTest(['--no-engine', dir]);
+  assert.equal(both.status, 1, both.stdout + both.stderr);
+  assert.match(both.stdout, /^not ok \d+ - fails$/m);
+});
