@@ -39,7 +39,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { abCommand } from '../src/compare/command.js';
 import { outerEngine } from '../src/engine/client.js';
-import { FALSE_ALARM_RATE, readAb, smallestMannWhitneyP } from '../src/reading/index.js';
+import { FALSE_ALARM_RATE, readAb } from '../src/reading/index.js';
 import { EXIT_REGRESSION } from '../src/reading/gate.js';
 import { decisionOf } from '../src/model/decisions.js';
 import { ENVIRONMENT_NAMES, isDind } from '../src/environments/index.js';
@@ -50,18 +50,7 @@ import { PROFILES } from '../src/run/profiles.js';
 import { executePlan } from '../src/run/runner.js';
 import { BENCHMARKS } from '../src/benchmarks/index.js';
 import { seededRandom } from '../src/stats/index.js';
-import {
-  aaPlan,
-  acrossRuns,
-  addUp,
-  falseFindings,
-  loneChange,
-  resampledRun,
-  sees,
-  sideKey,
-  tally,
-  wilson,
-} from './eval/aa.js';
+import { aaPlan, acrossRuns, addUp, falseFindings, resampledRun, sees, sideKey, tally, wilson } from './eval/aa.js';
 import { markdownOf } from './eval/aa-report.js';
 
 const { values } = parseArgs({
@@ -162,10 +151,9 @@ const summary = {
 };
 const markdown = markdownOf({
   options: { runs: RUNS, iterations: ITERATIONS, benches: BENCHES, env: ENV, A, B, resamples: RESAMPLES, seed: SEED },
-  runs: runs.map(({ results, tally: t, sees: seen, lone, gate, wallS, loadBefore, loadAfter, failed }) => ({
+  runs: runs.map(({ results, tally: t, sees: seen, gate, wallS, loadBefore, loadAfter, failed }) => ({
     id: results.run.id,
     sees: seen,
-    lone,
     startedAt: results.run.startedAt,
     tally: t,
     gate,
@@ -233,7 +221,11 @@ async function oneRun(r) {
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
   // The real gate, as a pipeline calls it, over every decision of the run (each benchmark's decision
   // metric), --fail-on regression.
-  const { exitCode, rows: all, gate } = await abCommand({
+  const {
+    exitCode,
+    rows: all,
+    gate,
+  } = await abCommand({
     results: file,
     baseline: A,
     candidate: B,
@@ -255,12 +247,6 @@ async function oneRun(r) {
     results,
     tally: counted,
     sees: sees(rows),
-    // at the smallest sample sizes of the reading, over all the comparisons it judged together
-    lone: loneChange(
-      smallestMannWhitneyP(Math.min(...rows.map((x) => x.baseline.n)), Math.min(...rows.map((x) => x.candidate.n))),
-      rows.length,
-      FALSE_ALARM_RATE,
-    ),
     gate: { exitCode, regressed: gate.regressed },
     wallS: (performance.now() - started) / 1000,
     loadBefore,

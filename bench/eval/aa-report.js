@@ -33,21 +33,6 @@ const thresholds = () => {
 };
 
 /**
- * Whether a lone change could be flagged at all in these readings (./aa.js loneChange).
- * @param {ReturnType<typeof import('./aa.js').loneChange> | undefined} l
- */
-export function loneLine(l) {
-  if (!l) return '';
-  const what =
-    `The smallest p-value the exact Mann-Whitney test can reach with these samples is ${l.smallestP.toPrecision(2)}; ` +
-    `after the false-alarm control over a reading's comparisons, a lone change is flagged only at p <= ${l.needed.toPrecision(2)}`;
-  return l.reachable
-    ? `${what}: reachable, so a single metric can fail the gate here.`
-    : `${what}: UNREACHABLE, so no single metric can fail the gate here, however large its change; it fails only where at least ${l.together} comparisons reach that smallest p at once. ` +
-        "Here a zero rate says the gate could not fail, not that it is calibrated. (Each comparison's 'sees' is at that level too: with these samples it reads 'too few'.)";
-}
-
-/**
  * Whether a measured rate is at or under the documented one, said as far as the interval allows.
  * @param {{ rate: number, low: number, high: number }} i @param {number} documented
  */
@@ -88,9 +73,9 @@ export function markdownOf(d) {
     '',
     `The A/A: each real run plans the environment \`${o.env}\` twice, as \`${o.A}\` and \`${o.B}\` (identical copies: same environment, engine and images), ` +
       `every step A then B, interleaved round by round as a run interleaves any two environments of an A/B; ${o.iterations} iterations, no warm-up. ` +
-      `The real gate then reads it: \`compare results.json --baseline ${o.A} --candidate ${o.B} --fail-on regression\` (every metric gated). ` +
+      `The real gate then reads it: \`compare results.json --baseline ${o.A} --candidate ${o.B} --gate DECISIONS --fail-on regression\` (each benchmark's decision metric gated, the run's questions). ` +
       'In an A/A every regression is a false one: a run whose gate fails is a false regression. ' +
-      `The documented rate: false regressions held at ${pct(s.rate)} over all the metrics a reading judges (Benjamini-Hochberg, src/reading/decide.js FALSE_ALARM_RATE), so a gate over all metrics should fail at most ${pct(s.rate)} of A/A runs.`,
+      `The documented rate: wrong decisions held at ${pct(s.rate)} over a reading's decisions and its sampling's looks (Bonferroni, each outcome read from the interval at that level: src/reading/decide.js FALSE_ALARM_RATE), so a gate over a run's decisions should fail at most ${pct(s.rate)} of A/A runs.`,
     '',
     '## Result',
     '',
@@ -100,7 +85,6 @@ export function markdownOf(d) {
     `  What the gate could see: per run, the median over its gated metrics of the smallest change each could have shown was ${d.runs.map((/** @type {any} */ r) => pct(r.sees.median)).join(', ')} ` +
       `(the thresholds T: ${thresholds()}). Where that is far above T, most comparisons are inconclusive: ` +
       'the A/A then tests the false-alarm control where the intervals are wide; on a quieter machine they narrow, and a small systematic difference between the copies would have more chance to reach T.',
-    `  ${loneLine(d.runs[0]?.lone)}`,
     `- **Resampled from the real samples** (${o.resamples} random splits of each run: per metric the two copies' samples pooled and split at random into two sets of their sizes, then read over all metrics as the gate reads them; seed ${o.seed}): ` +
       `${s.resampledAll.pairs} resampled A/A pairs, ${s.resampledAll.comparisons} comparisons. ` +
       `Pairs with any false regression: **${s.resampledAll.pairsWithRegression} of ${s.resampledAll.pairs}**, ${interval(s.resampledAll.interval)}: ${against(s.resampledAll.interval, s.rate)}.`,

@@ -191,15 +191,3 @@ export function sees(comparisons) {
     none: gated.length - changes.length,
   };
 }
-
-/**
- * Whether a lone change can be flagged at all: after Benjamini-Hochberg over m comparisons the smallest p
- * must be at most rate/m, and the exact Mann-Whitney test with n samples a side cannot go below
- * smallestP. When it cannot, a reading flags something only where at least `together` comparisons reach
- * that smallest p at once (BH's k-th smallest p is held to rate * k / m).
- * @param {number} smallestP @param {number} m comparisons judged together @param {number} rate
- */
-export function loneChange(smallestP, m, rate) {
-  const needed = rate / m;
-  return { smallestP, needed, reachable: smallestP <= needed, together: Math.ceil((m * smallestP) / rate) };
-}
