@@ -5,9 +5,10 @@
 // v1 host the rootless engine has no cgroups (no memory stats, no resource limits): the engine says
 // so in its `docker info` warnings, kept in the facts.
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 export class DindRootlessEnvironment extends DindEnvironment {
-  name = 'dind-rootless';
+  static descriptor = environment('dind-rootless');
   variant = {
     // The entrypoint's run_rootless (images/dind/dind-entrypoint.sh) starts it as the user `rootless`.
     cmd: ['dockerd-rootless', '--host=unix:///var/run/rootless/docker.sock'],
