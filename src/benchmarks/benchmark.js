@@ -6,6 +6,9 @@
 //   description   one line: what it measures and why a CI engineer should care
 //   params        per profile ('quick', 'standard'): its parameters
 //   estimateSeconds?(params) -> seconds one iteration takes in one environment, for `dind-bench plan`
+//   quickStepS?   environment -> seconds one step of the quick profile took there, measured by a whole quick
+//                 run (src/run/estimate.js says which); the plan uses it instead of estimateSeconds for the
+//                 quick profile's own parameters (an environment not listed is planned as dind)
 //   measure(env, ctx) -> Metric[]   one iteration in one environment (the Environment contract of
 //                 ../environments/environment.js); metric names are unique per benchmark, e.g.
 //                 "cpu.events_per_second". It must not branch on env.name: environments offer the same
@@ -39,7 +42,7 @@
  * @typedef {{
  *   name: string, image: string, description: string,
  *   params: Record<string, P>,
- *   estimateSeconds?(params: P): number,
+ *   estimateSeconds?(params: P): number, quickStepS?: Record<string, number>,
  *   unavailableIn?: Record<string, string>, extraImages?: string[], usesBuilder?: boolean,
  *   measure(env: Environment, ctx: MeasureContext<P>): Promise<Metric[]>,
  * }} Benchmark

@@ -59,7 +59,7 @@ export async function prepareImages(o, registry, runEngines, nextEngine) {
  * The benchmark images the benchmarks run in, and those they need besides (a workload's seeds).
  * @param {string[]} benchmarks @param {import('./params.js').BenchmarkRegistry} registry
  */
-const imagesOf = (benchmarks, registry) => [
+export const imagesOf = (benchmarks, registry) => [
   ...new Set(benchmarks.flatMap((b) => [registry[b].image, ...(registry[b].extraImages ?? [])])),
 ];
 

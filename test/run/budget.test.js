@@ -210,7 +210,7 @@ test(
     const out = path.join(tmpDir('budget-default'), 'default');
     // Nothing named: the profile's every benchmark and environment. The budget holds none of it, so all
     // but the last comparison goes: iozone (the cheapest by the quick profile's measured steps,
-    // src/run/estimate.js QUICK_STEP_S) in dind, with its Docker cell.
+    // each benchmark's quickStepS) in dind, with its Docker cell.
     const r = await runCli([
       'run',
       '--profile',
