@@ -21,7 +21,8 @@ export const priceOf = (results) => {
 export function pricingOf(results, over = {}) {
   const recorded = results.run?.args?.billing;
   const billing =
-    over.billing ?? (BILLING_MODELS.includes(/** @type {any} */ (recorded)) ? /** @type {any} */ (recorded) : DEFAULT_BILLING);
+    over.billing ??
+    (BILLING_MODELS.includes(/** @type {any} */ (recorded)) ? /** @type {any} */ (recorded) : DEFAULT_BILLING);
   return { price: over.price ?? priceOf(results), billing };
 }
 
