@@ -384,7 +384,7 @@ function pinned(e, name, s) {
           : '') +
         `; pin the digest the registry serves (docker buildx imagetools inspect, or docker inspect's RepoDigests). ${e.message}`,
     ),
-    { step: /** @type {any} */ (e).step },
+    { step: /** @type {{step?: string}} */ (e).step },
   );
 }
 

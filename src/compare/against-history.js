@@ -33,7 +33,7 @@ export async function compareWithHistory(results, history, { seriesKey, config =
   const engineOf = engineVersions(results);
   /** @type {SeriesVerdict[]} */
   const out = [];
-  for (const cell of results.cells.filter((/** @type {any} */ c) => c.status === 'ok')) {
+  for (const cell of results.cells.filter((c) => c.status === 'ok')) {
     for (const m of cell.metrics) {
       const id = {
         fingerprint: results.host.fingerprint,

@@ -56,8 +56,7 @@ export function runInfo(results) {
  */
 export function pointsOf(results) {
   const run = runInfo(results);
-  /** @type {Map<string, any>} */
-  const envs = new Map((results.environments || []).map((/** @type {any} */ e) => [e.key, e]));
+  const envs = new Map((results.environments || []).map((e) => [e.key, e]));
   /** @type {SeriesPoint[]} */
   const out = [];
   for (const cell of results.cells) {

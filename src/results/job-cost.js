@@ -38,15 +38,13 @@ export function workloadCosts(results, over = {}) {
   const out = new Map();
   for (const cell of results.cells) {
     if (!String(cell.benchmark).startsWith('workload.') || cell.status !== 'ok') continue;
-    const total = cell.metrics.find((/** @type {any} */ m) => m.metric === 'job.total_ms');
+    const total = cell.metrics.find((m) => m.metric === 'job.total_ms');
     if (!total?.samples.length) continue;
     const id = `${cell.benchmark} ${cell.distro}`;
     if (!out.has(id)) out.set(id, { benchmark: cell.benchmark, distro: cell.distro, price, billing, envs: [] });
     const s = summarize(total.samples);
-    const images = cell.metrics.filter(
-      (/** @type {any} */ m) => /^image\..*\.(pull|load)_ms$/.test(m.metric) && m.samples.length,
-    );
-    const imagesMs = images.reduce((sum, /** @type {any} */ m) => sum + summarize(m.samples).median, 0);
+    const images = cell.metrics.filter((m) => /^image\..*\.(pull|load)_ms$/.test(m.metric) && m.samples.length);
+    const imagesMs = images.reduce((sum, m) => sum + summarize(m.samples).median, 0);
     out.get(id)?.envs.push({ key: cell.environmentKey, n: s.n, median: s.median, low: s.low, high: s.high, imagesMs });
   }
   return [...out.values()].map(costOf);

@@ -27,15 +27,15 @@ export function htmlReport(results) {
   const comparisons = all.filter((c) => c.kind === 'dind-vs-docker');
   const envRows = results.environments
     .map(
-      (/** @type {any} */ e) =>
+      (e) =>
         `<tr><td>${esc(e.key)}</td><td class="${e.status === 'ok' ? 'ok' : 'bad'}">${esc(e.status)}</td><td>${esc(e.facts?.engineVersion ?? '–')}</td>` +
         `<td>${esc(e.facts?.storageDriver ?? '–')}</td><td>${esc(e.facts?.dind?.mode ?? '–')}</td></tr>`,
     )
     .join('\n');
   // An alternative that trades isolation away (DooD) says so beside its figures, as report.md does.
   const isolation = results.environments
-    .filter((/** @type {any} */ e) => e.facts?.isolation)
-    .map((/** @type {any} */ e) => `<p class="note isolation"><b>${esc(e.key)}</b>: ${esc(e.facts.isolation)}</p>`)
+    .filter((e) => e.facts?.isolation)
+    .map((e) => `<p class="note isolation"><b>${esc(e.key)}</b>: ${esc(e.facts?.isolation ?? '')}</p>`)
     .join('\n');
   const summary = summaryTables(results);
   const tables = summary

@@ -32,7 +32,7 @@ export function validateResults(doc, where) {
     const errors = validateV1.errors || [];
     const problems = errors
       .slice(0, MAX_PROBLEMS)
-      .map((/** @type {any} */ e) => `${logText((e.instancePath || '/').slice(0, 200))} ${e.message}`);
+      .map((e) => `${logText((e.instancePath || '/').slice(0, 200))} ${e.message}`);
     if (errors.length > MAX_PROBLEMS) problems.push(`... and ${errors.length - MAX_PROBLEMS} more`);
     throw new Error(`${logText(where)}: not a valid results document:\n  ${problems.join('\n  ')}`);
   }

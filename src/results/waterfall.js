@@ -33,11 +33,10 @@ const colour = (/** @type {string} */ phase) => COLOURS[PHASE_ORDER.indexOf(phas
 /** @typedef {{label: string, phases: {phase: string, ms: number}[], total: number}} Bar */
 
 /** The lifecycle cells that ran. @param {import('#model/results.js').Results} results @returns {any[]} */
-const lifecycleCells = (results) =>
-  results.cells.filter((/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.status === 'ok');
+const lifecycleCells = (results) => results.cells.filter((c) => c.benchmark === 'lifecycle' && c.status === 'ok');
 
 /** A metric's samples in a cell, or none. @param {import('#model/results.js').Cell} cell @param {string} metric @returns {number[]} */
-const samplesOf = (cell, metric) => cell.metrics.find((/** @type {any} */ m) => m.metric === metric)?.samples ?? [];
+const samplesOf = (cell, metric) => cell.metrics.find((m) => m.metric === metric)?.samples ?? [];
 
 /**
  * The bars, one per lifecycle cell (ok, on Debian or else the first distro) and timeline kind.

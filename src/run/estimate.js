@@ -56,8 +56,10 @@ export const runOverheadS = (name) =>
 export function estimateRun({ plan, profile, paramOverrides = {}, registry = BENCHMARKS }) {
   const envByKey = new Map(plan.environments.map((e) => [e.key, e]));
   const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
-  /** @type {Map<string, {benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}>} */
+  /** @typedef {{benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}} Row */
+  /** @type {Map<string, Row>} */
   const rows = new Map();
+  const rowOf = (/** @type {string} */ benchmark) => /** @type {Row} */ (rows.get(benchmark));
   for (const c of plan.cells) {
     const bench = registry[c.benchmark];
     if (!rows.has(c.benchmark)) {
@@ -65,12 +67,12 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
       const tool = bench.estimateSeconds ? bench.estimateSeconds(params) : 5;
       rows.set(c.benchmark, { benchmark: c.benchmark, perIterationS: round(tool), cells: 0, steps: 0, totalS: 0 });
     }
-    /** @type {any} */ (rows.get(c.benchmark)).cells++;
+    rowOf(c.benchmark).cells++;
   }
   for (const s of plan.steps) {
     const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
-    const row = /** @type {any} */ (rows.get(cell.benchmark));
+    const row = rowOf(cell.benchmark);
     row.steps++;
     row.totalS += stepSeconds({
       measured: registry[cell.benchmark].quickStepS,

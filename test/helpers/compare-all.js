@@ -9,7 +9,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
  * @param {Record<string, string>} env the action's inputs (RESULTS, HISTORY, BASELINE, FAIL_ON, ...)
- * @returns {import('node:child_process').SpawnSyncReturns<string> & { out: string, output: string, summary: string }}
+ * @returns {Omit<import('node:child_process').SpawnSyncReturns<string>, 'output'> & { out: string, output: string, summary: string }}
  *   out: the script's OUT folder; output: what it wrote to GITHUB_OUTPUT; summary: its job summary
  */
 export function runCompareAll(env) {
