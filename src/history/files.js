@@ -30,7 +30,7 @@ export async function readJson(file, what, options = {}) {
   try {
     return await readJsonFile(file, { what, noFollow: true });
   } catch (e) {
-    const err = /** @type {any} */ (e);
+    const err = /** @type {{cause?: {code?: string}, problem?: string}} */ (e);
     if (err.cause?.code === 'ENOENT' && 'fallback' in options) return options.fallback;
     throw Object.assign(new HistoryError(file, `${err.problem}; ${LEFT_UNTOUCHED}`), { cause: err.cause });
   }

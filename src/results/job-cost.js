@@ -11,6 +11,9 @@ export const priceOf = (results) => {
   return typeof p === 'number' && Number.isFinite(p) && p >= 0 ? p : DEFAULT_PRICE_PER_MINUTE;
 };
 
+/** A billing model this version knows. @param {unknown} v @returns {v is import('#model/job-cost.js').Billing} */
+const isBilling = (v) => BILLING_MODELS.some((b) => b === v);
+
 /**
  * The pricing of a run's costs: `over` (compare's --price-per-minute and --billing) where given, else what
  * the run was asked to use (run.args, untrusted: only a known model is taken), else the defaults.
@@ -20,9 +23,7 @@ export const priceOf = (results) => {
  */
 export function pricingOf(results, over = {}) {
   const recorded = results.run?.args?.billing;
-  const billing =
-    over.billing ??
-    (BILLING_MODELS.includes(/** @type {any} */ (recorded)) ? /** @type {any} */ (recorded) : DEFAULT_BILLING);
+  const billing = over.billing ?? (isBilling(recorded) ? recorded : DEFAULT_BILLING);
   return { price: over.price ?? priceOf(results), billing };
 }
 

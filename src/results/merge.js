@@ -281,7 +281,7 @@ const JOB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
  * @param {unknown} matrix @returns {Map<string, string[]>}
  */
 export function groupsOf(matrix) {
-  const include = /** @type {any} */ (matrix)?.include;
+  const include = /** @type {{include?: unknown} | null | undefined} */ (matrix)?.include;
   if (!Array.isArray(include) || include.length === 0) {
     throw new MergeError('the job matrix has no jobs: give the `workflow matrix` output the bench jobs ran from');
   }
