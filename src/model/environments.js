@@ -44,6 +44,18 @@ const DIND = /** @type {const} */ ({
   byDefault: false,
 });
 
+/** The fields of an environment on the runner's own engine (docker, dood). */
+const ON_RUNNER = /** @type {const} */ ({
+  comparedWith: 'docker',
+  ownEngine: false,
+  engineLines: false,
+  benchImages: 'runner',
+  outerImage: null,
+  credential: 'login',
+  builder: 'BuildKit',
+  byDefault: false,
+});
+
 /** In the order a run takes them and a report lists them. @type {readonly EnvironmentDescriptor[]} */
 export const ENVIRONMENTS = Object.freeze([
   {
@@ -57,30 +69,11 @@ export const ENVIRONMENTS = Object.freeze([
     builder: null,
     byDefault: true,
   },
-  {
-    name: 'docker',
-    comparedWith: 'native',
-    ownEngine: false,
-    engineLines: false,
-    benchImages: 'runner',
-    outerImage: null,
-    credential: 'login',
-    builder: 'BuildKit',
-    byDefault: true,
-  },
+  // Docker itself is what the others are judged against, and is judged against native.
+  { name: 'docker', ...ON_RUNNER, comparedWith: 'native', byDefault: true },
   { name: 'dind', ...DIND, byDefault: true },
   { name: 'dind-vfs', ...DIND, byDefault: true },
-  {
-    name: 'dood',
-    comparedWith: 'docker',
-    ownEngine: false,
-    engineLines: false,
-    benchImages: 'runner',
-    outerImage: null,
-    credential: 'login',
-    builder: 'BuildKit',
-    byDefault: false,
-  },
+  { name: 'dood', ...ON_RUNNER },
   { name: 'dind-rootless', ...DIND },
   { name: 'dind-fuse-overlayfs', ...DIND },
   { name: 'dind-containerd-store', ...DIND },

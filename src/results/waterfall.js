@@ -5,29 +5,10 @@
 import { PHASE_ORDER } from '../engine/startup.js';
 import { median, ratioOfMedians, summarize } from '../stats/index.js';
 import { ms } from '../model/numbers.js';
+import { PHASE_COLOURS as COLOURS } from '../model/phases.js';
 
 const esc = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-// One colour per phase, grouped: host set-up and outer container, entrypoint and TLS, dockerd, client,
-// first container (the same as the site's site/js/waterfall.js).
-const COLOURS = [
-  '#d0d7de',
-  '#8c959f',
-  '#57606a',
-  '#cf222e',
-  '#a40e26',
-  '#e36209',
-  '#bc4c00',
-  '#bf8700',
-  '#9a6700',
-  '#7d4e00',
-  '#0969da',
-  '#54aeff',
-  '#8250df',
-  '#1a7f37',
-  '#4ac26b',
-  '#116329',
-];
 const colour = (/** @type {string} */ phase) => COLOURS[PHASE_ORDER.indexOf(phase) % COLOURS.length];
 
 /** @typedef {{label: string, phases: {phase: string, ms: number}[], total: number}} Bar */
