@@ -42,7 +42,7 @@ import { outerEngine } from '../src/engine/client.js';
 import { FALSE_ALARM_RATE, readAb } from '../src/reading/index.js';
 import { EXIT_REGRESSION } from '../src/reading/gate.js';
 import { decisionOf } from '../src/model/decisions.js';
-import { ENVIRONMENT_NAMES, isDind } from '../src/environments/index.js';
+import { ENVIRONMENT_NAMES, hasEngineLines } from '../src/environments/index.js';
 import { assembleResults } from '../src/run/document.js';
 import { prepareImages } from '../src/run/images.js';
 import { makePlan } from '../src/run/plan.js';
@@ -77,8 +77,8 @@ for (const [name, n] of Object.entries({ runs: RUNS, iterations: ITERATIONS, res
 if (ITERATIONS < 5) throw new Error('--iterations must be 5 or more: with fewer no comparison can be tested');
 if (!ENVIRONMENT_NAMES.includes(ENV)) throw new Error(`--env: one of ${ENVIRONMENT_NAMES.join(', ')}`);
 // An environment with an inner engine is planned once per Engine line (src/run/plan.js): here one line.
-const ENGINES = isDind(ENV) ? [values.engine] : [];
-const KEY = isDind(ENV) ? `${ENV}@${values.engine}` : ENV;
+const ENGINES = hasEngineLines(ENV) ? [values.engine] : [];
+const KEY = hasEngineLines(ENV) ? `${ENV}@${values.engine}` : ENV;
 const [A, B] = [sideKey(KEY, 'a'), sideKey(KEY, 'b')];
 
 const outer = outerEngine();

@@ -1,7 +1,8 @@
 // The first screen: the runner's newest run, the plain-words answer, what changed since the previous
-// runs, DinD against Docker per metric (chart and table). Everything comes from one precomputed file.
+// runs, each environment against Docker per metric (chart and table). Everything comes from one precomputed file.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
 import { costChange, costFactor, worseInterval } from '#model/change.js';
+import { comparedWithDocker } from '#model/environments.js';
 import { jobSentence } from '#model/job-cost.js';
 import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '#model/isolation.js';
 import { num, shortPct, unsignedPct } from '#model/numbers.js';
@@ -95,7 +96,7 @@ function renderAnswer(
     ...new Set(
       rows
         .flatMap((r) => Object.keys(r.vsDocker ?? {}))
-        .filter((k) => k.startsWith('dind') && visible(state, k, 'debian')),
+        .filter((k) => comparedWithDocker(k) && visible(state, k, 'debian')),
     ),
   ];
   // A workload run: the answer is about the team's own job first, as in report.md (the model's sentence).
@@ -280,7 +281,8 @@ function overheadBars(rows, state) {
   const bars = [];
   for (const r of rows) {
     for (const [k, c] of Object.entries(r.vsDocker ?? {})) {
-      if (!k.startsWith('dind') || !visible(state, k, r.distro)) continue;
+      // Every environment the reports compare with Docker (its descriptor's), as in report.md.
+      if (!comparedWithDocker(k) || !visible(state, k, r.distro)) continue;
       const [lo, hi] = worseInterval(c, r.better);
       const factor = costFactor(c.ratio, r.better);
       const ends = [costFactor(c.low, r.better), costFactor(c.high, r.better)].filter(

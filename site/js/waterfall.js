@@ -2,32 +2,11 @@
 // phase), DinD beside Docker, from the lifecycle benchmark's `startup.*` and `startup_tls.*` metrics.
 import { addTools, makeChart } from './charts.js';
 import { num } from '#model/numbers.js';
-import { PHASES, TIMELINES } from '#model/phases.js';
+import { PHASES, PHASE_COLOURS as COLOURS, TIMELINES } from '#model/phases.js';
 import { esc } from './format.js';
 import { visible } from './state.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
-
-// One colour per phase, grouped: the host's set-up and the outer container (greys), entrypoint and TLS
-// (reds), dockerd (oranges and yellows), client (blues), first container (greens).
-const COLOURS = [
-  '#d0d7de',
-  '#8c959f',
-  '#57606a',
-  '#cf222e',
-  '#a40e26',
-  '#e36209',
-  '#bc4c00',
-  '#bf8700',
-  '#9a6700',
-  '#7d4e00',
-  '#0969da',
-  '#54aeff',
-  '#8250df',
-  '#1a7f37',
-  '#4ac26b',
-  '#116329',
-];
 
 /**
  * The bars: one per environment key (and TLS variant) with each phase's median, on one distro.

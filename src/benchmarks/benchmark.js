@@ -12,6 +12,9 @@
 //                 (a workload's first job on an engine that outlives its jobs), for plan's setup
 //   timeLimitMs?  how long one measure() may take in all, when the profile's limit is not the benchmark's
 //                 (a workload runs under its own job limits)
+//   quickStepS?   environment -> seconds one step of the quick profile took there, measured by a whole quick
+//                 run (src/run/estimate.js says which); the plan uses it instead of estimateSeconds for the
+//                 quick profile's own parameters (an environment not listed is planned as dind)
 //   measure(env, ctx) -> Metric[]   one iteration in one environment (the Environment contract of
 //                 ../environments/environment.js); metric names are unique per benchmark, e.g.
 //                 "cpu.events_per_second". It must not branch on env.name: environments offer the same
@@ -45,7 +48,7 @@
  * @typedef {{
  *   name: string, image: string, description: string,
  *   params: Record<string, P>,
- *   estimateSeconds?(params: P): number,
+ *   estimateSeconds?(params: P): number, quickStepS?: Record<string, number>,
  *   estimateIn?(envName: string): number,
  *   estimateFirstIn?(envName: string): number,
  *   timeLimitMs?: number,

@@ -28,6 +28,8 @@ export const fio = {
   },
   // Each job runs `seconds` (time-based), in two locations, plus laying out the file (~100 MiB/s here).
   estimateSeconds: (p) => LOCATIONS.length * (FIO_JOBS.length * p.seconds + sizeMiB(p.size) / 100) + 0.5,
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 4.56, docker: 5.18, dind: 5.22, 'dind-vfs': 8.88 },
 
   async measure(env, ctx) {
     const p = ctx.params;

@@ -109,6 +109,8 @@ export const imageLoad = {
   },
   // Writing the archive, then load and save at ~100 MiB/s each (measured here: 5.6 s per step for 256 MiB).
   estimateSeconds: (p) => (2 * (p.files * p.fileKib)) / 1024 / 100 + 0.5,
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { docker: 0.54, dind: 0.54, 'dind-vfs': 0.52 },
   unavailableIn: {
     native: 'native has no engine to load images into',
   },

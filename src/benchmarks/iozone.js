@@ -17,6 +17,8 @@ export const iozone = {
   },
   // Calibrated on this project's 2-core machine: about 40 MiB/s for the fsync'd writes, reads from cache.
   estimateSeconds: (p) => 0.5 + (2 * sizeMiB(p.fileSize)) / 40,
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 0.12, docker: 0.4, dind: 0.38, 'dind-vfs': 5.22 },
 
   async measure(env, ctx) {
     const p = ctx.params;

@@ -27,6 +27,8 @@ export const iperf3 = {
     const n = plannedNetworks(p.networks);
     return p.seconds + n * (p.seconds + p.latencySeconds + 2 + 1.5) + 0.2 * p.mtuPings;
   },
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 5.4, docker: 6.38, dind: 6.42, 'dind-vfs': 9.62 },
 
   async measure(env, ctx) {
     const p = ctx.params;

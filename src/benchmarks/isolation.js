@@ -74,6 +74,10 @@ export const isolation = {
   params: { quick: {}, standard: {} },
   // The probe itself (two of them in DinD and DooD); the container around it is the environment's overhead.
   estimateSeconds: () => 0.5,
+  // One quick-profile step, measured per environment: the median step of a quick run of isolation and
+  // lifecycle on 2026-11-27 (not the whole quick run of src/run/estimate.js); dind-vfs copies the image at
+  // the probe container's create.
+  quickStepS: { docker: 1.27, dind: 1.06, 'dind-vfs': 10.9 },
   unavailableIn: {
     native: 'native runs on the runner itself: there is no isolation between the job and the host to probe',
   },

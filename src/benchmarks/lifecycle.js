@@ -24,6 +24,8 @@ export const lifecycle = {
   // A planning guide (src/run/estimate.js), not a measurement: one probe container, and in DinD a fresh
   // inner daemon started and stopped, plus the TLS start.
   estimateSeconds: (p) => 2 + (p?.tls ? 6 : 0),
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 0.1, docker: 0.52, dind: 5.96, 'dind-vfs': 19.4 },
 
   async measure(env, ctx) {
     const probe = await env.probeLifecycle({ image: ctx.image, timeoutMs: ctx.timeoutMs });

@@ -52,6 +52,8 @@ export const memory = {
   },
   // The idle sampling, the workload's allocation steps and hold, and ~2 s for its container.
   estimateSeconds: (p) => (p.idleMs + p.steps * p.stepMs + p.holdMs) / 1000 + 2,
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { docker: 4.5, dind: 5.86, 'dind-vfs': 10.22 },
   unavailableIn: {
     native: 'native has no engine: no stats API for the workload and no environment of its own to count',
   },

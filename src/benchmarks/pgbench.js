@@ -20,6 +20,8 @@ export const pgbench = {
   },
   // Per network: initdb and start (~2 s), `pgbench -i` (~0.5 s per scale unit here), then the timed run.
   estimateSeconds: (p) => plannedNetworks(p.networks) * (p.seconds + 2 + 0.5 * p.scale),
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 3.9, docker: 2.7, dind: 3.08, 'dind-vfs': 9.38 },
 
   async measure(env, ctx) {
     const p = ctx.params;

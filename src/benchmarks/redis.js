@@ -20,6 +20,8 @@ export const redis = {
   // Two networks x each test's requests at ~120 000 requests/s with 50 clients (measured here in
   // standard: 18.9 s per step), plus the server starts.
   estimateSeconds: (p) => (plannedNetworks(p.networks) * String(p.tests).split(',').length * p.requests) / 120_000 + 2,
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 0.54, docker: 1.18, dind: 1.18, 'dind-vfs': 3.92 },
 
   async measure(env, ctx) {
     const p = ctx.params;

@@ -27,6 +27,8 @@ export const storage = {
   },
   // Calibrated here: ~1 s for copying and copy-up of 64 MiB, ~10 000 files/s over the four operations.
   estimateSeconds: (p) => 1 + p.files / 10_000, // standard, measured: 3.6 s per step
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 3.02, docker: 2.84, dind: 3.44, 'dind-vfs': 5.82 },
 
   async measure(env, ctx) {
     const p = ctx.params;

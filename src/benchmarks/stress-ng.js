@@ -24,6 +24,8 @@ export const stressNg = {
     standard: { seconds: 100, workers: 0, vmBytes: '256M', hddBytes: '1G' },
   },
   estimateSeconds: (p) => STRESSORS.length * (p.seconds + 0.3) + 0.5,
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 4.16, docker: 4.42, dind: 4.38, 'dind-vfs': 9.4 },
 
   async measure(env, ctx) {
     const p = ctx.params;

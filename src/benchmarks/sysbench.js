@@ -20,6 +20,8 @@ export const sysbench = {
   // the page cache). Measured in standard with `npm run bench:standard-time`: 44 s per step.
   estimateSeconds: (p) =>
     4 * p.seconds + 1 + (2 * parseFloat(p.fileTotalSize) * (/G/i.test(p.fileTotalSize) ? 1024 : 1)) / 1000,
+  // One quick-profile step, measured per environment (src/run/estimate.js says where from).
+  quickStepS: { native: 4.12, docker: 4.38, dind: 4.36, 'dind-vfs': 8.24 },
 
   async measure(env, ctx) {
     const p = ctx.params;

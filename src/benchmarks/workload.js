@@ -461,9 +461,9 @@ async function logIn(env, engine, s, ctx) {
   const seeded = s.registryLogin && s.registry ? new Set(s.registry.users.map((u) => u.username)) : new Set();
   for (const c of s.credentials) if (!seeded.has(c.username)) logins.push(c);
   for (const login of logins) {
-    // Podman's Docker API cannot log in to a plain-HTTP registry (storeLogin says why): its pulls carry the
-    // credential the CLI stored instead.
-    if (engine.builder === 'Buildah') {
+    // How the environment takes a credential is its descriptor's: Podman's Docker API cannot log in to a
+    // plain-HTTP registry (storeLogin says why), so its pulls carry the credential the CLI stored instead.
+    if (env.descriptor.credential === 'store') {
       await storeLogin({ config: s.config, ...login });
       continue;
     }
@@ -494,7 +494,7 @@ function pinned(e, name, s) {
           : '') +
         `; pin the digest the registry serves (docker buildx imagetools inspect, or docker inspect's RepoDigests). ${e.message}`,
     ),
-    { step: /** @type {any} */ (e).step },
+    { step: /** @type {{step?: string}} */ (e).step },
   );
 }
 

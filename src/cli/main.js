@@ -29,7 +29,7 @@ export async function main(argv) {
   try {
     await cli.parseAsync(argv);
   } catch (e) {
-    const err = /** @type {any} */ (e);
+    const err = /** @type {{exitCode?: unknown, code?: string, message?: string} | null} */ (e);
     if (err && typeof err.exitCode === 'number' && err.code?.startsWith('commander.')) {
       // commander has printed the message (and help where asked); --help and --version exit 0.
       process.exitCode = err.exitCode;

@@ -4,6 +4,6 @@
 // in about the time of bare node. The environments' names come from their one list, which imports
 // nothing; so do the benchmarks' (src/benchmarks/names.js: their registry, which loads every
 // benchmark, is built from that list).
-export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from '../environments/names.js';
+export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, hasEngineLines } from '../environments/names.js';
 
 export { BENCHMARK_NAMES, DEFAULT_BENCHMARKS } from '../benchmarks/names.js';

@@ -12,7 +12,7 @@ export class AbError extends Error {}
 /** @typedef {import('../reading/index.js').Comparison} AbRow */
 
 /** The environment keys a run has cells for. @param {import('#model/results.js').Results} results */
-const keysOf = (results) => [...new Set(results.cells.map((/** @type {any} */ c) => c.environmentKey))];
+const keysOf = (results) => [...new Set(results.cells.map((c) => c.environmentKey))];
 
 /**
  * Every metric both environments measured (cells ok), candidate against baseline.

@@ -5,6 +5,7 @@ import { ruleFor, defaultConfig, thresholdOf } from './config.js';
 import { pastWindow } from '../stats/verdicts.js';
 import { judgeSeries } from '../reading/history.js';
 import { isDecision } from '../history/decisions.js';
+import { innerEngineOf } from '../model/environments.js';
 
 export class SeriesMismatchError extends Error {}
 
@@ -38,7 +39,7 @@ export async function compareWithHistory(results, history, { seriesKey, config =
   const engineOf = engineVersions(results);
   /** @type {SeriesVerdict[]} */
   const out = [];
-  for (const cell of results.cells.filter((/** @type {any} */ c) => c.status === 'ok')) {
+  for (const cell of results.cells.filter((c) => c.status === 'ok')) {
     for (const m of cell.metrics) {
       const id = {
         fingerprint: results.host.fingerprint,
@@ -67,19 +68,15 @@ export async function compareWithHistory(results, history, { seriesKey, config =
 }
 
 /**
- * The engines a cell ran on, as the history records them: the outer engine's version, and for DinD cells
- * the inner engine's actual version.
+ * The engines a cell ran on, as the history records them (../history/points.js asks the same function): the
+ * outer engine's version, and for an environment with an engine of its own (every DinD variant, sysbox,
+ * podman) that engine's actual version.
  * @param {import('#model/results.js').Results} results
  */
 function engineVersions(results) {
   const outer = results.engines.outer.version;
-  const inner = new Map(
-    results.environments.map((/** @type {any} */ e) => [
-      e.key,
-      e.name.startsWith('dind') ? (e.facts?.engineVersion ?? e.engine ?? null) : null,
-    ]),
-  );
-  return (/** @type {any} */ cell) => ({ outer, inner: inner.get(cell.environmentKey) ?? null });
+  const inner = new Map(results.environments.map((e) => [e.key, innerEngineOf(e.name, e.facts, e.engine)]));
+  return (/** @type {{environmentKey: string}} */ cell) => ({ outer, inner: inner.get(cell.environmentKey) ?? null });
 }
 
 /**

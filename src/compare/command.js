@@ -159,9 +159,7 @@ async function configFor(file, results) {
   const config = await loadConfig(file);
   checkPatterns(
     config,
-    results.cells.flatMap((/** @type {any} */ c) =>
-      c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric })),
-    ),
+    results.cells.flatMap((c) => c.metrics.map((m) => ({ benchmark: c.benchmark, metric: m.metric }))),
   );
   return config;
 }

@@ -38,7 +38,7 @@ const configSchema = {
   additionalProperties: false,
   properties: { defaults: ruleSchema, metrics: { type: 'object', additionalProperties: ruleSchema } },
 };
-const validate = new /** @type {any} */ (Ajv)({ allErrors: true }).compile(configSchema);
+const validate = new Ajv.default({ allErrors: true }).compile(configSchema); // CommonJS: see ../results/schema.js
 
 /**
  * @typedef {import('../stats/verdicts.js').Rule & { threshold?: number }} MetricRule

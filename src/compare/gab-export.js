@@ -20,7 +20,7 @@ import { significant as fmt } from '../model/numbers.js';
 export function gabEntries(results) {
   /** @type {{ bigger: any[], smaller: any[] }} */
   const out = { bigger: [], smaller: [] };
-  for (const cell of results.cells.filter((/** @type {any} */ c) => c.status === 'ok')) {
+  for (const cell of results.cells.filter((c) => c.status === 'ok')) {
     for (const m of cell.metrics) {
       if (m.samples.length === 0) continue;
       const s = summarize(m.samples);

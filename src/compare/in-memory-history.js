@@ -6,7 +6,7 @@
 
 export class InMemoryHistory {
   constructor() {
-    /** @type {Map<string, { info: SeriesInfo, points: any[] }>} */
+    /** @type {Map<string, { info: SeriesInfo, points: Awaited<ReturnType<import('./against-history.js').HistoryReader['readSeries']>> }>} */
     this.series = new Map();
   }
 

@@ -43,7 +43,7 @@ const costed = new WeakMap();
 export function costOfOutcome(o) {
   if (!costed.has(o)) {
     // The environments in the order the answers report them, so the cost is the first answer's.
-    const order = o.results.environments.map((/** @type {any} */ e) => e.key);
+    const order = o.results.environments.map((e) => e.key);
     const against = o.comparisons
       .filter((c) => c.kind === 'dind-vs-docker')
       .sort((a, b) => order.indexOf(a.candidate.env) - order.indexOf(b.candidate.env));

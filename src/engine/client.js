@@ -17,7 +17,8 @@ export function outerEngine() {
 
 /** An engine behind a given unix socket, e.g. an inner DinD daemon's socket exposed on the host. */
 /** @param {import('dockerode')} docker @returns {string} the unix socket the client talks to */
-export const socketOf = (docker) => /** @type {any} */ (docker.modem).socketPath ?? 'the configured socket';
+export const socketOf = (docker) =>
+  /** @type {{socketPath?: string}} */ (docker.modem).socketPath ?? 'the configured socket';
 
 /** @param {string} socketPath */
 export function engineAt(socketPath) {

@@ -117,33 +117,48 @@ export async function startServiceContainer(docker, spec, { tracker, networkName
     });
     tracker.forget(container.id);
   };
+  /** @type {string | undefined} */
+  let host;
   try {
     await container.start();
     const info = await container.inspect();
-    const host = bridge ? info.NetworkSettings.Networks[networkName]?.IPAddress : '127.0.0.1';
+    host = bridge ? info.NetworkSettings.Networks[networkName]?.IPAddress : '127.0.0.1';
     if (!host) throw new Error(`${spec.name} got no address on network ${networkName}`);
-    await pollReady(spec, ports, where, {
-      probe: (cmd) => execExitCode(docker, container, cmd),
-      exited: async () => {
-        const s = (await container.inspect()).State;
-        return s.Running ? null : s.ExitCode;
-      },
-      logTail,
-    });
-    return {
-      name: spec.name,
-      network: spec.network,
-      host,
-      ports,
-      port: ports[0],
-      ready_ms: round(since(t0)),
-      logTail,
-      stop,
-    };
   } catch (e) {
     await stop().catch(() => {});
     throw e;
   }
+  return readyService(spec, ports, where, {
+    host,
+    t0,
+    stop,
+    logTail,
+    probe: (cmd) => execExitCode(docker, container, cmd),
+    exited: async () => {
+      const s = (await container.inspect()).State;
+      return s.Running ? null : s.ExitCode;
+    },
+  });
+}
+
+/**
+ * A started server's handle once its readiness probe passes (pollReady); when it never does, the server is
+ * stopped and the error thrown. The same for a container (above) and a host process
+ * (../environments/native-service.js).
+ * @param {ServiceSpec} spec @param {number[]} ports @param {string} where
+ * @param {Parameters<typeof pollReady>[3] & {host: string, t0: number, stop: () => Promise<void>}} started
+ *   t0: when the server was asked to start (its ready_ms counts from there)
+ * @returns {Promise<Service>}
+ */
+export async function readyService(spec, ports, where, { host, t0, stop, ...ops }) {
+  try {
+    await pollReady(spec, ports, where, ops);
+  } catch (e) {
+    await stop().catch(() => {});
+    throw e;
+  }
+  const { name, network } = spec;
+  return { name, network, host, ports, port: ports[0], ready_ms: round(since(t0)), logTail: ops.logTail, stop };
 }
 
 /**

@@ -9,9 +9,30 @@ import { createBridge, startServiceContainer } from '../engine/services.js';
 
 /** @typedef {import('./environment.js').Environment} Environment */
 
+/**
+ * The descriptor an environment's class states (`static descriptor = environment('<name>')`).
+ * @param {object} instance @returns {import('../model/environments.js').EnvironmentDescriptor}
+ */
+export function descriptorOfClass(instance) {
+  const d = /** @type {{descriptor?: import('../model/environments.js').EnvironmentDescriptor}} */ (
+    instance.constructor
+  ).descriptor;
+  if (!d)
+    throw new Error(`${instance.constructor.name} states no descriptor: add static descriptor = environment('<name>')`);
+  return d;
+}
+
 /** @implements {Environment} */
 export class ContainerEnvironment {
-  name = 'container';
+  /** What this environment is (../model/environments.js): each environment's class states its own. */
+  get descriptor() {
+    return descriptorOfClass(this);
+  }
+
+  get name() {
+    return this.descriptor.name;
+  }
+
   /** @type {string | null} */
   engine = null;
   /** @type {import('../engine/services.js').NetworkMode[]} */

@@ -4,9 +4,10 @@
 // setting (20.10 has no such feature) makes the environment unavailable with what it reported.
 import { DAEMON_CONFIG_IN_CONTAINER } from './dind-daemon.js';
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 export class DindContainerdStoreEnvironment extends DindEnvironment {
-  name = 'dind-containerd-store';
+  static descriptor = environment('dind-containerd-store');
   variant = {
     cmd: ['dockerd', '--host=unix:///var/run/docker.sock', `--config-file=${DAEMON_CONFIG_IN_CONTAINER}`],
     daemonConfig: { features: { 'containerd-snapshotter': true } },

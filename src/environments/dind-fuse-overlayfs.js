@@ -2,9 +2,10 @@
 // the fuse-overlayfs storage driver instead of the vfs fallback: overlay semantics in user space, on
 // top of the outer container's own overlayfs (which kernel overlayfs cannot stack on). Needs /dev/fuse.
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 export class DindFuseOverlayfsEnvironment extends DindEnvironment {
-  name = 'dind-fuse-overlayfs';
+  static descriptor = environment('dind-fuse-overlayfs');
   volume = false;
   variant = {
     cmd: ['dockerd', '--host=unix:///var/run/docker.sock', '--storage-driver=fuse-overlayfs'],

@@ -9,9 +9,10 @@
 // Other benchmarks than workloads run here exactly as in `dind`.
 import { startRegistry } from '../engine/registry.js';
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 export class DindMirrorEnvironment extends DindEnvironment {
-  name = 'dind-mirror';
+  static descriptor = environment('dind-mirror');
   primesJobs = true;
   /** @type {Promise<import('../engine/registry.js').Registry> | null} the mirror, started by the first job that pulls */
   mirror = null;

@@ -5,9 +5,10 @@
 // v1 host the rootless engine has no cgroups (no memory stats, no resource limits): the engine says
 // so in its `docker info` warnings, kept in the facts.
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 export class DindRootlessEnvironment extends DindEnvironment {
-  name = 'dind-rootless';
+  static descriptor = environment('dind-rootless');
   /** A rootless dockerd reads registry CAs from $XDG_CONFIG_HOME/docker/certs.d of its user (HOME=/home/rootless). */
   certsDir = '/home/rootless/.config/docker/certs.d';
   variant = {

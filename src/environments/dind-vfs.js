@@ -2,8 +2,9 @@
 // outer container's overlayfs, which overlay2 cannot use as its upper layer: Engine 20.10 silently falls
 // back to vfs. A real-world trap worth measuring; the facts record what the inner daemon really chose.
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 export class DindVfsEnvironment extends DindEnvironment {
-  name = 'dind-vfs';
+  static descriptor = environment('dind-vfs');
   volume = false;
 }

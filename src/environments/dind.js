@@ -14,9 +14,10 @@ import { ContainerEnvironment } from './container.js';
 /** The DinD images' own command (images/dind/Dockerfile.*): a variant without a `cmd` of its own runs it. */
 const DEFAULT_DAEMON_CMD = ['dockerd', '--host=unix:///var/run/docker.sock'];
 import { loadImages, startInnerDaemon } from './dind-daemon.js';
+import { environment } from '../model/environments.js';
 
 export class DindEnvironment extends ContainerEnvironment {
-  name = 'dind';
+  static descriptor = environment('dind');
   /** Put the inner /var/lib/docker on a volume of the outer engine. */
   volume = true;
   /** @type {import('./dind-daemon.js').DaemonVariant} how a variant starts its daemon differently */
@@ -27,8 +28,10 @@ export class DindEnvironment extends ContainerEnvironment {
   persistentJobEngine = null;
   /** @type {(() => Promise<void>)[]} */
   jobEngineStops = [];
-  /** @type {import('../engine/cli.js').Builder} what builds on the inner engine */
-  builder = 'BuildKit';
+  /** @returns {import('../engine/cli.js').Builder} what builds on the inner engine (its descriptor's) */
+  get builder() {
+    return this.descriptor.builder ?? 'BuildKit';
+  }
   /** The marks of this kind's start-up timeline (../engine/startup.js): dockerd's phases. */
   timeline = DIND_TIMELINE;
   /** @param {import('dockerode')} outer @param {string} engine inner Engine version, e.g. "20.10" */

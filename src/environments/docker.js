@@ -2,9 +2,10 @@
 import { backingFilesystem, pingOnce, socketOf } from '../engine/client.js';
 import { outerDaemonPids, outerDaemonRss, pssBytes, shimPid } from '../engine/stats.js';
 import { ContainerEnvironment } from './container.js';
+import { environment } from '../model/environments.js';
 
 export class DockerEnvironment extends ContainerEnvironment {
-  name = 'docker';
+  static descriptor = environment('docker');
 
   /** @param {import('./environment.js').SetupContext} ctx */
   async setup({ tracker }) {

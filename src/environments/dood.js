@@ -15,13 +15,14 @@ import { runContainer } from '../engine/containers.js';
 import { execText } from '../engine/exec.js';
 import { socketOf } from '../engine/client.js';
 import { containerHostPids, pssBytes } from '../engine/stats.js';
+import { environment } from '../model/environments.js';
 
 export const ISOLATION =
   "DooD: the job's container holds the runner engine's socket, so the job controls that engine and " +
   "through it the host (it can start privileged containers or mount /), and sees every other job's containers";
 
 export class DoodEnvironment extends DockerEnvironment {
-  name = 'dood';
+  static descriptor = environment('dood');
   /** @type {string | null} the job container holding the socket */
   jobContainer = null;
 

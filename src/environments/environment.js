@@ -3,7 +3,8 @@
 // that runs on an engine (docker, each DinD variant) adds only what differs.
 //
 // Adding an environment: one module here that implements `Environment` (usually a subclass of
-// ContainerEnvironment or DindEnvironment), its name in ./names.js, a line in ./index.js, and its test.
+// ContainerEnvironment or DindEnvironment) and states its descriptor (../model/environments.js: what it
+// is, which every rule asks instead of its name), its image recipe if it runs in one, and its test.
 
 /**
  * What a run records about an environment once it is set up.
@@ -107,6 +108,7 @@
  * `capability()` below, which fails with a clear message instead of a TypeError.
  * @typedef {{
  *   name: string,
+ *   descriptor: import('../model/environments.js').EnvironmentDescriptor,
  *   engine: string | null,
  *   facts: EnvironmentFacts | null,
  *   networkModes: import('../engine/services.js').NetworkMode[],
@@ -128,7 +130,10 @@
  *   jobParent?: () => JobParent | null,
  *   tls?: false,
  * }} Environment
- *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...; engine: the inner Engine version for DinD, else null.
+ *   name: 'native' | 'docker' | 'dind' | 'dind-vfs' | ...: its descriptor's; engine: the inner Engine version for
+ *   an environment with Engine lines, else null.
+ *   descriptor: what it is (compared with Docker, an engine of its own, Engine lines, images, credential,
+ *   builder): every rule asks it, never the name.
  *   networkModes: the networks a client can reach a server over here (native offers only 'host').
  *   startService: a long-running server (../engine/services.js has the types), polled until its readiness
  *   probe exits 0; the ResourceTracker removes it on failure and Ctrl-C too.

@@ -1,45 +1,55 @@
-// The environments, by name (./names.js lists them). Adding one = a module here, its name in ./names.js
-// and a line below.
-import { DindContainerdStoreEnvironment } from './dind-containerd-store.js';
-import { DindFuseOverlayfsEnvironment } from './dind-fuse-overlayfs.js';
-import { DindMirrorEnvironment } from './dind-mirror.js';
-import { DindRootlessEnvironment } from './dind-rootless.js';
-import { DindVfsEnvironment } from './dind-vfs.js';
-import { DindEnvironment } from './dind.js';
-import { DockerEnvironment } from './docker.js';
-import { DoodEnvironment } from './dood.js';
-import { NativeEnvironment } from './native.js';
-import { PodmanEnvironment } from './podman.js';
-import { SysboxEnvironment } from './sysbox.js';
+// The environments, by name: each descriptor's name (../model/environments.js) loaded from its module in
+// this folder, named as the environment (dind-vfs.js is `dind-vfs`). Adding one = its module, exporting its
+// class with `static descriptor = environment('<name>')`, and its descriptor; test/environments/registry.test.js
+// checks that every descriptor has its module and every module of the folder is an environment or listed
+// below as a helper.
+import { ENVIRONMENT_NAMES } from './names.js';
 
-export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from './names.js';
+export { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, hasEngineLines, startsOwnEngine } from './names.js';
 
-/** @typedef {(outer: import('dockerode'), engine: string) => import('./environment.js').Environment} Make */
+/** The modules of this folder that are not environments: the contract, bases and helpers, the registry, the names. */
+export const NOT_ENVIRONMENTS = [
+  'container.js',
+  'dind-cgroup.js',
+  'dind-daemon.js',
+  'environment.js',
+  'index.js',
+  'names.js',
+  'native-service.js',
+];
+
+/** @typedef {new (outer: import('dockerode'), engine: string) => import('./environment.js').Environment} Make */
 
 /**
- * How each environment is made; `engine` is the inner Engine version (null for those without one).
- * @type {Record<import('./names.js').EnvironmentName, Make>}
+ * The module's environment: the exported class whose descriptor has the module's name.
+ * @param {string} name @param {Record<string, unknown>} module @returns {Make}
  */
-const MAKE = {
-  native: () => new NativeEnvironment(),
-  docker: (outer) => new DockerEnvironment(outer),
-  dind: (outer, engine) => new DindEnvironment(outer, engine),
-  'dind-vfs': (outer, engine) => new DindVfsEnvironment(outer, engine),
-  dood: (outer) => new DoodEnvironment(outer),
-  'dind-rootless': (outer, engine) => new DindRootlessEnvironment(outer, engine),
-  'dind-fuse-overlayfs': (outer, engine) => new DindFuseOverlayfsEnvironment(outer, engine),
-  'dind-containerd-store': (outer, engine) => new DindContainerdStoreEnvironment(outer, engine),
-  sysbox: (outer, engine) => new SysboxEnvironment(outer, engine),
-  'dind-mirror': (outer, engine) => new DindMirrorEnvironment(outer, engine),
-  podman: (outer) => new PodmanEnvironment(outer),
-};
+function classOf(name, module) {
+  const found = Object.values(module).find(
+    (v) =>
+      typeof v === 'function' &&
+      Object.hasOwn(v, 'descriptor') &&
+      /** @type {{descriptor?: {name?: unknown}}} */ (v).descriptor?.name === name,
+  );
+  if (!found)
+    throw new Error(
+      `src/environments/${name}.js exports no environment named "${name}" (a class with static descriptor = environment('${name}'))`,
+    );
+  return /** @type {Make} */ (found);
+}
+
+const modules = await Promise.all(ENVIRONMENT_NAMES.map((name) => import(`./${name}.js`)));
+
+/** @type {ReadonlyMap<string, Make>} */
+const MAKE = new Map(ENVIRONMENT_NAMES.map((name, i) => [name, classOf(name, modules[i])]));
 
 /**
- * @param {string} name @param {import('dockerode')} outer @param {string | null} engine
+ * @param {string} name @param {import('dockerode')} outer @param {string | null} engine the inner Engine
+ *   line for an environment with engine lines, else null
  * @returns {import('./environment.js').Environment}
  */
 export function createEnvironment(name, outer, engine) {
-  const make = Object.hasOwn(MAKE, name) ? MAKE[/** @type {keyof typeof MAKE} */ (name)] : undefined;
-  if (!make) throw new Error(`unknown environment ${name}`);
-  return make(outer, /** @type {string} */ (engine));
+  const Make = MAKE.get(name);
+  if (!Make) throw new Error(`unknown environment ${name}: one of ${ENVIRONMENT_NAMES.join(', ')}`);
+  return new Make(outer, /** @type {string} */ (engine));
 }

@@ -5,8 +5,7 @@ import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePorts, pollReady } from '../engine/services.js';
-import { roundMs as round, since } from '../engine/timing.js';
+import { freePorts, readyService } from '../engine/services.js';
 
 /**
  * @param {import('../engine/services.js').ServiceSpec} spec
@@ -82,25 +81,18 @@ export async function startNativeService(spec, tracker) {
       .join('\n');
   try {
     await spawned;
-    await pollReady(spec, ports, 'native', {
-      probe: (probeCmd) => exitCodeOf(probeCmd, scratch),
-      exited: async () => exitCode,
-      logTail,
-    });
-    return {
-      name: spec.name,
-      network: spec.network,
-      host: '127.0.0.1',
-      ports,
-      port: ports[0],
-      ready_ms: round(since(t0)),
-      logTail,
-      stop,
-    };
   } catch (e) {
     await stop();
     throw e;
   }
+  return readyService(spec, ports, 'native', {
+    host: '127.0.0.1',
+    t0,
+    stop,
+    logTail,
+    probe: (probeCmd) => exitCodeOf(probeCmd, scratch),
+    exited: async () => exitCode,
+  });
 }
 
 /** @param {string[]} cmd @param {string} cwd @returns {Promise<number>} */

@@ -8,12 +8,21 @@ import { CellTimeoutError } from '../engine/containers.js';
 import { SCRATCH_ENV } from '../engine/scratch.js';
 import { roundMs as round, since } from '../engine/timing.js';
 import { startNativeService } from './native-service.js';
+import { environment } from '../model/environments.js';
 
 /** @typedef {import('./environment.js').Environment} Environment */
 
 /** @implements {Environment} */
 export class NativeEnvironment {
-  name = 'native';
+  static descriptor = environment('native');
+
+  get descriptor() {
+    return NativeEnvironment.descriptor;
+  }
+
+  get name() {
+    return NativeEnvironment.descriptor.name;
+  }
   /** @type {string | null} */
   engine = null;
   /** @type {import('./environment.js').EnvironmentFacts | null} */
@@ -29,7 +38,7 @@ export class NativeEnvironment {
   async setup({ tracker } = {}) {
     this.tracker = tracker ?? null;
     this.workDir = await mkdtemp(path.join(tmpdir(), 'dind-bench-native-'));
-    this.facts = { name: 'native', engineVersion: null, storageDriver: null, backingFilesystem: null };
+    this.facts = { name: this.name, engineVersion: null, storageDriver: null, backingFilesystem: null };
     return this.facts;
   }
 

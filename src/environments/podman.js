@@ -14,6 +14,7 @@
 import { PODMAN_TIMELINE } from '../engine/startup.js';
 import { podmanImage } from '../images/catalog.js';
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 /** The outer container's security set (mode `userns` of ./dind-daemon.js). */
 export const PODMAN_SECURITY = {
@@ -32,10 +33,8 @@ export const ISOLATION =
   'uid outside; the container runs with seccomp unconfined and /proc unmasked, which a rootless user namespace needs';
 
 export class PodmanEnvironment extends DindEnvironment {
-  name = 'podman';
+  static descriptor = environment('podman');
   timeline = PODMAN_TIMELINE;
-  /** @type {import('../engine/cli.js').Builder} Podman's /build is Buildah */
-  builder = 'Buildah';
   /** Podman and Buildah (containers/image) read registry CAs from certs.d, rootless too. */
   certsDir = '/etc/containers/certs.d';
   /** Podman's API is a unix socket only: there is no start with TLS material to measure. */

@@ -4,6 +4,7 @@
 // kernel-facing service; it is not in Debian): where the runner's engine lists no `sysbox-runc`
 // runtime, the environment is unavailable, saying so and how to install it.
 import { DindEnvironment } from './dind.js';
+import { environment } from '../model/environments.js';
 
 export const SYSBOX_RUNTIME = 'sysbox-runc';
 export const SYSBOX_INSTALL =
@@ -11,7 +12,7 @@ export const SYSBOX_INSTALL =
   'which registers the sysbox-runc runtime with the engine and restarts it), then run again';
 
 export class SysboxEnvironment extends DindEnvironment {
-  name = 'sysbox';
+  static descriptor = environment('sysbox');
   variant = { runtime: SYSBOX_RUNTIME };
 
   /** @param {import('./environment.js').SetupContext} ctx */

@@ -62,7 +62,7 @@ export async function publishRun(dir, resultsFile, { redact: leaveOut = [] } = {
     where: resultsFile,
     run,
     points: pointsOf(results),
-    overview: (/** @type {any} */ points, /** @type {any} */ prev) => overviewOf(results, points, prev),
+    overview: (points, prev) => overviewOf(results, points, prev),
     provenance: doc,
   });
 }
@@ -70,7 +70,7 @@ export async function publishRun(dir, resultsFile, { redact: leaveOut = [] } = {
 /**
  * @typedef {ReturnType<typeof runInfo>} RunInfo
  * @typedef {{ where: string, run: RunInfo, points: import('./points.js').SeriesPoint[],
- *   overview?: (points: import('./points.js').SeriesPoint[], prev: (key: string) => import('./points.js').StoredPoint[]) => any,
+ *   overview?: (points: import('./points.js').SeriesPoint[], prev: (key: string) => import('./points.js').StoredPoint[]) => import('#model/overview.js').Overview,
  *   provenance: unknown }} Append
  *   where: the file the run came from (named in errors); provenance: what runs/<month>/<id>.json keeps.
  */

@@ -30,7 +30,7 @@ export async function readJson(file, what, options = {}) {
   try {
     return await readJsonFile(file, { what, noFollow: true });
   } catch (e) {
-    const err = /** @type {any} */ (e);
+    const err = /** @type {{cause?: {code?: string}, problem?: string}} */ (e);
     if (err.cause?.code === 'ENOENT' && 'fallback' in options) return options.fallback;
     throw Object.assign(new HistoryError(file, `${err.problem}; ${LEFT_UNTOUCHED}`), { cause: err.cause });
   }
@@ -185,7 +185,7 @@ export async function copyOnce(from, to) {
     // link() fails when `to` exists, so an existing file is never replaced.
     await fs.link(tmp, to);
   } catch (e) {
-    if (/** @type {any} */ (e).code !== 'EEXIST') throw e;
+    if (/** @type {NodeJS.ErrnoException} */ (e).code !== 'EEXIST') throw e;
   } finally {
     await fs.rm(tmp, { force: true });
   }
@@ -205,7 +205,7 @@ export function alive(pid) {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return /** @type {any} */ (e).code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (e).code === 'EPERM';
   }
 }
 
@@ -226,7 +226,7 @@ export async function withLock(lockFile, fn, { timeoutMs = 60_000 } = {}) {
       await fs.writeFile(lockFile, me, { flag: 'wx' });
       break;
     } catch (e) {
-      if (/** @type {any} */ (e).code !== 'EEXIST') throw e;
+      if (/** @type {NodeJS.ErrnoException} */ (e).code !== 'EEXIST') throw e;
     }
     const holder = await readLock(lockFile);
     // An empty lock is one being written, or left by a process killed between creating and writing it;

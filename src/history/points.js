@@ -1,5 +1,6 @@
 // From one results.json to the points it adds to the history: one per series (runner hardware x
 // benchmark x metric x environment x distro) for every metric of every cell that ran.
+import { innerEngineOf, ownsEngine } from '../model/environments.js';
 import { periodOf } from './layout.js';
 
 /**
@@ -55,16 +56,16 @@ export function runInfo(results) {
  */
 export function pointsOf(results) {
   const run = runInfo(results);
-  /** @type {Map<string, any>} */
-  const envs = new Map((results.environments || []).map((/** @type {any} */ e) => [e.key, e]));
+  const envs = new Map((results.environments || []).map((e) => [e.key, e]));
   /** @type {SeriesPoint[]} */
   const out = [];
   for (const cell of results.cells) {
     if (cell.status !== 'ok') continue;
     const facts = envs.get(cell.environmentKey)?.facts;
-    // An engine of its own (every DinD variant, sysbox, podman: their setup records `dind` facts), whose
-    // version is the cell's inner engine.
-    const isDind = cell.environment.startsWith('dind') || Boolean(facts?.dind);
+    // An engine of its own (its descriptor's: every DinD variant, sysbox, podman), whose version is the
+    // cell's inner engine; `compare --history` asks the same function (../compare/against-history.js).
+    const inner = innerEngineOf(cell.environment, facts, cell.engine);
+    const ownEngine = ownsEngine(cell.environment, facts);
     for (const m of cell.metrics) {
       if (!m.samples.length) continue;
       const series = {
@@ -84,13 +85,13 @@ export function pointsOf(results) {
           time: run.time,
           commit: run.commit,
           samples: m.samples,
-          engines: { outer: run.outerEngine, inner: isDind ? (facts?.engineVersion ?? cell.engine ?? null) : null },
+          engines: { outer: run.outerEngine, inner },
           // The storage driver the cell's containers actually used: the inner one for DinD (vfs when the
           // inner daemon fell back), the outer one for docker, none for native.
           storageDriver:
             cell.environment === 'native'
               ? null
-              : (facts?.storageDriver ?? (isDind ? null : results.engines.outer.storageDriver)),
+              : (facts?.storageDriver ?? (ownEngine ? null : results.engines.outer.storageDriver)),
           runner: run.runner,
         },
       });

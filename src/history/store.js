@@ -72,7 +72,7 @@ export async function readStored(dir, pending, rel, what, options = {}) {
       return await readJsonIn(dir, staged, what);
     } catch (e) {
       // Renamed into place meanwhile: the file itself is now the new version.
-      if (/** @type {any} */ (e).cause?.code !== 'ENOENT') throw e;
+      if (/** @type {{cause?: {code?: string}}} */ (e).cause?.code !== 'ENOENT') throw e;
     }
   }
   return readJsonIn(dir, rel, what, options);

@@ -26,3 +26,25 @@ export const TIMELINES = [
   ['startup', ''],
   ['startup_tls', ' (TLS on, to /_ping)'],
 ];
+
+// One colour per phase, in PHASES' order, grouped: the host's set-up and the outer container (greys),
+// entrypoint and TLS (reds), dockerd (oranges and yellows), client (blues), first container (greens). The
+// report's waterfall (src/results/waterfall.js) and the site's draw with the same.
+export const PHASE_COLOURS = [
+  '#d0d7de',
+  '#8c959f',
+  '#57606a',
+  '#cf222e',
+  '#a40e26',
+  '#e36209',
+  '#bc4c00',
+  '#bf8700',
+  '#9a6700',
+  '#7d4e00',
+  '#0969da',
+  '#54aeff',
+  '#8250df',
+  '#1a7f37',
+  '#4ac26b',
+  '#116329',
+];

@@ -27,7 +27,7 @@ export function parseFio(text, locations, jobs) {
     if (!section || !Array.isArray(section.jobs))
       throw new ParseError(TOOL, `${where}no "jobs" array`, firstBadLine(text));
     for (const name of jobs) {
-      const job = section.jobs.find((/** @type {any} */ j) => j.jobname === name);
+      const job = section.jobs.find((j) => j.jobname === name);
       if (!job) throw new ParseError(TOOL, `${where}no job "${name}"`, null);
       if (job.error) throw new ParseError(TOOL, `${where}job "${name}" failed with error ${job.error}`, null);
       const dirs = ['read', 'write'].map((d) => job[d]).filter((d) => d && d.total_ios > 0);

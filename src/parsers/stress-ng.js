@@ -28,9 +28,9 @@ export function parseStressNgYaml(text, stressors) {
     if (doc.errors.length) throw new ParseError(TOOL, `not YAML (${doc.errors[0].code})`, at(doc.errors[0].pos[0]));
     const metrics = doc.get('metrics', true);
     if (!metrics) continue;
-    const items = /** @type {any} */ (metrics).items;
-    if (!Array.isArray(items))
-      throw new ParseError(TOOL, '"metrics" is not a list', at(/** @type {any} */ (metrics).range?.[0] ?? 0));
+    const node = /** @type {{items?: unknown, range?: number[]}} */ (metrics);
+    const items = node.items;
+    if (!Array.isArray(items)) throw new ParseError(TOOL, '"metrics" is not a list', at(node.range?.[0] ?? 0));
     for (const item of items) {
       const entry = item.toJSON();
       if (!entry || typeof entry.stressor !== 'string')

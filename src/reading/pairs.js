@@ -7,6 +7,7 @@
 // - Each later inner Engine line against the run's oldest, in the same DinD variant (dind@26.1 against
 //   dind@20.10): the upgrade question, asked of every benchmark both lines ran.
 // - An A/B (`compare --baseline A --candidate B`): B against A, any two environments of the run.
+import { comparedWithDocker } from '../model/environments.js';
 
 /**
  * @typedef {'dind-vs-docker' | 'docker-vs-native' | 'alpine-vs-debian' | 'engine-line' | 'ab'} PairKind
@@ -25,7 +26,7 @@ export function withinRunPairs(cells) {
   const find = (/** @type {string} */ bench, /** @type {string} */ env, /** @type {string} */ distro) =>
     cells.find((c) => c.benchmark === bench && c.environmentKey === env && c.distro === distro);
   for (const c of cells) {
-    if (c.environment === 'docker' || c.environment === 'native') continue;
+    if (!comparedWithDocker(c.environment)) continue;
     const docker = find(c.benchmark, 'docker', c.distro);
     if (docker) pairs.push({ kind: 'dind-vs-docker', baseline: docker, candidate: c });
   }

@@ -11,6 +11,9 @@ export const priceOf = (results) => {
   return typeof p === 'number' && Number.isFinite(p) && p >= 0 ? p : DEFAULT_PRICE_PER_MINUTE;
 };
 
+/** A billing model this version knows. @param {unknown} v @returns {v is import('#model/job-cost.js').Billing} */
+const isBilling = (v) => BILLING_MODELS.some((b) => b === v);
+
 /**
  * The pricing of a run's costs: `over` (compare's --price-per-minute and --billing) where given, else what
  * the run was asked to use (run.args, untrusted: only a known model is taken), else the defaults.
@@ -20,8 +23,7 @@ export const priceOf = (results) => {
  */
 export function pricingOf(results, over = {}) {
   const recorded = results.run?.args?.billing;
-  const billing =
-    over.billing ?? (BILLING_MODELS.includes(/** @type {any} */ (recorded)) ? /** @type {any} */ (recorded) : DEFAULT_BILLING);
+  const billing = over.billing ?? (isBilling(recorded) ? recorded : DEFAULT_BILLING);
   return { price: over.price ?? priceOf(results), billing };
 }
 
@@ -37,15 +39,13 @@ export function workloadCosts(results, over = {}) {
   const out = new Map();
   for (const cell of results.cells) {
     if (!String(cell.benchmark).startsWith('workload.') || cell.status !== 'ok') continue;
-    const total = cell.metrics.find((/** @type {any} */ m) => m.metric === 'job.total_ms');
+    const total = cell.metrics.find((m) => m.metric === 'job.total_ms');
     if (!total?.samples.length) continue;
     const id = `${cell.benchmark} ${cell.distro}`;
     if (!out.has(id)) out.set(id, { benchmark: cell.benchmark, distro: cell.distro, price, billing, envs: [] });
     const s = summarize(total.samples);
-    const images = cell.metrics.filter(
-      (/** @type {any} */ m) => /^image\..*\.(pull|load)_ms$/.test(m.metric) && m.samples.length,
-    );
-    const imagesMs = images.reduce((sum, /** @type {any} */ m) => sum + summarize(m.samples).median, 0);
+    const images = cell.metrics.filter((m) => /^image\..*\.(pull|load)_ms$/.test(m.metric) && m.samples.length);
+    const imagesMs = images.reduce((sum, m) => sum + summarize(m.samples).median, 0);
     out.get(id)?.envs.push({ key: cell.environmentKey, n: s.n, median: s.median, low: s.low, high: s.high, imagesMs });
   }
   return [...out.values()].map(costOf);

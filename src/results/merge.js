@@ -78,9 +78,20 @@ export function mergeShards(shards) {
   const cells = mergeCells(shards);
   const runs = shards.map((s) => s.results.run);
   const startedAt = runs.map((r) => r.startedAt).sort()[0];
-  const endedAt = runs.map((r) => r.endedAt).sort().at(-1);
+  const endedAt = runs
+    .map((r) => r.endedAt)
+    .sort()
+    .at(-1);
   // Deterministic: merging the same shards again gives the same run, which publish then skips as a duplicate.
-  const hash = createHash('sha256').update(runs.map((r) => r.id).sort().join('\n')).digest('hex').slice(0, 8);
+  const hash = createHash('sha256')
+    .update(
+      runs
+        .map((r) => r.id)
+        .sort()
+        .join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 8);
   const runnerNames = [...new Set(shards.map((s) => s.results.runner.name))];
   const merged = {
     schemaVersion: first.results.schemaVersion,
@@ -114,8 +125,16 @@ export function mergeShards(shards) {
       githubActions: shards.some((s) => s.results.runner.githubActions),
     },
     engines: first.results.engines,
-    images: unionBy(shards.flatMap((s) => s.results.images), (i) => i.ref, (i) => i.status === 'ok'),
-    environments: unionBy(shards.flatMap((s) => s.results.environments), (e) => e.key, (e) => e.status === 'ok'),
+    images: unionBy(
+      shards.flatMap((s) => s.results.images),
+      (i) => i.ref,
+      (i) => i.status === 'ok',
+    ),
+    environments: unionBy(
+      shards.flatMap((s) => s.results.environments),
+      (e) => e.key,
+      (e) => e.status === 'ok',
+    ),
     cells,
     harness: {
       peakRssBytes: Math.max(...shards.map((s) => s.results.harness.peakRssBytes)),
@@ -262,19 +281,25 @@ const JOB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
  * @param {unknown} matrix @returns {Map<string, string[]>}
  */
 export function groupsOf(matrix) {
-  const include = /** @type {any} */ (matrix)?.include;
+  const include = /** @type {{include?: unknown} | null | undefined} */ (matrix)?.include;
   if (!Array.isArray(include) || include.length === 0) {
     throw new MergeError('the job matrix has no jobs: give the `workflow matrix` output the bench jobs ran from');
   }
-  if (include.length > MAX_SHARDS) throw new MergeError(`the job matrix has ${include.length} jobs: at most ${MAX_SHARDS}`);
+  if (include.length > MAX_SHARDS)
+    throw new MergeError(`the job matrix has ${include.length} jobs: at most ${MAX_SHARDS}`);
   /** @type {Map<string, string[]>} */
   const groups = new Map();
   for (const job of include) {
     const id = job?.id;
     const group = job?.group ?? id;
-    for (const [what, v] of [['id', id], ['group', group]]) {
+    for (const [what, v] of [
+      ['id', id],
+      ['group', group],
+    ]) {
       if (typeof v !== 'string' || !JOB_NAME.test(v)) {
-        throw new MergeError(`a job of the matrix has ${what} ${JSON.stringify(String(v).slice(0, 80))}: not a job name`);
+        throw new MergeError(
+          `a job of the matrix has ${what} ${JSON.stringify(String(v).slice(0, 80))}: not a job name`,
+        );
       }
     }
     const ids = groups.get(group) ?? [];

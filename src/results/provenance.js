@@ -89,7 +89,10 @@ export function cgroupVersion() {
  * @param {{labels?: string[]}} [opts]
  */
 export async function runnerFacts({ labels } = {}) {
-  const envLabels = (process.env.DIND_BENCH_RUNNER_LABELS || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const envLabels = (process.env.DIND_BENCH_RUNNER_LABELS || '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
     name: process.env.RUNNER_NAME || os.hostname(),
     labels: labels && labels.length ? labels : envLabels,

@@ -3,7 +3,17 @@
 // against Docker as a chart with intervals, then the tables. It fits a 1400 px wide window without
 // horizontal scrolling. The history site with charts over many runs is built by `site build`.
 import { jobSentence, workloadCosts } from './job-cost.js';
-import { DETECTABLE_READING, READING, answers, detectableTables, leftOutNote, modesOf, problemGroups, samplingNote, summaryTables } from './report.js';
+import {
+  DETECTABLE_READING,
+  READING,
+  answers,
+  detectableTables,
+  leftOutNote,
+  modesOf,
+  problemGroups,
+  samplingNote,
+  summaryTables,
+} from './report.js';
 import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '../model/isolation.js';
 import { TOO_FEW_NOTE, compareWithinRun, costFactor, details, reading, worseInterval } from './within-run.js';
 import { waterfallSection } from './waterfall.js';
@@ -17,15 +27,15 @@ export function htmlReport(results) {
   const comparisons = all.filter((c) => c.kind === 'dind-vs-docker');
   const envRows = results.environments
     .map(
-      (/** @type {any} */ e) =>
+      (e) =>
         `<tr><td>${esc(e.key)}</td><td class="${e.status === 'ok' ? 'ok' : 'bad'}">${esc(e.status)}</td><td>${esc(e.facts?.engineVersion ?? '–')}</td>` +
         `<td>${esc(e.facts?.storageDriver ?? '–')}</td><td>${esc(e.facts?.dind?.mode ?? '–')}</td></tr>`,
     )
     .join('\n');
   // An alternative that trades isolation away (DooD) says so beside its figures, as report.md does.
   const isolation = results.environments
-    .filter((/** @type {any} */ e) => e.facts?.isolation)
-    .map((/** @type {any} */ e) => `<p class="note isolation"><b>${esc(e.key)}</b>: ${esc(e.facts.isolation)}</p>`)
+    .filter((e) => e.facts?.isolation)
+    .map((e) => `<p class="note isolation"><b>${esc(e.key)}</b>: ${esc(e.facts?.isolation ?? '')}</p>`)
     .join('\n');
   const summary = summaryTables(results);
   const tables = summary
@@ -48,12 +58,16 @@ export function htmlReport(results) {
     .map(
       (t) =>
         `<h3>${esc(t.title)}</h3>\n<div class="scroll"><table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
-        t.rows.map((r) => `<tr>${r.map((c, i) => `<td class="${i ? 'num' : ''}">${esc(c)}</td>`).join('')}</tr>`).join('\n') +
+        t.rows
+          .map((r) => `<tr>${r.map((c, i) => `<td class="${i ? 'num' : ''}">${esc(c)}</td>`).join('')}</tr>`)
+          .join('\n') +
         '\n</tbody></table></div>',
     )
     .join('\n');
   const groups = problemGroups(results);
-  const tooFew = summary.some((t) => t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && c.detectable.change === null)));
+  const tooFew = summary.some((t) =>
+    t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && c.detectable.change === null)),
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dind-bench run ${esc(results.run.id)}</title>
@@ -72,8 +86,10 @@ svg text { fill: currentColor; } svg .grid { stroke: var(--grid); } svg .one { s
 </style></head><body>
 <h1>DinD vs Docker on ${esc(results.runner.name)}</h1>
 ${leftOutNote(results) ? `<p class="answer bad"><b>${esc(leftOutNote(results))}</b></p>\n` : ''}${workloadCosts(results)
-  .map((w) => `<p class="answer"><b>${esc(jobSentence(w))}</b></p>`)
-  .join('')}<ul class="answer">${answers(results, all).map((a) => `<li>${esc(a)}</li>`).join('')}</ul>
+    .map((w) => `<p class="answer"><b>${esc(jobSentence(w))}</b></p>`)
+    .join('')}<ul class="answer">${answers(results, all)
+    .map((a) => `<li>${esc(a)}</li>`)
+    .join('')}</ul>
 <p>Profile <b>${esc(results.run.profile)}</b>, ${esc(results.run.iterations)} iterations after ${esc(results.run.warmup)} warm-up, environments interleaved.
 ${esc(results.host.cpuModel)} (${esc(results.host.cores)} cores, ${Math.round(results.host.memoryBytes / 2 ** 30)} GiB), ${esc(results.host.distribution)}, kernel ${esc(results.host.kernel)}, cgroup v${esc(results.host.cgroupVersion)};
 outer engine ${esc(results.engines.outer.version)} (${esc(results.engines.outer.storageDriver)}). ${esc(samplingNote(results))}</p>
@@ -111,7 +127,17 @@ export function modesHtml(m) {
     const tds = r.map((c, i) => {
       const f = i >= factFrom && i < factFrom + ISOLATION_FACTS.length ? ISOLATION_FACTS[i - factFrom] : null;
       const evidence = f && mode.facts?.[f.key] ? mode.facts[f.key].evidence.join('\n') : '';
-      const cls = f ? (c === f.bad ? 'bad' : c === 'unknown' ? '' : 'ok') : i === 1 && m.policy ? (c === 'yes' ? 'ok' : 'bad') : '';
+      const cls = f
+        ? c === f.bad
+          ? 'bad'
+          : c === 'unknown'
+            ? ''
+            : 'ok'
+        : i === 1 && m.policy
+          ? c === 'yes'
+            ? 'ok'
+            : 'bad'
+          : '';
       return `<td class="${cls}"${evidence ? ` title="${esc(evidence)}"` : ''}>${esc(c)}</td>`;
     });
     return `<tr data-mode="${esc(mode.env)}">${tds.join('')}</tr>`;
@@ -138,7 +164,8 @@ export function overheadChart(comparisons) {
   const shown = comparisons.filter((c) => Number.isFinite(c.ratio.ratio) && c.ratio.ratio > 0);
   if (!shown.length) return '<p class="note">No DinD and Docker cells of the same benchmark ran: nothing to chart.</p>';
   const envs = [...new Set(shown.map((c) => c.candidate.env))];
-  const rowKey = (/** @type {import('./within-run.js').Comparison} */ c) => `${c.benchmark}\u0000${c.candidate.distro}\u0000${c.metric}`;
+  const rowKey = (/** @type {import('./within-run.js').Comparison} */ c) =>
+    `${c.benchmark}\u0000${c.candidate.distro}\u0000${c.metric}`;
   const rowKeys = [...new Set(shown.map(rowKey))];
   const lg = (/** @type {number} */ x) => Math.log10(x);
   const bounds = shown.flatMap((c) => {
@@ -160,11 +187,17 @@ export function overheadChart(comparisons) {
       const f = m * 10 ** e;
       if (lg(f) < min - 1e-9 || lg(f) > max + 1e-9) continue;
       const label = f === 1 ? 'same' : f > 1 ? `${+f.toPrecision(3)}× worse` : `${+(1 / f).toPrecision(3)}× better`;
-      parts.push(`<line class="${f === 1 ? 'one' : 'grid'}" x1="${x(f)}" x2="${x(f)}" y1="${top - 4}" y2="${height - 6}"/>`);
+      parts.push(
+        `<line class="${f === 1 ? 'one' : 'grid'}" x1="${x(f)}" x2="${x(f)}" y1="${top - 4}" y2="${height - 6}"/>`,
+      );
       parts.push(`<text x="${x(f)}" y="${top - 8}" text-anchor="middle">${esc(label)}</text>`);
     }
   }
-  envs.forEach((env, i) => parts.push(`<circle cx="${8 + i * 150}" cy="10" r="4" fill="${COLORS[i % COLORS.length]}"/><text x="${16 + i * 150}" y="14">${esc(env)}</text>`));
+  envs.forEach((env, i) =>
+    parts.push(
+      `<circle cx="${8 + i * 150}" cy="10" r="4" fill="${COLORS[i % COLORS.length]}"/><text x="${16 + i * 150}" y="14">${esc(env)}</text>`,
+    ),
+  );
   let y = top;
   let lastGroup = '';
   for (const key of rowKeys) {
@@ -184,10 +217,15 @@ export function overheadChart(comparisons) {
       const [lo, hi] = worseInterval(c.ratio, c.better);
       const f = costFactor(c.ratio.ratio, c.better);
       const tip = `${c.benchmark} ${c.metric}, ${c.candidate.env} vs ${c.baseline.env}: ${reading(c)}; ratio ${details(c)}`;
-      const arrows = [lg(1 + lo) < min ? `<text x="${LABEL_W - 14}" y="${cy + 4}" fill="${color}">◀</text>` : '', lg(1 + hi) > max ? `<text x="${LABEL_W + plotW + 2}" y="${cy + 4}" fill="${color}">▶</text>` : ''];
+      const arrows = [
+        lg(1 + lo) < min ? `<text x="${LABEL_W - 14}" y="${cy + 4}" fill="${color}">◀</text>` : '',
+        lg(1 + hi) > max ? `<text x="${LABEL_W + plotW + 2}" y="${cy + 4}" fill="${color}">▶</text>` : '',
+      ];
       parts.push(
         `<g><title>${esc(tip)}</title>` +
-          (Number.isFinite(lo) ? `<line x1="${x(1 + lo)}" x2="${x(1 + hi)}" y1="${cy}" y2="${cy}" stroke="${color}" stroke-width="2"/>` : '') +
+          (Number.isFinite(lo)
+            ? `<line x1="${x(1 + lo)}" x2="${x(1 + hi)}" y1="${cy}" y2="${cy}" stroke="${color}" stroke-width="2"/>`
+            : '') +
           `<circle cx="${x(f)}" cy="${cy}" r="3.5" stroke="${color}" fill="${c.significant ? color : 'none'}"/>${arrows.join('')}</g>`,
       );
     });

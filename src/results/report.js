@@ -58,7 +58,8 @@ export function summaryTables(results) {
     const dindKeys = envKeys.filter(againstDocker);
     const distros = [...new Set(ok.filter((c) => c.distro !== 'host').map((c) => c.distro))];
     for (const distro of distros.length ? distros : ['host']) {
-      const col = (/** @type {string} */ k) => ok.find((c) => c.environmentKey === k && (c.distro === distro || c.distro === 'host'));
+      const col = (/** @type {string} */ k) =>
+        ok.find((c) => c.environmentKey === k && (c.distro === distro || c.distro === 'host'));
       const metricNames = [...new Set(ok.flatMap((c) => c.metrics.map((/** @type {any} */ m) => m.metric)))];
       /** @type {string[][]} */
       const rows = [];
@@ -68,9 +69,20 @@ export function summaryTables(results) {
         const found = envKeys.map((k) => col(k)?.metrics.find((/** @type {any} */ x) => x.metric === metric));
         const any = found.find(Boolean);
         const cmp = dindKeys.map(
-          (k) => comparisons.find((x) => x.benchmark === benchmark && x.metric === metric && x.candidate.env === k && x.candidate.distro === distro) ?? null,
+          (k) =>
+            comparisons.find(
+              (x) =>
+                x.benchmark === benchmark &&
+                x.metric === metric &&
+                x.candidate.env === k &&
+                x.candidate.distro === distro,
+            ) ?? null,
         );
-        rows.push([`${metric} (${any?.unit ?? ''})`, ...found.map((m) => (m ? num(median(m.samples)) : '–')), ...cmp.map((c) => (c ? reading(c) : '–'))]);
+        rows.push([
+          `${metric} (${any?.unit ?? ''})`,
+          ...found.map((m) => (m ? num(median(m.samples)) : '–')),
+          ...cmp.map((c) => (c ? reading(c) : '–')),
+        ]);
         rowComparisons.push(cmp);
       }
       const engineNote = engines.length === 1 && dindKeys.length ? `, inner Engine ${engines[0]}` : '';
@@ -96,7 +108,8 @@ export function detectableText(c) {
   if (!c) return '–';
   const d = c.detectable;
   const change = d.change === null ? 'none' : unsignedPct(d.change);
-  const n = d.iterationsFor5Pct === null ? `>${(10000).toLocaleString('en')}` : d.iterationsFor5Pct.toLocaleString('en');
+  const n =
+    d.iterationsFor5Pct === null ? `>${(10000).toLocaleString('en')}` : d.iterationsFor5Pct.toLocaleString('en');
   return `${change}, ${n}`;
 }
 
@@ -143,8 +156,11 @@ function shownTail(logTail) {
   if (!logTail?.trim()) return undefined;
   const lines = logTail.trimEnd().split('\n');
   const kept = lines.slice(0, TAIL_SHOWN.lines).join('\n');
-  const more = lines.length > TAIL_SHOWN.lines ? `\n(${lines.length - TAIL_SHOWN.lines} more lines in results.json)` : '';
-  return kept.length > TAIL_SHOWN.chars ? `${kept.slice(0, TAIL_SHOWN.chars)}… (cut; the whole output is in raw/)` : kept + more;
+  const more =
+    lines.length > TAIL_SHOWN.lines ? `\n(${lines.length - TAIL_SHOWN.lines} more lines in results.json)` : '';
+  return kept.length > TAIL_SHOWN.chars
+    ? `${kept.slice(0, TAIL_SHOWN.chars)}… (cut; the whole output is in raw/)`
+    : kept + more;
 }
 
 /**
@@ -164,7 +180,13 @@ export function problemGroups(results) {
   }
   return [...groups.values()].map((g) => {
     const tail = shownTail(g.cells.find((c) => c.logTail)?.logTail);
-    return { status: g.status, reason: g.reason, count: g.cells.length, where: whereText(g.cells), ...(tail ? { tail } : {}) };
+    return {
+      status: g.status,
+      reason: g.reason,
+      count: g.cells.length,
+      where: whereText(g.cells),
+      ...(tail ? { tail } : {}),
+    };
   });
 }
 
@@ -194,7 +216,7 @@ const sentence = (text) => (/[.!?:]$/.test(text) ? text : `${text}.`);
 export const READING =
   'Medians per environment. "vs docker": the environment against Docker, + is worse for that metric\'s direction. ' +
   "Each benchmark's decision metric (the number a job pays) is decided, as one of four outcomes read from its " +
-  'interval (Welch on log values, at the level that holds wrong decisions at 5% over the run\'s decisions and ' +
+  "interval (Welch on log values, at the level that holds wrong decisions at 5% over the run's decisions and " +
   'looks): "▲ regression" when it lies wholly beyond +T, "▼ improvement" wholly beyond -T, "equivalent (±T)" ' +
   'wholly inside ±T, otherwise "inconclusive", with the smallest change it could have shown ("sees ≥"). Every ' +
   'other metric is "described": its change and 95% interval, no outcome. ± is half the interval\'s width in ' +
@@ -248,12 +270,18 @@ function dockerAnswers(results, comparisons, pricing) {
     const facts = env.facts;
     const what = `${env.key}${facts?.storageDriver ? ` (inner storage ${facts.storageDriver})` : ''}`;
     const cellsOf = results.cells.filter((/** @type {any} */ c) => c.environmentKey === env.key);
-    if (mine.length === 0 && cellsOf.length && cellsOf.every((/** @type {any} */ c) => c.sampling?.stopped === LEFT_OUT)) {
+    if (
+      mine.length === 0 &&
+      cellsOf.length &&
+      cellsOf.every((/** @type {any} */ c) => c.sampling?.stopped === LEFT_OUT)
+    ) {
       out.push(`${what}: not measured in this run: left out for the run's budget (see the top of the report).`);
       continue;
     }
     if (env.status !== 'ok' || mine.length === 0) {
-      out.push(`${what}: not compared with Docker in this run (${env.status !== 'ok' ? String(env.reason ?? env.status).split('\n')[0] : 'no Docker cell to compare with'}).`);
+      out.push(
+        `${what}: not compared with Docker in this run (${env.status !== 'ok' ? String(env.reason ?? env.status).split('\n')[0] : 'no Docker cell to compare with'}).`,
+      );
       continue;
     }
     const phases = startupPhases(results, env.key, mine.find((c) => c.benchmark === 'lifecycle')?.candidate.distro);
@@ -378,7 +406,9 @@ export function markdownReport(results) {
   out.push('', '| environment | status | engine | storage driver | DinD start mode |', '|---|---|---|---|---|');
   for (const e of results.environments) {
     const status = `${e.status}${e.facts?.isolation ? ` (${e.facts.isolation})` : ''}`;
-    out.push(`| ${[e.key, status, e.facts?.engineVersion ?? '–', e.facts?.storageDriver ?? '–', e.facts?.dind?.mode ?? '–'].map(mdText).join(' | ')} |`);
+    out.push(
+      `| ${[e.key, status, e.facts?.engineVersion ?? '–', e.facts?.storageDriver ?? '–', e.facts?.dind?.mode ?? '–'].map(mdText).join(' | ')} |`,
+    );
   }
   const tables = summaryTables(results);
   out.push('', READING);
@@ -400,7 +430,9 @@ export function markdownReport(results) {
   if (groups.length) {
     out.push('', '## Cells that did not run', '');
     for (const g of groups) {
-      out.push(`- **${mdText(g.status)}**, ${g.count} cell${g.count > 1 ? 's' : ''}: ${mdText(g.reason)}<br>Cells: ${mdText(g.where)}`);
+      out.push(
+        `- **${mdText(g.status)}**, ${g.count} cell${g.count > 1 ? 's' : ''}: ${mdText(g.reason)}<br>Cells: ${mdText(g.where)}`,
+      );
       if (g.tail) out.push('', mdBlock(g.tail, '  '));
     }
   }
@@ -417,7 +449,11 @@ export function memorySeriesNote(results) {
   if (!cells.length) return '';
   const n = cells.reduce((a, /** @type {any} */ c) => a + c.timeseries.length, 0);
   // Names from the results document, escaped: this line is Markdown (report.md).
-  const where = cells.map((/** @type {any} */ c) => mdText(`${c.benchmark}/${c.environmentKey} (${[...new Set(c.timeseries.map((/** @type {any} */ s) => s.scope))].join(' + ')})`));
+  const where = cells.map((/** @type {any} */ c) =>
+    mdText(
+      `${c.benchmark}/${c.environmentKey} (${[...new Set(c.timeseries.map((/** @type {any} */ s) => s.scope))].join(' + ')})`,
+    ),
+  );
   return `Time series: ${n} sampled series kept in results.json (\`timeseries\`, workload and environment scopes apart): ${where.join(', ')}.`;
 }
 

@@ -5,23 +5,19 @@
 import { PHASE_ORDER } from '../engine/startup.js';
 import { median, ratioOfMedians, summarize } from '../stats/index.js';
 import { ms } from '../model/numbers.js';
+import { PHASE_COLOURS as COLOURS } from '../model/phases.js';
 
 const esc = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-// One colour per phase, grouped: host set-up and outer container, entrypoint and TLS, dockerd, client,
-// first container (the same as the site's site/js/waterfall.js).
-const COLOURS = ['#d0d7de', '#8c959f', '#57606a', '#cf222e', '#a40e26', '#e36209', '#bc4c00', '#bf8700', '#9a6700',
-  '#7d4e00', '#0969da', '#54aeff', '#8250df', '#1a7f37', '#4ac26b', '#116329'];
 const colour = (/** @type {string} */ phase) => COLOURS[PHASE_ORDER.indexOf(phase) % COLOURS.length];
 
 /** @typedef {{label: string, phases: {phase: string, ms: number}[], total: number}} Bar */
 
 /** The lifecycle cells that ran. @param {import('#model/results.js').Results} results @returns {any[]} */
-const lifecycleCells = (results) =>
-  results.cells.filter((/** @type {any} */ c) => c.benchmark === 'lifecycle' && c.status === 'ok');
+const lifecycleCells = (results) => results.cells.filter((c) => c.benchmark === 'lifecycle' && c.status === 'ok');
 
 /** A metric's samples in a cell, or none. @param {import('#model/results.js').Cell} cell @param {string} metric @returns {number[]} */
-const samplesOf = (cell, metric) => cell.metrics.find((/** @type {any} */ m) => m.metric === metric)?.samples ?? [];
+const samplesOf = (cell, metric) => cell.metrics.find((m) => m.metric === metric)?.samples ?? [];
 
 /**
  * The bars, one per lifecycle cell (ok, on Debian or else the first distro) and timeline kind.
@@ -33,7 +29,10 @@ export function waterfallBars(results) {
   const distro = ['debian', ...cells.map((c) => c.distro)].find((d) => cells.some((c) => c.distro === d));
   /** @type {Bar[]} */
   const bars = [];
-  for (const [prefix, suffix] of [['startup', ''], ['startup_tls', ' (TLS on, to /_ping)']]) {
+  for (const [prefix, suffix] of [
+    ['startup', ''],
+    ['startup_tls', ' (TLS on, to /_ping)'],
+  ]) {
     for (const cell of cells.filter((c) => c.distro === distro)) {
       const phases = PHASE_ORDER.flatMap((phase) => {
         const samples = samplesOf(cell, `${prefix}.${phase}_ms`);
@@ -57,11 +56,16 @@ export function tlsComparisons(results) {
     const on = samplesOf(c, 'daemon_tls.start_to_ready_ms');
     const keys = samplesOf(c, 'startup_tls.tls_material_ms');
     if (!off.length || !on.length) return [];
-    return [{
-      environment: /** @type {string} */ (c.environmentKey), distro: /** @type {string} */ (c.distro),
-      off: summarize(off), on: summarize(on), ratio: ratioOfMedians(off, on),
-      keys: keys.length ? summarize(keys) : null,
-    }];
+    return [
+      {
+        environment: /** @type {string} */ (c.environmentKey),
+        distro: /** @type {string} */ (c.distro),
+        off: summarize(off),
+        on: summarize(on),
+        ratio: ratioOfMedians(off, on),
+        keys: keys.length ? summarize(keys) : null,
+      },
+    ];
   });
 }
 
@@ -71,8 +75,10 @@ function barRow(b, max) {
     const style = `width:${((p.ms / max) * 100).toFixed(3)}%;background:${colour(p.phase)}`;
     return `<span class="wf-seg" style="${style}" title="${esc(p.phase)}: ${ms(p.ms)} ms"></span>`;
   });
-  return `<div class="wf-row"><span class="wf-label">${esc(b.label)}</span>` +
-    `<span class="wf-bar">${segments.join('')}</span><span class="wf-total">${ms(b.total)} ms</span></div>`;
+  return (
+    `<div class="wf-row"><span class="wf-label">${esc(b.label)}</span>` +
+    `<span class="wf-bar">${segments.join('')}</span><span class="wf-total">${ms(b.total)} ms</span></div>`
+  );
 }
 
 const STYLE = `<style>.wf-row { display: flex; align-items: center; gap: .5rem; margin: .2rem 0; }
@@ -88,14 +94,19 @@ function tlsTable(tls) {
     `${ms(s.median)} [${ms(s.low)}, ${ms(s.high)}] ms`;
   const ratio = (/** @type {{ratio: number, low: number, high: number}} */ r) =>
     `${r.ratio.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}]`;
-  const rows = tls.map((t) => `<tr><td>${esc(t.environment)} (${esc(t.distro)})</td><td>${ci(t.off)}</td>` +
-    `<td>${ci(t.on)}</td><td>${ratio(t.ratio)}</td><td>${t.keys ? ci(t.keys) : '–'}</td></tr>`);
-  return `<h3>TLS material made at start (as the official docker:dind image does) against none</h3>
+  const rows = tls.map(
+    (t) =>
+      `<tr><td>${esc(t.environment)} (${esc(t.distro)})</td><td>${ci(t.off)}</td>` +
+      `<td>${ci(t.on)}</td><td>${ratio(t.ratio)}</td><td>${t.keys ? ci(t.keys) : '–'}</td></tr>`,
+  );
+  return (
+    `<h3>TLS material made at start (as the official docker:dind image does) against none</h3>
 <div class="scroll"><table><thead><tr><th>environment</th><th>start to ready, TLS off</th><th>TLS on</th>` +
     `<th>ratio on/off</th><th>key material alone</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></div>
-<p><small>Medians with 95% bootstrap intervals; the ratio's interval is of the ratio of medians.</small></p>`;
+<p><small>Medians with 95% bootstrap intervals; the ratio's interval is of the ratio of medians.</small></p>`
+  );
 }
 
 /**

@@ -17,6 +17,7 @@
 // Docker is what the suite exists for: a default `dind` comparison goes only when no other default cell is
 // left to go, and the start-up a job pays (lifecycle, in every environment) never goes. Without anything named, one comparison is always kept: a run that measures nothing answers
 // nothing.
+import { startsOwnEngine } from '../environments/names.js';
 
 /**
  * @typedef {{
@@ -26,7 +27,8 @@
  *   a runnable cell at plan time: baseline: the Docker cell (or the A/B pair's baseline) the benchmark's
  *   comparisons are made against; named: the command line asked for it; stepsS: its planned steps' estimate
  * @typedef {{ startS: number, imageS: number }} SetupCost
- *   what a DinD environment (engine not null) costs to start, and each image it loads
+ *   what an environment with an engine of its own (every DinD variant, podman: its descriptor) costs to
+ *   start, and each image it loads; the same as ./estimate.js counts
  * @typedef {{ fits: boolean, needS: number, keptS: number, leftS: number, leftOut: PlanCell[], namedS: number }} PlanFit
  *   needS: the whole plan's estimate; keptS: what is kept; leftS: what the budget leaves for the planned
  *   rounds; leftOut: default cells left out, in plan order; namedS: what the named cells alone need
@@ -52,16 +54,17 @@ export function isNamed(cell, named) {
 }
 
 /**
- * Seconds the planned rounds of these cells cost, with the set-up of the DinD environments they need.
+ * Seconds the planned rounds of these cells cost, with the set-up of the environments with an engine of their
+ * own they need (as ./estimate.js counts it).
  * @param {PlanCell[]} cells @param {SetupCost} setup
  */
 export function planCost(cells, setup) {
-  /** @type {Map<string, Set<string>>} images per DinD environment */
+  /** @type {Map<string, Set<string>>} images per environment with an engine of its own */
   const envs = new Map();
   let s = 0;
   for (const c of cells) {
     s += c.stepsS;
-    if (c.engine === null) continue;
+    if (!startsOwnEngine(c.environment)) continue;
     const images = envs.get(c.environmentKey) ?? new Set();
     if (c.image) images.add(c.image);
     envs.set(c.environmentKey, images);

@@ -4,6 +4,7 @@
 import { CellTimeoutError } from '../engine/containers.js';
 import { benchImage } from '../images/catalog.js';
 import { ParseError } from '../parsers/parse-error.js';
+import { descriptorOf } from '../environments/names.js';
 
 /**
  * @typedef {{metric: string, unit: string, better: 'higher' | 'lower', samples: number[], warmup: number[]}} MetricSeries
@@ -35,7 +36,8 @@ export function planCells(plan, benchmarks, unavailableImages) {
   for (const c of plan.cells) {
     const env = plan.environments.find((e) => e.key === c.env);
     const bench = benchmarks[c.benchmark];
-    const image = env?.name === 'native' ? null : benchImage(bench.image, c.distro);
+    const hostTools = descriptorOf(env?.name ?? c.env)?.benchImages === 'host';
+    const image = hostTools ? null : benchImage(bench.image, c.distro);
     /** @type {CellResult} */
     const cell = {
       benchmark: c.benchmark,

@@ -185,7 +185,7 @@ function nextLineHere(o, design, images) {
   const next = design.nextLine;
   if (!next) return null;
   const key = `${next.environment}@${next.engine}`;
-  if (o.resumed && !o.resumed.cells.some((/** @type {any} */ c) => c.environmentKey === key)) return null;
+  if (o.resumed && !o.resumed.cells.some((c) => c.environmentKey === key)) return null;
   const why = images.unavailable[dindImage(next.engine)];
   if (why) {
     o.log(
@@ -392,8 +392,7 @@ function fitToBudget(o, design, plan, estimates, unavailableImages) {
 /**
  * The cells a finished run left out for its budget. @param {import('#model/results.js').Results} results
  */
-const leftForBudget = (results) =>
-  results.cells.filter((/** @type {any} */ c) => c.sampling?.stopped === 'left out for the budget');
+const leftForBudget = (results) => results.cells.filter((c) => c.sampling?.stopped === 'left out for the budget');
 
 /**
  * `dind-bench run --resume DIR`: the interrupted run in DIR continued with the options it recorded, on
@@ -427,9 +426,9 @@ async function resumeLocked(o) {
     throw new ResumeError(`${o.dir}: recorded on Engine ${was}, this engine is ${engine}: resume on the same Engine`);
   }
   const { opts, registry, paramOverrides } = await recordedOptions(o, resumed);
-  const done = resumed.cells.reduce((n, /** @type {any} */ c) => n + (c.stepsDone ?? 0), 0);
-  const finished = resumed.cells.filter((/** @type {any} */ c) => c.status !== 'pending').length;
-  const failed = resumed.cells.filter((/** @type {any} */ c) => c.status === 'failed').length;
+  const done = resumed.cells.reduce((n, c) => n + (c.stepsDone ?? 0), 0);
+  const finished = resumed.cells.filter((c) => c.status !== 'pending').length;
+  const failed = resumed.cells.filter((c) => c.status === 'failed').length;
   const id = `${resumed.run.id} (${resumed.run.state ?? 'finished'})`;
   const retry = failed ? `; ${failed} failed cell(s) are tried again` : '';
   o.log(`resuming run ${id}: ${done} step(s) of pending cells done, ${finished} cell(s) finished${retry}`);

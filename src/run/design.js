@@ -2,7 +2,7 @@
 // iterations, warm-up, budget and inner Engine lines a set of options means, so an estimate and a job
 // matrix always describe the run that `run` would make. Light (no Docker client, no benchmarks): the
 // CLI's start-up imports it.
-import { isDind } from '../environments/names.js';
+import { hasEngineLines } from '../environments/names.js';
 import { PROFILES } from './profiles.js';
 
 /**
@@ -32,7 +32,7 @@ export function designOf(o) {
     iterations: o.iterations ?? profile.iterations,
     warmup: profile.warmup,
     budgetMs: o.budgetMs ?? (o.iterations === undefined ? profile.budgetMs : undefined),
-    engines: o.environments.some(isDind) ? o.engines : [],
+    engines: o.environments.some(hasEngineLines) ? o.engines : [],
     nextLine: nextLineOf(profile, o),
   };
 }

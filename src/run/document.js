@@ -49,7 +49,7 @@ export function resumedFacts(results, resumed, cells) {
   if (resumed.caller !== undefined) results.caller = resumed.caller;
   results.run.startedAt = resumed.run.startedAt;
   results.run.args = resumed.run.args;
-  const done = resumed.cells.reduce((n, /** @type {any} */ c) => n + (c.stepsDone ?? 0), 0);
+  const done = resumed.cells.reduce((n, c) => n + (c.stepsDone ?? 0), 0);
   results.run.resumed = [...(resumed.run.resumed ?? []), { at: new Date().toISOString(), stepsDone: done }];
   if (cells.length) {
     results.harness.wallSeconds = Math.round((results.harness.wallSeconds + resumed.harness.wallSeconds) * 10) / 10;

@@ -1,6 +1,7 @@
 // How long a run will take, before it runs: `dind-bench plan`. Pure, from the plan and each benchmark's
 // own estimateSeconds(params) (its tool time), plus a per-run container overhead per environment and the
-// DinD setup; for the quick profile's own parameters, each step as a whole quick run measured it (QUICK_STEP_S). The overheads were measured on this project's 2-core CI machine kind with a full quick run
+// DinD setup; for the quick profile's own parameters, each step as a whole quick run measured it (each benchmark's
+// quickStepS). The overheads were measured on this project's 2-core CI machine kind with a full quick run
 // on a quiet machine (per step: the cell's time minus the same tool's time in native; per image: the
 // DinD setup of 9 images of 75-410 MB, `npm run bench:quick-run`). On a busy or a faster machine they
 // differ, so the figures are a planning guide, not a promise.
@@ -14,43 +15,25 @@ export const RUN_OVERHEAD_S = { native: 0.1, docker: 0.5, dind: 0.5, 'dind-vfs':
 export const DIND_START_S = 3;
 export const IMAGE_LOAD_S = 3;
 
-/**
- * Seconds one step of the quick profile took, per benchmark and environment, measured: the cell times of a
- * whole quick run on a quiet 2-core machine (`npm run bench:quick-run`, 2026-11-27, load average 1.5 before
- * and 1.7 after, nothing else running; every cell kept, 5 iterations each, 1,071.6 s) divided by the
- * iterations. dind-vfs was 1.4-2x slower there than in the run of 2026-11-24 (docs/planning.md), lifecycle in
- * DinD about 1.8x (each iteration now loads its image into a fresh engine). The model below (tool time from
- * the parameters plus a per-environment overhead) is kept for other parameters. Used only for the quick
- * profile's own parameters (no --config override of that benchmark); an alternative is planned as dind.
- * @type {Record<string, Record<string, number>>}
+/*
+ * Seconds one step of the quick profile took, per environment, are each benchmark's own `quickStepS`
+ * (src/benchmarks/<name>.js), measured: the cell times of a whole quick run on a quiet 2-core machine
+ * (`npm run bench:quick-run`, 2026-11-27, load average 1.5 before and 1.7 after, nothing else running; every
+ * cell kept, 5 iterations each, 1,071.6 s) divided by the iterations. dind-vfs was 1.4-2x slower there than
+ * in the run of 2026-11-24 (docs/planning.md), lifecycle in DinD about 1.8x (each iteration now loads its
+ * image into a fresh engine). The model below (tool time from the parameters plus a per-environment
+ * overhead) is kept for other parameters. Used only for the quick profile's own parameters (no --config
+ * override of that benchmark); an alternative is planned as dind.
  */
-export const QUICK_STEP_S = {
-  lifecycle: { native: 0.1, docker: 0.52, dind: 5.96, 'dind-vfs': 19.4 },
-  sysbench: { native: 4.12, docker: 4.38, dind: 4.36, 'dind-vfs': 8.24 },
-  'stress-ng': { native: 4.16, docker: 4.42, dind: 4.38, 'dind-vfs': 9.4 },
-  iozone: { native: 0.12, docker: 0.4, dind: 0.38, 'dind-vfs': 5.22 },
-  fio: { native: 4.56, docker: 5.18, dind: 5.22, 'dind-vfs': 8.88 },
-  storage: { native: 3.02, docker: 2.84, dind: 3.44, 'dind-vfs': 5.82 },
-  iperf3: { native: 5.4, docker: 6.38, dind: 6.42, 'dind-vfs': 9.62 },
-  redis: { native: 0.54, docker: 1.18, dind: 1.18, 'dind-vfs': 3.92 },
-  pgbench: { native: 3.9, docker: 2.7, dind: 3.08, 'dind-vfs': 9.38 },
-  memory: { docker: 4.5, dind: 5.86, 'dind-vfs': 10.22 },
-  build: { docker: 0.66, dind: 0.62, 'dind-vfs': 2.36 },
-  'image-load': { docker: 0.54, dind: 0.54, 'dind-vfs': 0.52 },
-  // Not from that run: the median step of a quick run of isolation and lifecycle on 2026-11-27 (five other
-  // sessions' work beside it). dind-vfs copies the image at the probe container's create.
-  isolation: { docker: 1.27, dind: 1.06, 'dind-vfs': 10.9 },
-};
 
 /**
  * One step's estimate: what the benchmark knows of itself in that environment (`known`: a workload's
- * expected job), else measured for the quick profile's own parameters (QUICK_STEP_S), else the benchmark's
- * tool time plus the environment's overhead.
- * @param {{ benchmark: string, envName: string, profile: string, toolS: number, overridden: boolean, known?: number }} a
+ * expected job), else measured for the quick profile's own parameters (the benchmark's quickStepS), else the
+ * benchmark's tool time plus the environment's overhead.
+ * @param {{ measured?: Record<string, number>, envName: string, profile: string, toolS: number, overridden: boolean, known?: number }} a
  */
-export function stepSeconds({ benchmark, envName, profile, toolS, overridden, known }) {
+export function stepSeconds({ measured, envName, profile, toolS, overridden, known }) {
   if (known !== undefined) return known;
-  const measured = QUICK_STEP_S[benchmark];
   const kind = envName in RUN_OVERHEAD_S ? envName : 'dind';
   if (profile === 'quick' && !overridden && measured?.[kind] !== undefined) return measured[kind];
   return toolS + runOverheadS(envName);
@@ -75,8 +58,10 @@ export const runOverheadS = (name) =>
 export function estimateRun({ plan, profile, paramOverrides = {}, registry = BENCHMARKS }) {
   const envByKey = new Map(plan.environments.map((e) => [e.key, e]));
   const cellByKey = new Map(plan.cells.map((c) => [c.key, c]));
-  /** @type {Map<string, {benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}>} */
+  /** @typedef {{benchmark: string, perIterationS: number, cells: number, steps: number, totalS: number}} Row */
+  /** @type {Map<string, Row>} */
   const rows = new Map();
+  const rowOf = (/** @type {string} */ benchmark) => /** @type {Row} */ (rows.get(benchmark));
   for (const c of plan.cells) {
     const bench = registry[c.benchmark];
     if (!rows.has(c.benchmark)) {
@@ -84,15 +69,15 @@ export function estimateRun({ plan, profile, paramOverrides = {}, registry = BEN
       const tool = bench.estimateSeconds ? bench.estimateSeconds(params) : 5;
       rows.set(c.benchmark, { benchmark: c.benchmark, perIterationS: round(tool), cells: 0, steps: 0, totalS: 0 });
     }
-    /** @type {any} */ (rows.get(c.benchmark)).cells++;
+    rowOf(c.benchmark).cells++;
   }
   for (const s of plan.steps) {
     const cell = /** @type {import('./plan.js').PlannedCell} */ (cellByKey.get(s.cell));
     const env = /** @type {import('./plan.js').PlannedEnvironment} */ (envByKey.get(cell.env));
-    const row = /** @type {any} */ (rows.get(cell.benchmark));
+    const row = rowOf(cell.benchmark);
     row.steps++;
     row.totalS += stepSeconds({
-      benchmark: cell.benchmark,
+      measured: registry[cell.benchmark].quickStepS,
       envName: env.name,
       profile,
       toolS: row.perIterationS,
@@ -147,7 +132,7 @@ export function stepEstimates({ plan, profile, paramOverrides = {}, registry = B
     return (
       first +
       stepSeconds({
-        benchmark: cell.benchmark,
+        measured: registry[cell.benchmark]?.quickStepS,
         envName: env.name,
         profile,
         toolS: perIteration.get(cell.benchmark) ?? 5,

@@ -4,6 +4,7 @@ import { ResourceTracker, cleanupOnSignals } from '../engine/resources.js';
 import { buildImages } from '../images/build.js';
 import { DEFAULT_PODMAN, benchImage, dindImage, podmanImage } from '../images/catalog.js';
 import { describeImage, imageExists } from '../images/describe.js';
+import { descriptorOf } from '../environments/names.js';
 
 /**
  * @typedef {{wanted: string[], unavailable: Record<string, string>}} PreparedImages
@@ -21,13 +22,13 @@ import { describeImage, imageExists } from '../images/describe.js';
  */
 export async function prepareImages(o, registry, runEngines, nextEngine) {
   const dindEngines = nextEngine ? [...runEngines, nextEngine] : runEngines;
-  const containerEnvs = o.environments.filter((e) => e !== 'native');
+  const containerEnvs = o.environments.filter((e) => descriptorOf(e)?.benchImages !== 'host');
   const wantBench = containerEnvs.length
     ? o.distros.flatMap((d) => imagesOf(o.benchmarks, registry).map((i) => benchImage(i, d)))
     : [];
-  // The podman environment runs in an image of its own (images/podman); without it, that environment is
-  // unavailable with the reason, the rest of the run goes on.
-  const podman = o.environments.includes('podman') ? [DEFAULT_PODMAN] : [];
+  // An environment that runs in Podman's image (images/podman, its descriptor's outerImage); without the
+  // image, that environment is unavailable with the reason, the rest of the run goes on.
+  const podman = o.environments.some((e) => descriptorOf(e)?.outerImage === 'podman') ? [DEFAULT_PODMAN] : [];
   const wanted = [...new Set([...wantBench, ...dindEngines.map(dindImage), ...podman.map((v) => podmanImage(v))])];
   /** @type {Record<string, string>} */
   let unavailable = {};
@@ -58,7 +59,7 @@ export async function prepareImages(o, registry, runEngines, nextEngine) {
  * The benchmark images the benchmarks run in, and those they need besides (a workload's seeds).
  * @param {string[]} benchmarks @param {import('./params.js').BenchmarkRegistry} registry
  */
-const imagesOf = (benchmarks, registry) => [
+export const imagesOf = (benchmarks, registry) => [
   ...new Set(benchmarks.flatMap((b) => [registry[b].image, ...(registry[b].extraImages ?? [])])),
 ];
 

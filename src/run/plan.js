@@ -4,7 +4,7 @@
 // Order: for each benchmark, each iteration (warm-up first, then measured), each distribution, every
 // environment in turn (native, docker, dind, dind-vfs, docker, dind ...), so slow drift of the machine
 // (thermal, noisy neighbours, page cache) hits every environment alike instead of one block of them.
-import { isDind } from '../environments/index.js';
+import { descriptorOf, hasEngineLines } from '../environments/names.js';
 
 /**
  * @typedef {{key: string, name: string, engine: string | null}} PlannedEnvironment
@@ -32,7 +32,7 @@ export function makePlan({
   /** @type {PlannedEnvironment[]} */
   const envs = [];
   for (const name of environments) {
-    if (isDind(name)) for (const engine of engines) envs.push({ key: `${name}@${engine}`, name, engine });
+    if (hasEngineLines(name)) for (const engine of engines) envs.push({ key: `${name}@${engine}`, name, engine });
     else envs.push({ key: name, name, engine: null });
   }
   const next = nextLine && {
@@ -55,8 +55,9 @@ export function makePlan({
     for (const distro of distros) {
       for (const env of envs.filter((e) => hasCells(benchmark, e))) {
         // native runs the host's tools: one cell, whatever the image distributions.
-        if (env.name === 'native' && distro !== distros[0]) continue;
-        const cellDistro = env.name === 'native' ? 'host' : distro;
+        const hostTools = descriptorOf(env.name)?.benchImages === 'host';
+        if (hostTools && distro !== distros[0]) continue;
+        const cellDistro = hostTools ? 'host' : distro;
         const key = cellKey(benchmark, env.key, cellDistro);
         benchCells.push({ key, benchmark, env: env.key, distro: cellDistro, engine: env.engine });
       }

@@ -16,6 +16,7 @@
 // gives up interleaving for that benchmark only; one environment per part if even that is over). `dind-bench
 // merge` makes each group one run again.
 import { namesIn, splitList } from '../text/lists.js';
+import { comparedWithDocker } from '../model/environments.js';
 
 export const LAYOUTS = ['separate', 'interleaved', 'both'];
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -209,9 +210,12 @@ export function shardJob({ benchmarks, environments, estimate, maxSeconds, job }
   );
 }
 
-/** native and docker together (one machine's baseline); each DinD environment apart. @param {string[]} envs */
+/**
+ * The baselines together (native and docker: one machine's, by their descriptors); each environment compared
+ * with Docker apart. @param {string[]} envs
+ */
 function environmentGroups(envs) {
-  const base = envs.filter((e) => ['native', 'docker'].includes(e));
+  const base = envs.filter((e) => !comparedWithDocker(e));
   return [...(base.length ? [base] : []), ...envs.filter((e) => !base.includes(e)).map((e) => [e])];
 }
 

@@ -17,7 +17,7 @@
 //   which admits every workflow that calls it, a fork's pull request's included.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isNode, isSeq, parseDocument } from 'yaml';
 
 /**
  * The repository and moving major tag other repositories call (docs/releasing.md): the generated file's
@@ -248,14 +248,20 @@ export const CALL_SECRETS = {
 };
 
 /**
+ * @typedef {{ description?: string, type?: string, options?: string[], required?: boolean, default?: unknown }} DispatchInput
+ * @typedef {import('yaml').YAMLMap<unknown, unknown>} YamlMap
+ * @typedef {import('yaml').YAMLSeq<unknown>} YamlSeq
+ */
+
+/**
  * bench.yml's dispatch inputs as workflow_call inputs.
- * @param {Record<string, any>} dispatch
+ * @param {Record<string, DispatchInput>} dispatch
  */
 export function callInputs(dispatch) {
-  /** @type {Record<string, any>} */
+  /** @type {Record<string, Omit<DispatchInput, 'options'>>} */
   const out = {};
   for (const [name, input] of Object.entries(dispatch)) {
-    const { options, type, ...rest } = input;
+    const { options = [], type, ...rest } = input;
     if (type === 'choice') {
       out[name] = { ...rest, description: `${rest.description} (${options.join(', ')})`, type: 'string' };
     } else out[name] = { ...rest, type: type ?? 'string' };
@@ -263,37 +269,44 @@ export function callInputs(dispatch) {
   return out;
 }
 
+/** A step whose `uses` starts with `prefix`. @param {string} prefix */
+const usesFrom = (prefix) => (/** @type {unknown} */ step) =>
+  isMap(step) && String(step.get('uses') ?? '').startsWith(prefix);
+
+/** The pairs of a YAML map whose key is not among `keys`. @param {YamlMap} map @param {string[]} keys */
+const pairsBut = (map, keys) => map.items.filter((p) => !keys.includes(String(p.key)));
+
 /**
  * A job that runs the suite's actions needs the suite job, fetches its commit first (fetchStep), and runs
  * `./SUITE_DIR/actions/NAME`.
- * @param {import('yaml').Document} doc @param {any} job @param {any} steps
+ * @param {import('yaml').Document} doc @param {YamlMap} job @param {YamlSeq} steps
  */
 function usesSuite(doc, job, steps) {
-  const local = (/** @type {any} */ step) => String(step.get('uses') ?? '').startsWith('./actions/');
+  const local = usesFrom('./actions/');
   const first = steps.items.findIndex(local);
   if (first < 0) return;
-  for (const step of steps.items.filter(local)) step.set('uses', `./${SUITE_DIR}/${step.get('uses').slice(2)}`);
+  for (const step of steps.items)
+    if (isMap(step) && local(step)) step.set('uses', `./${SUITE_DIR}/${String(step.get('uses')).slice(2)}`);
   steps.items.splice(first, 0, doc.createNode(fetchStep()));
   const needs = job.get('needs');
   const list = needs === undefined ? [] : isSeq(needs) ? needs.toJSON() : [String(needs)];
   job.set('needs', doc.createNode(['suite', ...list], { flow: true }));
   // `needs` goes first, as in bench.yml's own jobs.
-  const pair = job.items.find((/** @type {any} */ p) => String(p.key) === 'needs');
-  job.items = [pair, ...job.items.filter((/** @type {any} */ p) => p !== pair)];
+  job.items = [...job.items.filter((p) => String(p.key) === 'needs'), ...pairsBut(job, ['needs'])];
 }
 
 /**
  * A job that does not run on HOSTED_RUNNER (the self-hosted `bench` job) runs only for ADMITTED events: its
  * own `if:` says so (with the condition it had), after the jobs it needs (the guard, through `suite`).
- * @param {import('yaml').Document} doc @param {any} job
+ * @param {import('yaml').Document} doc @param {YamlMap} job
  */
 function guardSelfHosted(doc, job) {
   if (job.get('runs-on') === HOSTED_RUNNER) return;
   const had = job.get('if');
   const own = had === undefined ? '' : `(${String(had).replace(/^\$\{\{\s*|\s*\}\}$/g, '')}) && `;
   const pair = doc.createPair('if', `\${{ ${own}(${ADMITTED}) }}`);
-  const rest = job.items.filter((/** @type {any} */ p) => String(p.key) !== 'if');
-  const at = rest.findIndex((/** @type {any} */ p) => String(p.key) === 'needs') + 1;
+  const rest = pairsBut(job, ['if']);
+  const at = rest.findIndex((p) => String(p.key) === 'needs') + 1;
   job.items = [...rest.slice(0, at), pair, ...rest.slice(at)];
 }
 
@@ -311,31 +324,30 @@ export function reusableWorkflow(source) {
   );
   const jobs = doc.get('jobs');
   if (!isMap(jobs)) throw new Error('bench.yml has no jobs');
+  const isCheckout = usesFrom('actions/checkout@');
   for (const job of jobs.items) {
-    const steps = /** @type {any} */ (job.value).get('steps');
-    if (!isSeq(steps)) continue;
-    usesSuite(doc, /** @type {any} */ (job.value), steps);
-    const isCheckout = (/** @type {any} */ step) => String(step.get('uses') ?? '').startsWith('actions/checkout@');
+    const spec = job.value;
+    const steps = isMap(spec) ? spec.get('steps') : undefined;
+    if (!isMap(spec) || !isSeq(steps)) continue;
+    usesSuite(doc, spec, steps);
     // The bench job checks the caller's repository out only for its workload file (docs/workloads.md), and
     // the prepare job to check and size it (plan --workload) before any runner is busy.
     if (['bench', 'prepare'].includes(String(job.key))) {
-      for (const step of /** @type {any[]} */ (steps.items).filter(isCheckout)) {
-        step.set('name', "The caller's repository, for its workload file");
-        step.set('if', "${{ (inputs.workload || vars.DIND_BENCH_WORKLOAD) != '' }}");
-        const moved = doc.createNode({ name: step.get('name'), if: step.get('if') });
-        step.items = [
-          ...moved.items,
-          ...step.items.filter((/** @type {any} */ p) => !['name', 'if'].includes(String(p.key))),
-        ];
+      for (const step of steps.items) {
+        if (!isMap(step) || !isCheckout(step)) continue;
+        const moved = doc.createNode({
+          name: "The caller's repository, for its workload file",
+          if: "${{ (inputs.workload || vars.DIND_BENCH_WORKLOAD) != '' }}",
+        });
+        step.items = [...moved.items, ...pairsBut(step, ['name', 'if'])];
       }
     } else steps.items = steps.items.filter((step) => !isCheckout(step));
   }
-  for (const job of jobs.items) guardSelfHosted(doc, /** @type {any} */ (job.value));
-  jobs.items.unshift(/** @type {any} */ (doc.createPair('suite', suiteJob())));
-  jobs.items.unshift(/** @type {any} */ (doc.createPair('guard', guardJob())));
+  for (const job of jobs.items) if (isMap(job.value)) guardSelfHosted(doc, job.value);
+  jobs.items.unshift(doc.createPair('guard', guardJob()), doc.createPair('suite', suiteJob()));
   // bench.yml's own header speaks of bench.yml: the generated file has its own (HEADER).
-  const first = isMap(doc.contents) ? /** @type {any} */ (doc.contents.items[0]?.key) : null;
-  if (first) first.commentBefore = null;
+  const first = isMap(doc.contents) ? doc.contents.items[0]?.key : null;
+  if (isNode(first)) first.commentBefore = null;
   return HEADER + doc.toString({ lineWidth: 0 });
 }
 

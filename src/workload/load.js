@@ -21,7 +21,7 @@ import { checkTimes } from './time.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/workload.v1.schema.json', import.meta.url), 'utf8'));
 // verbose: each error carries the value it was about, so a message can say what was given.
-const ajv = new /** @type {any} */ (Ajv)({ allErrors: true, strict: false, verbose: true });
+const ajv = new Ajv.default({ allErrors: true, strict: false, verbose: true }); // CommonJS: see ../results/schema.js
 const validate = ajv.compile(schema);
 
 /** A workload file is a page of YAML: anything larger is not one. */

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import Docker from 'dockerode';
-import { DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, createEnvironment, isDind } from '../../src/environments/index.js';
+import {
+  DEFAULT_ENVIRONMENTS,
+  ENVIRONMENT_NAMES,
+  createEnvironment,
+  hasEngineLines,
+} from '../../src/environments/index.js';
 import { validateResults } from '../../src/results/schema.js';
 import { comparisonTables } from '../../src/compare/rows.js';
 import { ISOLATION } from '../../src/environments/dood.js';
@@ -25,7 +30,7 @@ test('the alternatives are environments by name; the default set is unchanged', 
 
 for (const name of ALTERNATIVES) {
   test(`${name}: engine calls before setup() fail naming it; an inner engine only where it has one`, async () => {
-    const env = createEnvironment(name, unreachable, isDind(name) ? '26.1' : null);
+    const env = createEnvironment(name, unreachable, hasEngineLines(name) ? '26.1' : null);
     assert.equal(env.name, name);
     await assert.rejects(
       env.run({ image: 'x', cmd: ['true'], timeoutMs: 1000 }),

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Docker from 'dockerode';
-import { ENVIRONMENT_NAMES, createEnvironment, isDind } from '../../src/environments/index.js';
+import { ENVIRONMENT_NAMES, createEnvironment, hasEngineLines } from '../../src/environments/index.js';
 import { capability } from '../../src/environments/environment.js';
 
 // Never contacted: every call below fails before it would reach an engine.
@@ -11,7 +11,7 @@ const unreachable = new Docker({ socketPath: '/nonexistent/docker.sock' });
 
 // Every environment that runs on an engine (all but native, tested below), from the one list of names.
 for (const name of ENVIRONMENT_NAMES.filter((n) => n !== 'native')) {
-  const engine = isDind(name) ? '20.10' : null;
+  const engine = hasEngineLines(name) ? '20.10' : null;
   test(`${name}: every engine call before setup() fails naming the environment`, async () => {
     const env = createEnvironment(name, unreachable, engine);
     await assert.rejects(

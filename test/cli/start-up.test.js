@@ -8,10 +8,10 @@ import { BENCHMARK_NAMES as REGISTERED_BENCHMARKS } from '../../src/benchmarks/i
 import {
   DEFAULT_ENVIRONMENTS as REGISTERED_DEFAULTS,
   ENVIRONMENT_NAMES as REGISTERED_ENVIRONMENTS,
-  isDind as registeredIsDind,
+  hasEngineLines as registeredHasEngineLines,
 } from '../../src/environments/index.js';
 import { LAYOUTS as REGISTERED_LAYOUTS } from '../../src/workflow/job-matrix.js';
-import { BENCHMARK_NAMES, DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, isDind } from '../../src/cli/names.js';
+import { BENCHMARK_NAMES, DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, hasEngineLines } from '../../src/cli/names.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 // Registers a resolve hook that prints every module URL the program loads to stderr.
@@ -31,7 +31,7 @@ test("the names the CLI parses without loading the registries are the registries
   assert.deepEqual(BENCHMARK_NAMES, REGISTERED_BENCHMARKS);
   assert.deepEqual(ENVIRONMENT_NAMES, REGISTERED_ENVIRONMENTS);
   assert.deepEqual(DEFAULT_ENVIRONMENTS, REGISTERED_DEFAULTS);
-  for (const n of ENVIRONMENT_NAMES) assert.equal(isDind(n), registeredIsDind(n));
+  for (const n of ENVIRONMENT_NAMES) assert.equal(hasEngineLines(n), registeredHasEngineLines(n));
   assert.deepEqual(['separate', 'interleaved', 'both'], REGISTERED_LAYOUTS);
 });
 

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { compareCommand } from '../../src/compare/command.js';
 import { CommentInputError, GITHUB_COMMENT_LIMIT, mergeComments } from '../../src/compare/comment.js';
 import { publishRun } from '../../src/history/append.js';
+import { runCompareAll } from '../helpers/compare-all.js';
 import { BIN, tmpDir, variant } from '../history/helpers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -78,36 +79,11 @@ test('the cap and the report URL are checked', () => {
   assert.match(r.body, /\(https:\/\/example\.invalid\/a%20b%29%28c\)/);
 });
 
-/** compare-all.sh as the compare action runs it, in a fake Actions environment. @param {Record<string, string>} env */
-function compareAll(env) {
-  const out = path.join(tmpDir('compare-all'), 'out');
-  const output = path.join(out, '..', 'github-output');
-  const summary = path.join(out, '..', 'summary.md');
-  writeFileSync(output, '');
-  writeFileSync(summary, '');
-  const r = spawnSync('bash', [path.join(ROOT, 'actions/compare/compare-all.sh')], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      SUITE: ROOT,
-      OUT: out,
-      GITHUB_ACTIONS: 'true',
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-      GITHUB_REPOSITORY: 'acme/app',
-      GITHUB_RUN_ID: '42',
-      GITHUB_SERVER_URL: 'https://github.com',
-      ...env,
-    },
-  });
-  return { ...r, out, output: readFileSync(output, 'utf8') };
-}
-
 test('compare-all.sh: warnings unless fail-on-regression; regression found either way; one capped comment', async () => {
   const { hist, slow } = await setup();
   // Every metric of the run gated (by default a gate judges the run's decision metrics).
   const GATE = 'lifecycle/*,sysbench/*';
-  const warn = compareAll({ RESULTS: slow, HISTORY: hist, GATE, FAIL_ON_REGRESSION: 'false', COMMENT_MAX: '5000' });
+  const warn = runCompareAll({ RESULTS: slow, HISTORY: hist, GATE, FAIL_ON_REGRESSION: 'false', COMMENT_MAX: '5000' });
   assert.equal(warn.status, 0, warn.stderr);
   assert.match(warn.stdout, /::warning title=dind-bench regression/);
   assert.doesNotMatch(warn.stdout, /::error/);
@@ -120,12 +96,12 @@ test('compare-all.sh: warnings unless fail-on-regression; regression found eithe
   assert.ok(comment.length <= 5000, `${comment.length}`);
   assert.match(comment, /\(https:\/\/github\.com\/acme\/app\/actions\/runs\/42\)/);
 
-  const fail = compareAll({ RESULTS: slow, HISTORY: hist, GATE, FAIL_ON_REGRESSION: 'true' });
+  const fail = runCompareAll({ RESULTS: slow, HISTORY: hist, GATE, FAIL_ON_REGRESSION: 'true' });
   assert.equal(fail.status, 0, "the gate is the action's next step, so the summary and comment are still written");
   assert.match(fail.stdout, /::error title=dind-bench regression/);
   assert.match(fail.output, /^regression=true$/m);
 
-  const bad = compareAll({ RESULTS: slow, FAIL_ON_REGRESSION: 'yes' });
+  const bad = runCompareAll({ RESULTS: slow, FAIL_ON_REGRESSION: 'yes' });
   assert.equal(bad.status, 2);
   assert.match(bad.stdout, /fail-on-regression must be 'true' or 'false'/);
 });
@@ -135,7 +111,7 @@ test('compare-all.sh with baseline and candidate: the A/B is the verdict, the ou
   // Gated on container creation (the one metric this 5-a-side run shows worse, +43% [+5%, +92%] by its 95%
   // interval): gated, it is a decision, and its interval at the decision level reaches below +10%, so the
   // gate's outputs say it could not be judged, with the largest change it could not have seen.
-  const ab = compareAll({
+  const ab = runCompareAll({
     RESULTS: results,
     BASELINE: 'docker',
     CANDIDATE: 'dind@20.10',
@@ -156,26 +132,31 @@ test('compare-all.sh with baseline and candidate: the A/B is the verdict, the ou
   );
   // Every metric gated and asked to fail closed: 5 samples a side cannot judge most, and the outputs say
   // how many and the largest change it could not have seen (the action's step then fails, exit 8).
-  const blind = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'inconclusive' });
+  const blind = runCompareAll({
+    RESULTS: results,
+    BASELINE: 'docker',
+    CANDIDATE: 'dind@20.10',
+    FAIL_ON: 'inconclusive',
+  });
   assert.equal(blind.status, 0, blind.stderr);
   assert.match(blind.output, /^verdict=inconclusive$/m);
   assert.match(blind.output, /^inconclusive=[1-9]\d*$/m);
   assert.match(blind.output, /^unseen=(\d+%|any)$/m);
   assert.match(blind.output, /^sentence=Inconclusive: \d+ of \d+ gated metrics could not be judged/m);
-  const bad = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'sometimes' });
+  const bad = runCompareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'sometimes' });
   assert.equal(bad.status, 2);
   assert.match(bad.stdout, /fail-on must be empty, 'none', 'regression' or 'inconclusive'/);
   // An A/B is a gate: without fail-on it fails closed (the action's steps read the output fail-on).
   assert.match(blind.output, /^fail-on=inconclusive$/m);
-  const byDefault = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10' });
+  const byDefault = runCompareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10' });
   assert.match(byDefault.output, /^fail-on=inconclusive$/m);
-  const reportOnly = compareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'none' });
+  const reportOnly = runCompareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'none' });
   assert.match(reportOnly.output, /^fail-on=none$/m);
   assert.match(reportOnly.output, /^verdict=inconclusive$/m);
-  const half = compareAll({ RESULTS: results, BASELINE: 'docker', FAIL_ON_REGRESSION: 'false' });
+  const half = runCompareAll({ RESULTS: results, BASELINE: 'docker', FAIL_ON_REGRESSION: 'false' });
   assert.equal(half.status, 2);
   assert.match(half.stdout, /baseline and candidate go together/);
-  const unknown = compareAll({
+  const unknown = runCompareAll({
     RESULTS: results,
     BASELINE: 'docker',
     CANDIDATE: 'dind@99',

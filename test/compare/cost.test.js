@@ -5,13 +5,13 @@
 // workload-script-quick.json): both sides of it fit in one started minute.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { moneyOf, pricingText } from '../../src/model/job-cost.js';
 import { markdownReport } from '../../src/results/report.js';
 import { workflowOutputs } from '../../src/compare/outputs.js';
-import { tmpDir } from '../history/helpers.js';
+import { runCompareAll } from '../helpers/compare-all.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const fixture = (/** @type {string} */ name) =>
@@ -107,31 +107,8 @@ test("one billing model for every sentence of a run's report: the start-up's and
     assert.match(line, /billed per started minute at \\\$0\.006, as GitHub bills hosted runners/i, line);
 });
 
-/** compare-all.sh as the compare action runs it. @param {Record<string, string>} env */
-function compareAll(env) {
-  const dir = tmpDir('cost-compare-all');
-  const out = path.join(dir, 'out');
-  const output = path.join(dir, 'github-output');
-  const summary = path.join(dir, 'summary.md');
-  writeFileSync(output, '');
-  writeFileSync(summary, '');
-  const r = spawnSync('bash', [path.join(ROOT, 'actions/compare/compare-all.sh')], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      SUITE: ROOT,
-      OUT: out,
-      GITHUB_ACTIONS: 'true',
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-      ...env,
-    },
-  });
-  return { ...r, out, output: readFileSync(output, 'utf8'), summary: readFileSync(summary, 'utf8') };
-}
-
 test('the compare action: the cost per job is the first line of the summary and the comment, and its outputs', () => {
-  const hosted = compareAll({ RESULTS: WORKLOAD });
+  const hosted = runCompareAll({ RESULTS: WORKLOAD });
   assert.equal(hosted.status, 0, hosted.stderr);
   const first = hosted.summary.split('\n')[0];
   assert.match(
@@ -153,7 +130,7 @@ test('the compare action: the cost per job is the first line of the summary and 
   );
 
   // A self-hosted machine of $0.192 an hour, billed as occupancy: the same 3.8 s, priced to the second.
-  const occupancy = compareAll({ RESULTS: WORKLOAD, PRICE_PER_MINUTE: '0.0032', BILLING: 'occupancy' });
+  const occupancy = runCompareAll({ RESULTS: WORKLOAD, PRICE_PER_MINUTE: '0.0032', BILLING: 'occupancy' });
   assert.equal(occupancy.status, 0, occupancy.stderr);
   assert.match(occupancy.output, /^cost-per-1000-jobs=0\.20$/m);
   assert.match(
@@ -169,7 +146,7 @@ test('the compare action refuses a bad price or billing model before it writes a
     [{ PRICE_PER_MINUTE: '1e3' }, /price-per-minute must be/],
     [{ BILLING: 'spot' }, /billing must be empty, 'hosted' \(per started minute\) or 'occupancy'/],
   ])) {
-    const r = compareAll({ RESULTS: WORKLOAD, ...env });
+    const r = runCompareAll({ RESULTS: WORKLOAD, ...env });
     assert.equal(r.status, 2, r.stdout);
     assert.match(r.stdout, message);
     assert.ok(!existsSync(r.out), 'nothing written');

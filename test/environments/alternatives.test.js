@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { CONTAINER_TIMELINE } from '../../src/engine/startup.js';
-import { createEnvironment, isDind } from '../../src/environments/index.js';
+import { createEnvironment, hasEngineLines } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { SOCKET_PARENT } from '../../src/environments/dind-daemon.js';
 import { withHealthChecks } from '../../src/benchmarks/workload.js';
@@ -125,7 +125,7 @@ for (const c of cases) {
     const outer = await engineOrSkip(t);
     if (!outer) return;
     await ensureImages(outer, c.engine ? [c.engine] : [], c.name === 'podman' ? ['4.3'] : []);
-    assert.equal(isDind(c.name), c.engine !== null);
+    assert.equal(hasEngineLines(c.name), c.engine !== null);
     const before = await snapshot(outer);
     const tracker = new ResourceTracker(`test-alt-${process.pid}-${c.name}`);
     const env = /** @type {any} */ (createEnvironment(c.name, outer, c.engine));

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { outerEngine, pingOnce } from '../../src/engine/client.js';
 import { OWNER_LABEL, RUN_LABEL } from '../../src/engine/resources.js';
+import { BENCHMARKS, BENCHMARK_NAMES } from '../../src/benchmarks/index.js';
 import { buildImages } from '../../src/images/build.js';
+import { imagesOf } from '../../src/run/images.js';
 
 // Everything this test process (and the CLI runs it spawns) creates is tagged with this owner, so the
 // leftover check below ignores what other runs sharing the engine create meanwhile.
@@ -29,18 +31,8 @@ export async function ensureImages(outer, engines = ['20.10'], podman = []) {
     outer,
     distros: ['debian'],
     engines,
-    benchImages: [
-      'lifecycle',
-      'sysbench',
-      'stress-ng',
-      'iozone',
-      'fio',
-      'storage',
-      'iperf3',
-      'redis',
-      'pgbench',
-      'registry',
-    ],
+    // Every registered benchmark's image (the registry's, not a copy of its names), and the run's registry.
+    benchImages: [...imagesOf(BENCHMARK_NAMES, BENCHMARKS), 'registry'],
     podman,
     onlyMissing: true,
     log: (s) => process.stderr.write(`# ${s}\n`),

@@ -26,19 +26,24 @@ function failedRun(tail) {
 
 const TAIL = '--- stderr (2 lines) ---\nwarning: slow disk\nerror: disk full\n--- stdout (1 line) ---\nwriting 64 MiB';
 
-test('report.md and report.html show the failed step\'s last lines, stderr first', () => {
+test("report.md and report.html show the failed step's last lines, stderr first", () => {
   const results = failedRun(TAIL);
   const [group] = problemGroups(results).filter((g) => g.status === 'failed');
   assert.equal(group.tail, TAIL);
   const md = markdownReport(results);
   assert.match(md, /exited 4: error: disk full/);
-  assert.ok(md.includes(`  \`\`\`text\n  --- stderr (2 lines) ---\n  warning: slow disk\n  error: disk full\n`), md.slice(-800));
+  assert.ok(
+    md.includes(`  \`\`\`text\n  --- stderr (2 lines) ---\n  warning: slow disk\n  error: disk full\n`),
+    md.slice(-800),
+  );
   const html = htmlReport(results);
   assert.match(html, /<pre>--- stderr \(2 lines\) ---\nwarning: slow disk\nerror: disk full\n--- stdout/);
 });
 
 test("a step's output cannot close the block, start HTML or run past the bound", () => {
-  const hostile = ['```', '</details><img src=x>', '@team', ...Array.from({ length: 60 }, (_, i) => `line ${i}`)].join('\n');
+  const hostile = ['```', '</details><img src=x>', '@team', ...Array.from({ length: 60 }, (_, i) => `line ${i}`)].join(
+    '\n',
+  );
   const results = failedRun(hostile);
   const md = markdownReport(results);
   const block = md.slice(md.indexOf('````text'));

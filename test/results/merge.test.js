@@ -11,7 +11,8 @@ import { engineOrSkip } from '../helpers/engine.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
 
 /** @param {string[]} args */
-const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '' } });
+const cli = (args) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '' } });
 
 /** The fixture run cut into two shards by benchmark, as two shard jobs would have written them. */
 function fixtureShards() {
@@ -28,7 +29,10 @@ test('merge of fixture shards: every cell once, the shards recorded, determinist
   const shards = fixtureShards();
   const m = mergeShards(shards);
   assert.equal(m.cells.length, fixture().cells.length);
-  assert.deepEqual(m.run.shards?.map((/** @type {any} */ s) => s.id), ['shard-1', 'shard-2']);
+  assert.deepEqual(
+    m.run.shards?.map((/** @type {any} */ s) => s.id),
+    ['shard-1', 'shard-2'],
+  );
   assert.deepEqual(m.run.args, { merged: ['shard-1', 'shard-2'] });
   assert.equal(m.run.state, 'finished');
   assert.equal(m.host.fingerprint, fixture().host.fingerprint);
@@ -103,11 +107,25 @@ test('merge --matrix: each group one run, a single job copied as it is, an incom
   const doc = JSON.parse(readFileSync(partialFile, 'utf8'));
   doc.run.state = 'finished';
   writeFileSync(partialFile, JSON.stringify(doc));
-  const again = cli(['merge', '--matrix', JSON.stringify(matrix), '--out', path.join(dir, 'again'), path.join(dir, 'shards')]);
+  const again = cli([
+    'merge',
+    '--matrix',
+    JSON.stringify(matrix),
+    '--out',
+    path.join(dir, 'again'),
+    path.join(dir, 'shards'),
+  ]);
   assert.equal(again.status, 3);
   assert.match(again.stderr, /job lab-dind-2 left no results \(.*shard-lab-dind-2\/results\.json\)/);
 
-  const none = cli(['merge', '--matrix', JSON.stringify({ include: [{ id: 'x', group: 'x' }] }), '--out', path.join(dir, 'none'), path.join(dir, 'shards')]);
+  const none = cli([
+    'merge',
+    '--matrix',
+    JSON.stringify({ include: [{ id: 'x', group: 'x' }] }),
+    '--out',
+    path.join(dir, 'none'),
+    path.join(dir, 'shards'),
+  ]);
   assert.equal(none.status, 1);
   assert.match(none.stderr, /no run of the matrix could be merged/);
 });
@@ -131,7 +149,16 @@ test("merge --matrix --shard-prefix: a call's own shard folders (the workflow's 
   const r = cli(own);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(read(path.join(dir, 'own')), 'other-call');
-  const missing = cli(['merge', '--matrix', matrix, '--shard-prefix', 'shard.x.', '--out', path.join(dir, 'x'), shards]);
+  const missing = cli([
+    'merge',
+    '--matrix',
+    matrix,
+    '--shard-prefix',
+    'shard.x.',
+    '--out',
+    path.join(dir, 'x'),
+    shards,
+  ]);
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /job gce-docker left no results \(.*shard\.x\.gce-docker\/results\.json\)/);
   for (const bad of ['../', 'a/b', '']) {
@@ -142,35 +169,95 @@ test("merge --matrix --shard-prefix: a call's own shard folders (the workflow's 
 });
 
 test('the matrix is checked before its names become folders', () => {
-  assert.deepEqual([...groupsOf({ include: [{ id: 'a-1', group: 'a' }, { id: 'a-2', group: 'a' }, { id: 'b' }] })], [
-    ['a', ['a-1', 'a-2']],
-    ['b', ['b']],
-  ]);
+  assert.deepEqual(
+    [...groupsOf({ include: [{ id: 'a-1', group: 'a' }, { id: 'a-2', group: 'a' }, { id: 'b' }] })],
+    [
+      ['a', ['a-1', 'a-2']],
+      ['b', ['b']],
+    ],
+  );
   for (const [matrix, message] of /** @type {[unknown, RegExp][]} */ ([
     [{}, /has no jobs/],
     [{ include: [{ id: '../etc', group: 'x' }] }, /has id "\.\.\/etc": not a job name/],
     [{ include: [{ id: 'a', group: 'x/y' }] }, /has group "x\/y": not a job name/],
-    [{ include: [{ id: 'a', group: 'x' }, { id: 'a', group: 'x' }] }, /job a is twice/],
+    [
+      {
+        include: [
+          { id: 'a', group: 'x' },
+          { id: 'a', group: 'x' },
+        ],
+      },
+      /job a is twice/,
+    ],
   ])) {
-    assert.throws(() => groupsOf(matrix), (e) => e instanceof MergeError && message.test(e.message));
+    assert.throws(
+      () => groupsOf(matrix),
+      (e) => e instanceof MergeError && message.test(e.message),
+    );
   }
 });
 
 test('shards that could not be one run are refused, naming both files and what differs', () => {
   /** @type {[string, (r: any) => void, RegExp][]} */
   const cases = [
-    ['other hardware', (r) => { r.host.fingerprint = 'ffffffffffffffff'; }, /differ in hardware \(host fingerprint\): \/shards\/shard-1\/results\.json has .*, \/shards\/shard-2\/results\.json has "ffffffffffffffff"/],
-    ['another suite version', (r) => { r.suite.version = '9.9.9'; }, /differ in suite version: .* has "0\.1\.0 .*", .* has "9\.9\.9 /],
-    ['another suite commit', (r) => { r.suite.commit = 'b'.repeat(40); }, /differ in suite version/],
-    ['another profile', (r) => { r.run.iterations = 20; }, /differ in profile: .*every shard the same --profile and --iterations/],
-    ['another Engine', (r) => { r.engines.outer.version = '28.2.2'; }, /differ in outer Engine/],
-    ['a partial shard', (r) => { r.run.state = 'interrupted'; }, /shard-2\/results\.json: a partial run \(state interrupted\); finish it with `dind-bench run --resume \/shards\/shard-2`/],
-    ['a cell in both', (r) => { r.cells.push(fixture().cells.find((/** @type {any} */ c) => c.benchmark === 'lifecycle')); }, /cell lifecycle\/\S+ is in two shards \(\/shards\/shard-1\/results\.json and \/shards\/shard-2\/results\.json\)/],
+    [
+      'other hardware',
+      (r) => {
+        r.host.fingerprint = 'ffffffffffffffff';
+      },
+      /differ in hardware \(host fingerprint\): \/shards\/shard-1\/results\.json has .*, \/shards\/shard-2\/results\.json has "ffffffffffffffff"/,
+    ],
+    [
+      'another suite version',
+      (r) => {
+        r.suite.version = '9.9.9';
+      },
+      /differ in suite version: .* has "0\.1\.0 .*", .* has "9\.9\.9 /,
+    ],
+    [
+      'another suite commit',
+      (r) => {
+        r.suite.commit = 'b'.repeat(40);
+      },
+      /differ in suite version/,
+    ],
+    [
+      'another profile',
+      (r) => {
+        r.run.iterations = 20;
+      },
+      /differ in profile: .*every shard the same --profile and --iterations/,
+    ],
+    [
+      'another Engine',
+      (r) => {
+        r.engines.outer.version = '28.2.2';
+      },
+      /differ in outer Engine/,
+    ],
+    [
+      'a partial shard',
+      (r) => {
+        r.run.state = 'interrupted';
+      },
+      /shard-2\/results\.json: a partial run \(state interrupted\); finish it with `dind-bench run --resume \/shards\/shard-2`/,
+    ],
+    [
+      'a cell in both',
+      (r) => {
+        r.cells.push(fixture().cells.find((/** @type {any} */ c) => c.benchmark === 'lifecycle'));
+      },
+      /cell lifecycle\/\S+ is in two shards \(\/shards\/shard-1\/results\.json and \/shards\/shard-2\/results\.json\)/,
+    ],
   ];
   for (const [name, change, message] of cases) {
     const shards = fixtureShards();
     change(shards[1].results);
-    assert.throws(() => mergeShards(shards), (e) => e instanceof MergeError && message.test(e.message), name);
+    assert.throws(
+      () => mergeShards(shards),
+      (e) => e instanceof MergeError && message.test(e.message),
+      name,
+    );
   }
   assert.throws(() => mergeShards([]), /no shards to merge/);
 });
@@ -183,39 +270,56 @@ test('the CLI refuses to write over a run and names a missing shard', () => {
   assert.equal(existsSync(path.join(dir, 'out')), false, 'nothing written');
 });
 
-test('two real shards (native+docker, dind) merge into one run that publish and compare --history accept', { timeout: 600_000 }, async (t) => {
-  if (!(await engineOrSkip(t))) return;
-  const dir = tmpDir('merge-real');
-  const common = ['run', '--profile', 'tiny', '--bench', 'lifecycle', '--distro', 'debian', '--engine', '20.10'];
-  const a = cli([...common, '--env', 'native,docker', '--out', path.join(dir, 'jobs', 'results-a')]);
-  assert.equal(a.status, 0, a.stderr);
-  const b = cli([...common, '--env', 'dind', '--out', path.join(dir, 'jobs', 'results-b')]);
-  assert.equal(b.status, 0, b.stderr);
+test(
+  'two real shards (native+docker, dind) merge into one run that publish and compare --history accept',
+  { timeout: 600_000 },
+  async (t) => {
+    if (!(await engineOrSkip(t))) return;
+    const dir = tmpDir('merge-real');
+    const common = ['run', '--profile', 'tiny', '--bench', 'lifecycle', '--distro', 'debian', '--engine', '20.10'];
+    const a = cli([...common, '--env', 'native,docker', '--out', path.join(dir, 'jobs', 'results-a')]);
+    assert.equal(a.status, 0, a.stderr);
+    const b = cli([...common, '--env', 'dind', '--out', path.join(dir, 'jobs', 'results-b')]);
+    assert.equal(b.status, 0, b.stderr);
 
-  // The folder of downloaded artifacts, as the workflow's merge job has it.
-  const out = path.join(dir, 'merged');
-  const m = cli(['merge', path.join(dir, 'jobs'), '--out', out]);
-  assert.equal(m.status, 0, m.stderr);
-  assert.match(m.stderr, /merge: 2 shard\(s\), 3 cells/);
-  const merged = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
-  assert.deepEqual(merged.cells.map((/** @type {any} */ c) => c.environmentKey).sort(), ['dind@20.10', 'docker', 'native']);
-  assert.equal(merged.run.shards.length, 2);
-  assert.equal(merged.run.order, 'split', 'native+docker and DinD ran in two jobs: not interleaved');
-  // Every raw file a cell names is there, copied from its shard.
-  for (const c of merged.cells) for (const f of c.raw) assert.ok(existsSync(path.join(out, f)), f);
-  assert.ok(readdirSync(path.join(out, 'raw', 'lifecycle')).length === 3);
+    // The folder of downloaded artifacts, as the workflow's merge job has it.
+    const out = path.join(dir, 'merged');
+    const m = cli(['merge', path.join(dir, 'jobs'), '--out', out]);
+    assert.equal(m.status, 0, m.stderr);
+    assert.match(m.stderr, /merge: 2 shard\(s\), 3 cells/);
+    const merged = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.deepEqual(merged.cells.map((/** @type {any} */ c) => c.environmentKey).sort(), [
+      'dind@20.10',
+      'docker',
+      'native',
+    ]);
+    assert.equal(merged.run.shards.length, 2);
+    assert.equal(merged.run.order, 'split', 'native+docker and DinD ran in two jobs: not interleaved');
+    // Every raw file a cell names is there, copied from its shard.
+    for (const c of merged.cells) for (const f of c.raw) assert.ok(existsSync(path.join(out, f)), f);
+    assert.ok(readdirSync(path.join(out, 'raw', 'lifecycle')).length === 3);
 
-  const hist = path.join(dir, 'history');
-  const p = cli(['publish', path.join(out, 'results.json'), '--history', hist]);
-  assert.equal(p.status, 0, p.stderr);
-  assert.match(p.stderr, /publish: run .*-merged-[0-9a-f]{8}: \d+ points/);
-  const c = cli(['compare', path.join(out, 'results.json'), '--history', hist, '--json', path.join(dir, 'verdicts.json')]);
-  assert.equal(c.status, 0, c.stderr);
-  assert.match(c.stdout, /DinD vs Docker, lifecycle \(debian\): dind@20\.10\/debian vs docker\/debian/);
-  const verdicts = JSON.parse(readFileSync(path.join(dir, 'verdicts.json'), 'utf8'));
-  assert.ok(verdicts.verdicts.length > 0 && verdicts.comparisons.some((/** @type {any} */ x) => x.kind === 'dind-vs-docker'));
+    const hist = path.join(dir, 'history');
+    const p = cli(['publish', path.join(out, 'results.json'), '--history', hist]);
+    assert.equal(p.status, 0, p.stderr);
+    assert.match(p.stderr, /publish: run .*-merged-[0-9a-f]{8}: \d+ points/);
+    const c = cli([
+      'compare',
+      path.join(out, 'results.json'),
+      '--history',
+      hist,
+      '--json',
+      path.join(dir, 'verdicts.json'),
+    ]);
+    assert.equal(c.status, 0, c.stderr);
+    assert.match(c.stdout, /DinD vs Docker, lifecycle \(debian\): dind@20\.10\/debian vs docker\/debian/);
+    const verdicts = JSON.parse(readFileSync(path.join(dir, 'verdicts.json'), 'utf8'));
+    assert.ok(
+      verdicts.verdicts.length > 0 && verdicts.comparisons.some((/** @type {any} */ x) => x.kind === 'dind-vs-docker'),
+    );
 
-  const again = cli(['merge', path.join(dir, 'jobs'), '--out', out]);
-  assert.equal(again.status, 1);
-  assert.match(again.stderr, /results\.json already exists: choose another --out folder/);
-});
+    const again = cli(['merge', path.join(dir, 'jobs'), '--out', out]);
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /results\.json already exists: choose another --out folder/);
+  },
+);

@@ -45,7 +45,10 @@ test('a missing file', async () => {
 test('a directory instead of a file', async () => {
   const d = path.join(dir, 'config.json');
   mkdirSync(d);
-  await refuses(d, `${d}: cannot read the compare config: it is a directory, not a file; fix it, or leave out --config`);
+  await refuses(
+    d,
+    `${d}: cannot read the compare config: it is a directory, not a file; fix it, or leave out --config`,
+  );
 });
 
 const escape = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -53,14 +56,29 @@ const escape = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 test('invalid JSON: the line and column of the error', async () => {
   // The text in parentheses is V8's own and may be worded differently by another Node version.
   const f = write('comma.json', '{\n  "defaults": {"alpha": 0.01},\n}\n');
-  await refuses(f, new RegExp(`^${escape(f)}: the compare config is not valid JSON at line 3, column 1 \\(.*position 33\\); fix it, or leave out --config$`));
+  await refuses(
+    f,
+    new RegExp(
+      `^${escape(f)}: the compare config is not valid JSON at line 3, column 1 \\(.*position 33\\); fix it, or leave out --config$`,
+    ),
+  );
   const cut = write('cut.json', '{"metrics": [1,\n 2');
-  await refuses(cut, new RegExp(`^${escape(cut)}: the compare config is not valid JSON at line 2, column 3 \\(.*position 18\\); fix it, or leave out --config$`));
+  await refuses(
+    cut,
+    new RegExp(
+      `^${escape(cut)}: the compare config is not valid JSON at line 2, column 3 \\(.*position 18\\); fix it, or leave out --config$`,
+    ),
+  );
 });
 
 test('a file cut short: the end of its text is the position', async () => {
   const f = write('short.json', '{"a": [1,\n  2,\n');
-  await refuses(f, new RegExp(`^${escape(f)}: the compare config is not valid JSON at line 2, column 5 \\(.*: the file may be cut short\\); fix it, or leave out --config$`));
+  await refuses(
+    f,
+    new RegExp(
+      `^${escape(f)}: the compare config is not valid JSON at line 2, column 5 \\(.*: the file may be cut short\\); fix it, or leave out --config$`,
+    ),
+  );
 });
 
 test('invalid JSON where Node gives no position: its own message is kept', async () => {

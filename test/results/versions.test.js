@@ -25,7 +25,10 @@ function head() {
 }
 
 test('--version prints the package version and the checkout commit, not GITHUB_SHA', () => {
-  const r = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8', env: { ...process.env, GITHUB_SHA: OTHER_SHA } });
+  const r = spawnSync(process.execPath, [BIN, '--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, GITHUB_SHA: OTHER_SHA },
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(r.stdout.startsWith(`${PKG.version}`), r.stdout);
   assert.doesNotMatch(r.stdout, new RegExp(OTHER_SHA));
@@ -34,29 +37,51 @@ test('--version prints the package version and the checkout commit, not GITHUB_S
 });
 
 test('an action passes the ref it was called at; a malformed one is refused, naming the variable', () => {
-  const ok = spawnSync(process.execPath, [BIN, '-V'], { encoding: 'utf8', env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1' } });
+  const ok = spawnSync(process.execPath, [BIN, '-V'], {
+    encoding: 'utf8',
+    env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1' },
+  });
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /\(v1\b/);
-  const bad = spawnSync(process.execPath, [BIN, '-V'], { encoding: 'utf8', env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1; rm -rf /' } });
+  const bad = spawnSync(process.execPath, [BIN, '-V'], {
+    encoding: 'utf8',
+    env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1; rm -rf /' },
+  });
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /DIND_BENCH_SUITE_REF=.* is not valid/);
 });
 
-test('callerFacts: null outside Actions; repository, commit, ref and the push commit\'s people inside', () => {
+test("callerFacts: null outside Actions; repository, commit, ref and the push commit's people inside", () => {
   assert.equal(callerFacts({}), null);
   const event = path.join(tmpDir('event'), 'event.json');
-  writeFileSync(event, JSON.stringify({
-    head_commit: {
-      author: { name: 'Ada\u0007 Lovelace', email: 'ada@example.com', username: 'ada' },
-      committer: { name: 'x'.repeat(500), email: 'c@example.com', username: 'web-flow' },
-    },
-  }));
-  const env = { GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: OTHER_SHA, GITHUB_REF: 'refs/heads/main', GITHUB_ACTOR: 'octo', GITHUB_EVENT_PATH: event };
+  writeFileSync(
+    event,
+    JSON.stringify({
+      head_commit: {
+        author: { name: 'Ada\u0007 Lovelace', email: 'ada@example.com', username: 'ada' },
+        committer: { name: 'x'.repeat(500), email: 'c@example.com', username: 'web-flow' },
+      },
+    }),
+  );
+  const env = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_SHA: OTHER_SHA,
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_ACTOR: 'octo',
+    GITHUB_EVENT_PATH: event,
+  };
   const c = callerFacts(env);
-  assert.deepEqual({ ...c, committer: null }, {
-    repository: 'acme/app', commit: OTHER_SHA, ref: 'refs/heads/main',
-    author: { name: 'Ada  Lovelace', email: 'ada@example.com', username: 'ada' }, committer: null,
-  });
+  assert.deepEqual(
+    { ...c, committer: null },
+    {
+      repository: 'acme/app',
+      commit: OTHER_SHA,
+      ref: 'refs/heads/main',
+      author: { name: 'Ada  Lovelace', email: 'ada@example.com', username: 'ada' },
+      committer: null,
+    },
+  );
   assert.equal(c?.committer?.name?.length, 100, 'bounded');
   // No push payload (schedule, workflow_dispatch): the actor stands in, so a dashboard has a name to show.
   const scheduled = callerFacts({ ...env, GITHUB_EVENT_PATH: '/nonexistent/event.json' });
@@ -69,14 +94,29 @@ test('schema: files without caller still read; a caller with a malformed commit 
   assert.equal(old.caller, undefined);
   validateResults(old, 'old.json');
   validateResults({ ...old, caller: null }, 'local.json');
-  const caller = { repository: 'acme/app', commit: OTHER_SHA, ref: 'refs/heads/main', author: null, committer: { name: 'A', email: null, username: 'a' } };
+  const caller = {
+    repository: 'acme/app',
+    commit: OTHER_SHA,
+    ref: 'refs/heads/main',
+    author: null,
+    committer: { name: 'A', email: null, username: 'a' },
+  };
   validateResults({ ...old, caller, suite: { ...old.suite, ref: 'v1', repository: 'owner/dind-bench' } }, 'new.json');
-  assert.throws(() => validateResults({ ...old, caller: { ...caller, commit: 'zzz' } }, 'bad.json'), /bad\.json: not a valid results document/);
+  assert.throws(
+    () => validateResults({ ...old, caller: { ...caller, commit: 'zzz' } }, 'bad.json'),
+    /bad\.json: not a valid results document/,
+  );
 });
 
 test("history points carry the caller's commit; the run catalog keeps the caller", async () => {
   const r = fixture();
-  r.caller = { repository: 'acme/app', commit: OTHER_SHA, ref: 'refs/heads/main', author: { name: 'Ada', email: null, username: 'ada' }, committer: null };
+  r.caller = {
+    repository: 'acme/app',
+    commit: OTHER_SHA,
+    ref: 'refs/heads/main',
+    author: { name: 'Ada', email: null, username: 'ada' },
+    committer: null,
+  };
   const file = path.join(tmpDir('runs'), 'results.json');
   writeFileSync(file, JSON.stringify(r));
   const dir = tmpDir('hist');

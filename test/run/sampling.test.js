@@ -43,10 +43,10 @@ test(
     // The quick profile's design: the first look at 5, then 7, 10 and the cap of 12.
     assert.equal(results.run.looks, looksUpTo(5, 12).length);
     const decisions = readWithinRun(results).filter((c) => c.decision);
-    assert.deepEqual(
-      decisions.map((c) => `${c.benchmark}/${c.metric}`).sort(),
-      ['lifecycle/startup.total_ms', 'sysbench/cpu.events_per_second'],
-    );
+    assert.deepEqual(decisions.map((c) => `${c.benchmark}/${c.metric}`).sort(), [
+      'lifecycle/startup.total_ms',
+      'sysbench/cpu.events_per_second',
+    ]);
     for (const cell of results.cells) {
       assert.ok(cell.sampling, `${cell.benchmark}/${cell.environmentKey} records its sampling`);
       const n = cell.metrics[0]?.samples.length ?? 0;
