@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Checks the quick profile's targets on this machine, by measuring them:
-//   - `dind-bench run --profile quick` with every benchmark over native, docker, dind, dind-vfs x debian
-//     finishes in <= 15 min (images cached); the time spent per benchmark is printed too, from the
-//     run's own progress lines, so the budget can be planned;
-//   - every comparison is testable: at least 5 samples a side for every metric (the quick profile's
-//     adaptive sampling, src/run/adaptive.js, adds iterations within its budget);
+//   - `dind-bench run --profile quick` with its own cells (src/run/profiles.js) finishes within its budget
+//     (images cached); the time spent per benchmark is printed too, from the run's own progress lines, so the
+//     budget can be planned;
+//   - at least 80% of its decisions are decided (regression, improvement, equivalent), each printed with
+//     its samples and why its sampling stopped; every metric has at least 5 samples a side;
 //   - the harness's own resident memory stays under 200 MB during the run.
 //   - what the budget left out (src/run/budget.js) is named, and every comparison kept has its samples.
 // Usage: npm run bench:quick-run [-- --bench lifecycle,sysbench --target 300 --cores 1]
@@ -16,17 +16,20 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
-import { DEFAULT_BENCHMARKS as BENCHMARK_NAMES } from '../src/benchmarks/names.js';
+import { PROFILES } from '../src/run/profiles.js';
+import { readWithinRun } from '../src/reading/index.js';
 import { runWithProgress } from './run-progress.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const BIN = new URL('../bin/dind-bench.js', import.meta.url).pathname;
+/** The quick profile's own benchmarks: what `run --profile quick` measures unless told. */
+const QUICK = PROFILES.quick.benchmarks ?? [];
 const { values } = parseArgs({
   options: {
-    bench: { type: 'string', default: BENCHMARK_NAMES.join(',') },
-    target: { type: 'string', default: '900' },
+    bench: { type: 'string', default: QUICK.join(',') },
+    target: { type: 'string', default: String(Math.round((PROFILES.quick.budgetMs ?? 450_000) / 1000)) },
     cores: { type: 'string' },
   },
 });
@@ -48,7 +51,7 @@ try {
   const loadBefore = os.loadavg();
   // The profile's own selection (native, docker, dind, dind-vfs x debian) is left to the profile: named on
   // the command line, no cell could be left out for the budget (src/run/budget.js).
-  const everyBench = values.bench === BENCHMARK_NAMES.join(',');
+  const everyBench = values.bench === QUICK.join(',');
   const { status, wall, lines, steps } = await runWithProgress(
     ['run', '--profile', 'quick', ...(everyBench ? [] : ['--bench', values.bench]), '--out', dir],
     throttle?.harness,
@@ -76,6 +79,7 @@ try {
   const isLeftOut = (/** @type {any} */ c) => leftOut.includes(c);
   for (const bench of BENCHES) {
     for (const env of ['docker', 'dind@20.10']) {
+      if (!results.cells.some((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env)) continue;
       const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === bench && c.environmentKey === env);
       if (cell && isLeftOut(cell)) continue;
       const good =
@@ -133,9 +137,22 @@ try {
       failed.length === 0,
     ],
   ];
+  // What the run decided: its decisions (each benchmark's decision metric for the pairs it asks), by outcome.
+  const decisions = readWithinRun(results).filter((c) => c.decision);
+  const decided = decisions.filter((c) => c.outcome !== 'inconclusive');
+  rows.push([
+    'decisions decided',
+    `${decided.length} of ${decisions.length}`,
+    '>= 80%',
+    decisions.length > 0 && decided.length >= 0.8 * decisions.length,
+  ]);
   console.log(
     `host: ${results.host.cpuModel}, ${results.host.cores} cores; outer engine ${results.engines.outer.version}`,
   );
+  for (const c of decisions)
+    console.log(
+      `  decision: ${c.benchmark} ${c.metric}, ${c.candidate.env} against ${c.baseline.env}: ${c.outcome} (${c.candidate.n} vs ${c.baseline.n} samples${c.stopped ? `, stopped: ${c.stopped}` : ''})`,
+    );
   const load = (/** @type {number[]} */ l) => l.map((x) => x.toFixed(1)).join(' ');
   console.log(
     `load average (1, 5, 15 min) before ${load(loadBefore)}, after ${load(loadAfter)} (a shared machine: the wall time measures the neighbours too)`,
