@@ -43,6 +43,7 @@ import { startRegistry } from '../engine/registry.js';
 import { RUN_LABEL } from '../engine/resources.js';
 import { benchImage } from '../images/catalog.js';
 import { capability } from '../environments/environment.js';
+import { onRunnerEngine } from '../model/environments.js';
 import { archiveTags } from '../workload/archive-tags.js';
 import { imageKey } from '../workload/load.js';
 import { COMPOSE_MISSING } from '../workload/preflight.js';
@@ -121,9 +122,9 @@ export const GUESSED_JOB_S = 30;
  * @param {Workload} w @param {string} envName
  */
 export function jobEstimate(w, envName) {
-  const kind = envName === 'docker' || envName === 'dood' || envName === 'dind-vfs' ? envName : 'dind';
+  const kind = onRunnerEngine(envName) || envName === 'dind-vfs' ? envName : 'dind';
   const jobS = expectedJob(w, envName, kind)?.seconds ?? GUESSED_JOB_S;
-  const states = statesOf(w).filter((x) => x !== 'cache-import' || !['docker', 'dood'].includes(envName));
+  const states = statesOf(w).filter((x) => x !== 'cache-import' || !onRunnerEngine(envName));
   const stateS = expectedBuildState(w) ?? jobS / 10;
   return jobS + states.length * (w.builds?.length ?? 0) * stateS;
 }
@@ -133,7 +134,7 @@ export function jobEstimate(w, envName) {
  * after it. @param {Workload} w @param {string} envName
  */
 export function stepEstimate(w, envName) {
-  const fresh = !['docker', 'dood'].includes(envName) && !w.runner?.persist;
+  const fresh = !onRunnerEngine(envName) && !w.runner?.persist;
   return jobEstimate(w, envName) + (fresh ? FRESH_ENGINE_STOP_S : 0);
 }
 
@@ -151,7 +152,7 @@ export const FRESH_ENGINE_STOP_S = 8;
  * @param {Workload} w @param {string} envName
  */
 export const primes = (w, envName) =>
-  envName !== 'native' && (['docker', 'dood', 'dind-mirror'].includes(envName) || Boolean(w.runner?.persist));
+  envName !== 'native' && (onRunnerEngine(envName) || envName === 'dind-mirror' || Boolean(w.runner?.persist));
 
 /**
  * The project's benchmark images (dind-bench/<bench>:<distro>) the job takes from the runner's engine (a

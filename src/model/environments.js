@@ -115,6 +115,16 @@ export const hasEngineLines = (name) => Boolean(descriptorOf(name)?.engineLines)
 /** Whether an environment starts an engine of its own at setup and loads the run's images into it. @param {string} name */
 export const startsOwnEngine = (name) => Boolean(descriptorOf(name)?.ownEngine);
 
+/** Whether its workloads run on the runner's own engine (docker, dood): one that outlives the run's jobs. @param {string} name */
+export const onRunnerEngine = (name) => descriptorOf(name)?.benchImages === 'runner';
+
+/**
+ * Whether a benchmark's decision metric is defined in it for every benchmark: the environments a run measures
+ * unless told that are judged against something (Docker against native, each DinD variant against Docker).
+ * @param {string} name
+ */
+export const decidedIn = (name) => Boolean(descriptorOf(name)?.byDefault && descriptorOf(name)?.comparedWith);
+
 /**
  * The version of the engine of its own a cell ran on, as the history records it (`engines.inner`): the one
  * its setup reported, else its Engine line; null on the runner's engine or none. A name this version does

@@ -2,6 +2,7 @@
 // order. A step that fails or times out makes its cell "failed" with the reason and the run goes on; a
 // resumed run skips the steps its cells had finished.
 import { decisionOf } from '../model/decisions.js';
+import { decidedIn } from '../model/environments.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withTimeout } from '../engine/containers.js';
@@ -235,9 +236,6 @@ function measureContext(step, cell, run) {
   };
 }
 
-/** Where every benchmark's decision metric is defined: Docker and the DinD it is compared with. */
-const DECIDED_IN = new Set(['docker', 'dind', 'dind-vfs']);
-
 /**
  * A benchmark's step must give its decision metrics (src/model/decisions.js) in Docker and DinD: a run that
  * cannot answer its own question fails the cell saying so, rather than reading as "not measured". Native has
@@ -246,7 +244,7 @@ const DECIDED_IN = new Set(['docker', 'dind', 'dind-vfs']);
  * @param {CellResult} cell @param {import('../benchmarks/benchmark.js').Metric[]} metrics
  */
 export function requireDecisions(cell, metrics) {
-  if (!DECIDED_IN.has(cell.environment)) return;
+  if (!decidedIn(cell.environment)) return;
   const missing = (decisionOf(cell.benchmark)?.metrics ?? []).filter((d) => !metrics.some((m) => m.metric === d));
   if (missing.length)
     throw new Error(

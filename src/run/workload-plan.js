@@ -5,6 +5,7 @@
 // would. Pure: the same estimates `run` plans and budgets with (./estimate.js), no engine asked.
 import { GUESSED_JOB_S, jobEstimate, primes, stepEstimate } from '../benchmarks/workload.js';
 import { billedMinutes } from '../model/job-cost.js';
+import { onRunnerEngine } from '../model/environments.js';
 import { expectedJob } from '../workload/time.js';
 import { estimateRun } from './estimate.js';
 
@@ -44,7 +45,7 @@ export function sizeWorkloadPlan(a) {
     const steps = a.plan.steps.filter((s) => mine.some((c) => c.key === s.cell));
     const perStepS = jobEstimate(a.workload, e.name);
     const firstS = a.registry[a.benchmark].estimateFirstIn?.(e.name) ?? 0;
-    const kind = ['docker', 'dood', 'dind-vfs'].includes(e.name) ? e.name : 'dind';
+    const kind = onRunnerEngine(e.name) || e.name === 'dind-vfs' ? e.name : 'dind';
     const known = expectedJob(a.workload, e.name, kind);
     const firstJobs = primes(a.workload, e.name) ? mine.length : 0;
     rows.push({

@@ -35,6 +35,7 @@ test("docs/contributing.md's 'How to add a benchmark' names what the code needs:
   for (const part of [
     'src/benchmarks/<name>.js',
     'src/benchmarks/names.js',
+    'src/model/decisions.js',
     'images/docker-bake.hcl',
     'test/fixtures/',
   ])
@@ -64,6 +65,25 @@ export const noop = {
   );
   const names = path.join(dir, 'src/benchmarks/names.js');
   writeFileSync(names, readFileSync(names, 'utf8').replace('\n];', "\n  'noop',\n];"));
+  // Without its question it is refused when the suite loads it, naming where to add it.
+  const refused = spawnSync(
+    process.execPath,
+    [path.join(dir, 'bin/dind-bench.js'), 'plan', '--bench', 'noop', '--env', 'docker', '--iterations', '2'],
+    { encoding: 'utf8' },
+  );
+  assert.notEqual(refused.status, 0);
+  assert.match(
+    refused.stderr,
+    /src\/benchmarks\/noop\.js has no decision metric: add it to DECISIONS in src\/model\/decisions\.js/,
+  );
+  const decisions = path.join(dir, 'src/model/decisions.js');
+  writeFileSync(
+    decisions,
+    readFileSync(decisions, 'utf8').replace(
+      '  isolation: {',
+      "  noop: { metrics: ['nothing_ms'], resource: 'CPU' },\n  isolation: {",
+    ),
+  );
   const help = spawnSync(process.execPath, [path.join(dir, 'bin/dind-bench.js'), 'run', '--help'], {
     encoding: 'utf8',
   });

@@ -1,13 +1,14 @@
 // One run design for run, plan and workflow matrix (src/run/design.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { designOf, runIdOf } from '../../src/run/design.js';
+import { designOf, profileSelection, runIdOf } from '../../src/run/design.js';
+import { makePlan } from '../../src/run/plan.js';
 
 const base = { environments: ['docker', 'dind'], engines: ['20.10', '26.1'] };
 
 test("designOf: the profile's iterations, warm-up and budget unless given", () => {
   const quick = designOf({ ...base, profile: 'quick' });
-  assert.deepEqual([quick.iterations, quick.warmup, quick.budgetMs], [5, 0, 15 * 60_000]);
+  assert.deepEqual([quick.iterations, quick.warmup, quick.budgetMs], [5, 0, 450_000]);
   const standard = designOf({ ...base, profile: 'standard' });
   assert.deepEqual([standard.iterations, standard.warmup, standard.budgetMs], [20, 1, undefined]);
 });
@@ -47,4 +48,22 @@ test("quick's first run also asks the upgrade question: lifecycle in dind on the
   assert.equal(designOf({ ...o, engines: ['20.10', '26.1'], benchmarks: all, named: [] }).nextLine, null);
   assert.equal(designOf({ ...o, benchmarks: all, named: [], profile: 'standard' }).nextLine, null);
   assert.equal(designOf(o).nextLine, null);
+});
+
+test("the quick profile's own cells unless the command line chose them; dind-vfs only where storage is the subject", () => {
+  const all = { benchmarks: ['lifecycle', 'fio'], environments: ['native', 'docker', 'dind', 'dind-vfs'] };
+  const own = profileSelection('quick', { ...all, named: [] });
+  assert.deepEqual(own.benchmarks, ['lifecycle', 'sysbench', 'memory', 'iozone', 'iperf3', 'redis', 'build']);
+  assert.deepEqual(own.environments, ['docker', 'dind', 'dind-vfs']);
+  const plan = makePlan({ ...own, distros: ['debian'], engines: ['20.10'], iterations: 1, warmup: 0, only: own.only });
+  const vfs = plan.cells.filter((c) => c.env === 'dind-vfs@20.10').map((c) => c.benchmark);
+  assert.deepEqual(vfs, ['lifecycle', 'iozone']);
+  assert.ok(!plan.cells.some((c) => c.env === 'native'), 'native is described only: not in the first answer');
+  // What the command line names is what runs, whole.
+  const named = profileSelection('quick', { ...all, named: ['bench', 'env'] });
+  assert.deepEqual([named.benchmarks, named.environments, named.only], [all.benchmarks, all.environments, null]);
+  assert.deepEqual(profileSelection('quick', { ...all, named: ['bench'] }).environments, own.environments);
+  assert.equal(profileSelection('quick', { ...all, named: ['bench'] }).only, null);
+  // Other profiles have no cells of their own.
+  assert.deepEqual(profileSelection('standard', { ...all, named: [] }), { ...all, only: null });
 });
