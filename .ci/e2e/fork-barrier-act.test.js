@@ -162,6 +162,7 @@ test(
   'a dispatch on the default branch or a listed ref, the schedule and a push to the default branch pass the guard; the next job runs on a hosted label whatever the variable says (act)',
   { skip: noAct },
   () => {
+    /** @type {Record<string, [string, Record<string, any>]>} */
     const cases = {
       'dispatch on main': ['workflow_dispatch', { ref: 'refs/heads/main', inputs: {} }],
       'dispatch on bench-pr, listed': ['workflow_dispatch', { ref: 'refs/heads/bench-pr', inputs: {} }],
