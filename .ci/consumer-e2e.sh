@@ -141,7 +141,7 @@ grep -q "On this runner your job (workload.consumer-job" "$tmp/act.log" || fail 
 grep -Eq "dind-bench verdict: (regression|improvement|equivalent|inconclusive) \([0-9]+ regressed" "$tmp/act.log" \
   || fail "the caller's gate job did not read the reusable workflow's outputs"
 # ... and the cost per job of its own workload (the outputs cost and cost-per-1000-jobs).
-grep -Eq "dind-bench cost per job: Your job \(workload\.consumer-job, debian\) costs [+-][0-9.,]+ s .* \(USD -?[0-9]+\.[0-9]{2} per 1,000 jobs\)" \
+grep -Eq "dind-bench cost per job: Your job, workload\.consumer-job, debian, costs [+-][0-9.,]+ s .* \(USD -?[0-9]+\.[0-9]{2} per 1,000 jobs\)" \
   "$tmp/act.log" || fail "the caller's gate job did not read the cost per job from the reusable workflow's outputs"
 [ -f "$tmp/out/history/index.json" ] || fail "no history written"
 [ -f "$tmp/out/site/index.html" ] || fail "no site built"
