@@ -35,7 +35,9 @@ export async function redactFolder(dir, what) {
     for (const e of await fs.readdir(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) await walk(p);
-      else if (e.isFile() && p !== file) {
+      // JSON beside results.json is data a later step reads back (raw tool output, checkpoints): its
+      // identity fields are not ours to rewrite by text, which could change a value it holds.
+      else if (e.isFile() && p !== file && !p.endsWith('.json')) {
         if (++files > MAX_FILES) throw new Error(`${dir}: more than ${MAX_FILES} files; not a run's folder`);
         const st = await fs.stat(p);
         if (st.size > MAX_FILE_BYTES || !names.length) continue;

@@ -11,7 +11,8 @@ export const REDACTABLE = /** @type {const} */ (['hostnames', 'emails', 'labels'
 /** @typedef {typeof REDACTABLE[number]} Redactable */
 
 export const PLACEHOLDER = 'redacted';
-const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)+/g;
+// The domain's last label is letters (a top-level domain): `dind@20.10`, an environment key, is no address.
+const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z-]*\b/g;
 
 /**
  * A copy of `results` without what `what` names.

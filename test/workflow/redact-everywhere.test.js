@@ -89,6 +89,12 @@ test('redact all: the shard artifact, the results artifact, summaries, outputs, 
     const doc = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
     assert.deepEqual(doc.runner.labels, []);
     assert.deepEqual(doc.run.args.runnerLabels, []);
+    // What the run measured is untouched: environment keys such as dind@20.10 are no e-mail addresses.
+    assert.deepEqual(
+      doc.environments.map((/** @type {any} */ e) => e.key),
+      fixture().environments.map((/** @type {any} */ e) => e.key),
+    );
+    assert.ok(doc.environments.some((/** @type {any} */ e) => e.key === 'dind@20.10'));
   }
 
   // merge job: each group's folder of the merged run, redacted before the results artifact is uploaded.
