@@ -406,7 +406,10 @@ test("run action: resume 'true' continues a partial results.json or one with fai
       out: `${r.stdout}${r.stderr}`,
       // The measuring calls; the redaction that follows each (the runner's identity out of the folder
       // before the summary shows it) apart.
-      calls: all.filter((c) => !c.startsWith('redact ')).map((c) => `${c}\n`).join(''),
+      calls: all
+        .filter((c) => !c.startsWith('redact '))
+        .map((c) => `${c}\n`)
+        .join(''),
       redacts: all.filter((c) => c.startsWith('redact ')),
       outputs: readFileSync(outputs, 'utf8'),
     };
