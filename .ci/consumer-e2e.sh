@@ -104,13 +104,23 @@ while read -r spec; do
   args+=(--local-repository "${spec%%=*}=$tmp/at-v1/.github/act/offline-action")
 done < <(sed -n 's/^--local-repository \(.*=\.github\/act\/offline-action\)$/\1/p' .actrc)
 
+# A dispatch's payload as GitHub sends it: the repository's default branch is named (act, with no remote,
+# would say master), which the reusable workflow's guard admits a dispatch on; act then takes the inputs
+# from the payload only. dispatch_event FILE NAME=VALUE...
+dispatch_event() {
+  local file=$1; shift
+  jq -n --args '{ref: "refs/heads/main", repository: {default_branch: "main"},
+    inputs: ($ARGS.positional | map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {key: .k, value: .v}) | from_entries)}' "$@" > "$file"
+}
+
 started=$SECONDS
 oidc_stand_in refs/tags/v1 "$released"
+dispatch_event "$tmp/dispatch-v1.json" profile=tiny
 echo "consumer e2e: act workflow_dispatch -W .github/workflows/ (bench.yml and custom.yml, at v1)"
 set +e
 (cd "$tmp/consumer" && XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" \
   act workflow_dispatch -W .github/workflows/ "${args[@]}" --env "DIND_BENCH_ACT_OUT=$tmp/out" \
-  --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url" --input profile=tiny) > "$tmp/act.log" 2>&1
+  --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url" -e "$tmp/dispatch-v1.json") > "$tmp/act.log" 2>&1
 status=$?
 set -e
 oidc_stop
@@ -131,7 +141,7 @@ grep -q "On this runner your job (workload.consumer-job" "$tmp/act.log" || fail 
 grep -Eq "dind-bench verdict: (regression|improvement|equivalent|inconclusive) \([0-9]+ regressed" "$tmp/act.log" \
   || fail "the caller's gate job did not read the reusable workflow's outputs"
 # ... and the cost per job of its own workload (the outputs cost and cost-per-1000-jobs).
-grep -Eq "dind-bench cost per job: Your job \(workload\.consumer-job, debian\) costs [+-][0-9.,]+ s .* \(USD -?[0-9]+\.[0-9]{2} per 1,000 jobs\)" \
+grep -Eq "dind-bench cost per job: Your job, workload\.consumer-job, debian, costs [+-][0-9.,]+ s .* \(USD -?[0-9]+\.[0-9]{2} per 1,000 jobs\)" \
   "$tmp/act.log" || fail "the caller's gate job did not read the cost per job from the reusable workflow's outputs"
 [ -f "$tmp/out/history/index.json" ] || fail "no history written"
 [ -f "$tmp/out/site/index.html" ] || fail "no site built"
@@ -175,10 +185,11 @@ gate_run() { # NAME DRY_RUN
     done ) &
   throttle_pid=$!
   echo "consumer e2e: act workflow_dispatch -W .github/workflows/ (upgrade-gate.yml pinned to $pinned, dry-run=$dry)"
+  dispatch_event "$tmp/dispatch-$name.json" "dry-run=$dry"
   set +e
   (cd "$tmp/gate" && XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" \
     act workflow_dispatch -W .github/workflows/ "${args[@]}" --env "DIND_BENCH_ACT_OUT=$tmp/out-$name" \
-    --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url" --input "dry-run=$dry") > "$tmp/act.log" 2>&1
+    --env "ACTIONS_ID_TOKEN_REQUEST_URL=$oidc_url" -e "$tmp/dispatch-$name.json") > "$tmp/act.log" 2>&1
   status=$?
   set -e
   throttle_stop

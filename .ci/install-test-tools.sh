@@ -13,9 +13,10 @@ cd "$(dirname "$0")/.."
 # shellcheck source=.ci/install-lib.sh
 . .ci/install-lib.sh
 
-# iproute2: the fault tests make a bridge for an engine of their own (test/helpers/own-engine.js); a slim
-# Debian (CI's container) lacks it.
-packages=(chromium python3-pip iproute2)
+# python3-yaml: the brokers' workflow check (runners/common/workflow-check.py). iproute2: the fault tests
+# make a bridge for an engine of their own (test/helpers/own-engine.js); a slim Debian (CI's container)
+# lacks it.
+packages=(chromium python3-pip python3-yaml iproute2)
 if [ "$(id -u)" -eq 0 ]; then
   apt_install_missing install-test-tools "${packages[@]}"
 else

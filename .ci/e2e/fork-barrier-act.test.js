@@ -34,10 +34,10 @@ const REPOSITORY = { repository: { default_branch: 'main', full_name: 'owner/rep
 
 /**
  * Runs a caller of reusable-bench.yml (as a local reusable workflow) for one event under act, jobs on this
- * host. The reusable file is the generated one, unchanged.
- * @param {string} event @param {Record<string, any>} payload
+ * host, with repository variables `vars`. The reusable file is the generated one, unchanged.
+ * @param {string} event @param {Record<string, any>} payload @param {Record<string, string>} [vars]
  */
-function actRun(event, payload) {
+function actRun(event, payload, vars = {}) {
   const repo = mkdtempSync(path.join(tmp, `${event}-`));
   mkdirSync(path.join(repo, '.github/workflows'), { recursive: true });
   copyFileSync(TARGET, path.join(repo, '.github/workflows/reusable-bench.yml'));
@@ -81,6 +81,7 @@ function actRun(event, payload) {
       '--no-cache-server',
       '--action-cache-path',
       path.join(home, 'act'),
+      ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     ],
     {
       cwd: repo,
@@ -102,10 +103,11 @@ function actRun(event, payload) {
  * actRun until its log holds `expected`: act (0.2.89) sometimes drops the last lines a failed or short step
  * printed (seen in 1 of 6 runs of the same event), so a run is taken again, at most three times.
  * @param {string} event @param {Record<string, any>} payload @param {string} expected
+ * @param {Record<string, string>} [vars]
  */
-function actRunSaying(event, payload, expected) {
-  let r = actRun(event, payload);
-  for (let i = 1; i < 3 && !r.log.includes(expected); i++) r = actRun(event, payload);
+function actRunSaying(event, payload, expected, vars = {}) {
+  let r = actRun(event, payload, vars);
+  for (let i = 1; i < 3 && !r.log.includes(expected); i++) r = actRun(event, payload, vars);
   return r;
 }
 
@@ -115,7 +117,7 @@ if (act.status !== 0) throw new Error('act is not installed: bash .ci/install-ci
 const noAct = false;
 
 test(
-  'each event a fork can cause is refused by the guard, naming it, before any other job starts (act)',
+  'each event a fork can cause, and a dispatch on a ref not listed, is refused by the guard, naming it, before any other job starts (act)',
   { skip: noAct },
   () => {
     const cases = {
@@ -123,40 +125,59 @@ test(
       // A push anyone with write access makes to a branch (a fork's branch pushed into the repository, too).
       'push to a branch': { ref: 'refs/heads/patch' },
       'push of a tag': { ref: 'refs/tags/v9' },
+      // A dispatch on a branch anyone with write access can push, not listed by the administrators.
+      'dispatch on a branch': { ref: 'refs/heads/patch', inputs: {} },
     };
+    const vars = { DIND_BENCH_DISPATCH_REFS: 'refs/heads/bench-pr' };
     for (const [name, payload] of Object.entries(cases)) {
-      const event = name.startsWith('push') ? 'push' : name;
-      const said = event === 'push' ? `a push to ${payload.ref}, which is not` : `the event ${event} `;
-      const { status, log, started } = actRunSaying(event, payload, said);
+      const event = name.startsWith('push') ? 'push' : name.startsWith('dispatch') ? 'workflow_dispatch' : name;
+      const said =
+        event === 'push'
+          ? `a push to ${payload.ref}, which is not`
+          : event === 'workflow_dispatch'
+            ? `a workflow_dispatch on ${payload.ref}, which is neither the default branch nor a listed ref`
+            : `the event ${event} `;
+      const { status, log, started } = actRunSaying(event, payload, said, vars);
       assert.notEqual(status, 0, `${name}: act succeeded\n${log}`);
       assert.deepEqual(started, ['guard'], `${name}: only the guard job starts\n${log}`);
-      assert.match(log, /::error title=dind-bench fork barrier::refused: this run was started by /, name);
+      // As act prints an error annotation (the script's own text is in the log too).
+      assert.match(log, /❗\s+::error title=dind-bench fork barrier::refused: this run was started by /, name);
       assert.ok(log.includes(said), `${name}: names the event\n${log}`);
+      assert.ok(
+        log.includes('DIND_BENCH_DISPATCH_REFS (refs/heads/bench-pr)'),
+        `${name}: names the refs admitted\n${log}`,
+      );
       if (event === 'push') assert.ok(log.includes(`${said} the default branch (refs/heads/main)`), log);
       // The self-hosted job's own `if:` refuses it too, whatever the guard did.
       assert.match(
         log,
-        /Skipping job 'bench \(\$\{\{ matrix\.name \}\}\)' due to '\$\{\{ \(github\.event_name ==/,
+        /Skipping job 'bench \(\$\{\{ matrix\.name \}\}\)' due to '\$\{\{ \(\(github\.event_name ==/,
         name,
       );
     }
   },
 );
 
-test('a dispatch, the schedule and a push to the default branch pass the guard (act)', { skip: noAct }, () => {
-  const cases = {
-    workflow_dispatch: { inputs: {} },
-    schedule: { schedule: '17 3 * * 1' },
-    push: { ref: 'refs/heads/main' },
-  };
-  for (const [event, payload] of Object.entries(cases)) {
-    const { log, started } = actRunSaying(event, payload, 'an event a fork cannot cause: admitted');
-    assert.doesNotMatch(log, /dind-bench fork barrier/, event);
-    assert.ok(
-      log.includes(`dind-bench: started by ${event}, an event a fork cannot cause: admitted`),
-      `${event}\n${log}`,
-    );
-    // The next job starts (it then stops for want of an OIDC token service under act: not this test's matter).
-    assert.deepEqual(started.slice(0, 2), ['guard', 'suite'], `${event}\n${log}`);
-  }
-});
+test(
+  'a dispatch on the default branch or a listed ref, the schedule and a push to the default branch pass the guard; the next job runs on a hosted label whatever the variable says (act)',
+  { skip: noAct },
+  () => {
+    /** @type {Record<string, [string, Record<string, any>]>} */
+    const cases = {
+      'dispatch on main': ['workflow_dispatch', { ref: 'refs/heads/main', inputs: {} }],
+      'dispatch on bench-pr, listed': ['workflow_dispatch', { ref: 'refs/heads/bench-pr', inputs: {} }],
+      schedule: ['schedule', { schedule: '17 3 * * 1' }],
+      push: ['push', { ref: 'refs/heads/main' }],
+    };
+    // A variable naming a runner the organisation keeps: the jobs after the guard still get ubuntu-latest
+    // (act knows no other platform here: a job on any other label would not start).
+    const vars = { DIND_BENCH_DISPATCH_REFS: 'refs/heads/bench-pr', DIND_BENCH_HOSTED_RUNNER: 'my-org-runner' };
+    for (const [name, [event, payload]] of Object.entries(cases)) {
+      const { log, started } = actRunSaying(event, payload, 'on an admitted ref: admitted', vars);
+      assert.doesNotMatch(log, /❗\s+::error title=dind-bench fork barrier/, name);
+      assert.ok(log.includes(`dind-bench: started by ${event} on `), `${name}\n${log}`);
+      // The next job starts (it then stops for want of an OIDC token service under act: not this test's matter).
+      assert.deepEqual(started.slice(0, 2), ['guard', 'suite'], `${name}\n${log}`);
+    }
+  },
+);

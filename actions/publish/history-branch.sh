@@ -53,6 +53,13 @@ case "${1:-}" in
           fail 11 "history: $BRANCH exists on $url but could not be fetched"
         git -C "$HISTORY" checkout -q -B "$BRANCH" "origin/$BRANCH"
         echo "history: $BRANCH at $(git -C "$HISTORY" rev-parse --short HEAD)"
+        # A lock or staging the branch carries (committed by hand, or by an older publish) is no publish of
+        # this run's: left there it would hold this publish off. Dropped here, and from the next commit.
+        if [ -n "$(git -C "$HISTORY" ls-files -- .publish.lock '.publish.lock.*' .publish)" ]; then
+          echo "::warning title=dind-bench history::$BRANCH carries a publish lock or staging (.publish.lock, .publish): not a lock of this run; dropped, and the next push removes it from the branch"
+          git -C "$HISTORY" rm -r -q --cached --ignore-unmatch -- .publish.lock '.publish.lock.*' .publish >/dev/null
+          rm -rf "$HISTORY/.publish.lock" "$HISTORY/.publish"
+        fi
         ;;
       2)
         git -C "$HISTORY" checkout -q --orphan "$BRANCH"
@@ -62,8 +69,10 @@ case "${1:-}" in
     esac
     ;;
   push)
-    # A publish's staging and lock are never history: even one left by a failure is not committed.
-    git -C "$HISTORY" add -A -- . ':(exclude).publish' ':(exclude).publish.lock'
+    # A publish's staging and lock are never history: even one left by a failure is not committed, and one
+    # the branch carries (tracked) is removed from it.
+    git -C "$HISTORY" rm -r -q --cached --ignore-unmatch -- .publish.lock '.publish.lock.*' .publish >/dev/null
+    git -C "$HISTORY" add -A -- . ':(exclude).publish' ':(exclude).publish.lock' ':(exclude).publish.lock.*'
     if git -C "$HISTORY" diff --cached --quiet; then echo "history: nothing new"; exit 0; fi
     git -C "$HISTORY" -c user.name="github-actions[bot]" -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \
       commit -q -m "history: run ${GITHUB_RUN_ID:-local} of ${GITHUB_SHA:-unknown}"

@@ -12,8 +12,10 @@
 #   RUNNER_REPOSITORY  owner/repo whose .github/workflows/bench.yml the group admits, at refs/heads/main and
 #                      refs/heads/bench-pr; or RUNNER_WORKFLOWS, the admitted workflow refs, comma-separated
 #                      (callers of the reusable workflow: ORG/dind-bench/.github/workflows/reusable-bench.yml@SHA
-#                      of the organisation's fork). Each listed workflow is read at its ref (Contents: read):
-#                      it must define the self-hosted jobs, and a reusable one must refuse fork events itself
+#                      of the organisation's fork). Each listed workflow is read at its ref (Contents: read)
+#                      and parsed (workflow-check.py: python3 with PyYAML on the broker's host): it must
+#                      define the self-hosted jobs, and a reusable one must refuse fork events itself (its
+#                      guard job) and be listed at a commit SHA
 #   RUNNER_ALLOW_PUBLIC_REPOS=1  accept a group that public repositories may use (a public repository)
 #
 # The credential, read from the broker's host only (a file only the broker's user can read; never a
@@ -193,13 +195,15 @@ check_runner_setup() {
 # prints a problem for each that cannot get a runner or would let a fork reach one. GitHub admits to a
 # group only the jobs defined in the workflows it selects, never those of a workflow one of them calls: a
 # caller of reusable-bench.yml listed there gets no runner (list the reusable workflow itself, from your
-# organisation's fork of dind-bench at a pinned ref), and a listed reusable workflow admits every workflow
-# that calls it, a fork's pull request's too, so it must refuse such events itself (dind-bench's guard job,
-# "dind-bench fork barrier"). A job whose runs-on is anything but a GitHub-hosted label counts as
-# self-hosted. Needs read access to the workflow's repository (Contents: read); unreadable is refused.
+# organisation's fork of dind-bench at a commit SHA), and a listed reusable workflow admits every workflow
+# that calls it, on any ref, a fork's pull request's too, so it must refuse such events itself (dind-bench's
+# guard job). What a workflow is, is read from its structure (workflow-check.py, parsed YAML), never from a
+# text marker. A reusable one is listed at a commit SHA only: a branch or a tag can be moved to code without
+# the guard. Needs read access to the workflow's repository (Contents: read); unreadable is refused.
 workflow_problems() {
-  local group=$1 w repo file ref text runs_on hosted
-  hosted='^\[?[[:space:]]*["'"'"']?(ubuntu|windows|macos)-[A-Za-z0-9.-]+["'"'"']?[[:space:]]*\]?[[:space:]]*(#.*)?$'
+  local group=$1 w repo file ref text kind why
+  local check
+  check="$(dirname "${BASH_SOURCE[0]}")/workflow-check.py"
   while IFS= read -r w; do
     if ! [[ "$w" =~ ^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(\.github/workflows/[A-Za-z0-9_./-]+)@([A-Za-z0-9_./-]+)$ ]]; then
       echo "$group admits '$w', which is not OWNER/REPO/.github/workflows/FILE@REF"
@@ -214,13 +218,24 @@ workflow_problems() {
       echo "$group admits $w, but the broker cannot read $repo (give the credential Contents: read on it): what that workflow runs cannot be checked"
       continue
     fi
-    runs_on=$(sed -n 's/^[[:space:]]*runs-on:[[:space:]]*//p' <<<"$text" | grep -Ev "$hosted" || true)
-    if [ -z "$runs_on" ]; then
-      echo "$group admits $w, which defines no self-hosted job: GitHub gives a group's runners only to jobs defined in a selected workflow, not to the workflows it calls. List the workflow that defines them instead (a caller of reusable-bench.yml: that reusable workflow, from your organisation's fork of dind-bench at a pinned ref; runners/README.md)"
-    elif grep -Eq '^[[:space:]]*workflow_call:|^on:[[:space:]]*\[?[[:space:]]*workflow_call' <<<"$text" &&
-      ! grep -q 'dind-bench fork barrier' <<<"$text"; then
-      echo "$group admits $w, a reusable workflow that does not refuse the events a fork can cause (no dind-bench guard job): every workflow that calls it, a fork's pull request's too, would reach these runners. List a dind-bench release with the guard job, at a pinned ref"
+    if ! kind=$(python3 "$check" <<<"$text" 2>/dev/null); then
+      echo "$group admits $w, whose structure the broker cannot check: install python3 with PyYAML (Debian: python3-yaml) on the broker's host"
+      continue
     fi
+    why=${kind#*$'\t'} kind=${kind%%$'\t'*}
+    case "$kind" in
+      caller)
+        echo "$group admits $w, which defines no self-hosted job: GitHub gives a group's runners only to jobs defined in a selected workflow, not to the workflows it calls. List the workflow that defines them instead (a caller of reusable-bench.yml: that reusable workflow, from your organisation's fork of dind-bench at a commit SHA; runners/README.md)" ;;
+      plain) ;;
+      guarded)
+        if ! [[ "$ref" =~ ^[0-9a-f]{40}$ ]]; then
+          echo "$group admits $w, a reusable workflow at $ref, a ref that can be moved (a branch or a tag) to code without the guard: list it at a commit SHA (OWNER/REPO/$file@<40-hex commit>), the one you reviewed"
+        fi ;;
+      unguarded)
+        echo "$group admits $w, a reusable workflow that does not refuse the events a fork can cause (no dind-bench guard job: $why): every workflow that calls it, a fork's pull request's too, would reach these runners. List a dind-bench release with the guard job, at a commit SHA" ;;
+      *)
+        echo "$group admits $w, which is not a workflow the broker can read ($why)" ;;
+    esac
   done
 }
 

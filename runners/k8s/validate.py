@@ -23,6 +23,9 @@ import pathlib
 import re
 import sys
 
+import json
+
+import jsonschema
 import kubernetes_validate
 import yaml
 
@@ -36,6 +39,25 @@ PLACEHOLDER_KEY = "REPLACE_WITH"
 PLACEHOLDER_IMAGE = re.compile(r"@sha256:<digest>$")
 PLACEHOLDERS = re.compile(r"REPLACE_WITH|^REGISTRY/|<digest>|github\.com/OWNER(/|$)")
 DIGEST_COMMAND = "`docker buildx imagetools inspect IMAGE:TAG` or `crane digest IMAGE:TAG` prints it"
+
+
+# The isolation between jobs as a value (dindBench.isolation) and the pod it needs: values.schema.json.
+VALUES_SCHEMA = json.loads((HERE / "values.schema.json").read_text())
+
+
+def isolation_problems(values):
+    """What values.schema.json refuses in a dind-mode values file, each with where and what to change."""
+    problems = []
+    validator = jsonschema.Draft7Validator(VALUES_SCHEMA)
+    for e in sorted(validator.iter_errors(values), key=lambda e: list(e.absolute_path)):
+        where = ".".join(str(p) for p in e.absolute_path) or "top level"
+        choice = (values.get("dindBench") or {}).get("isolation")
+        problems.append(
+            f"{where}: {e.message} (values.schema.json: dindBench.isolation is {choice!r}; node-per-job needs a "
+            "nodeSelector and no runtimeClassName, kata runtimeClassName kata, sysbox runtimeClassName "
+            "sysbox-runc and the dind container without privileged: SECURITY.md, ARC)"
+        )
+    return problems
 
 
 def containers(spec):
@@ -144,6 +166,7 @@ def check_values(values, deploy):
         problems.append(f"githubConfigUrl {values.get('githubConfigUrl')} still has the placeholder OWNER: "
                         "name your organisation")
     if mode == "dind":
+        problems += isolation_problems(values)
         # DinD's socket folders must be on a path the runner and the dind sidecar share (the work volume).
         runner = next((c for c in spec.get("containers") or [] if c.get("name") == "runner"), {})
         env = {e.get("name"): e.get("value") for e in runner.get("env") or []}

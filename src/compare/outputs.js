@@ -12,19 +12,63 @@ const ORDER = ['regression', 'inconclusive', 'nothing gated', 'improvement', 'eq
 const MAX_BYTES = 64 * 2 ** 20;
 
 /**
- * One line, bounded, and inert in a shell however a caller writes it into a `run:` (`${{ }}` unquoted, in
- * double or in single quotes; the outputs carry names from untrusted results): of ASCII only letters,
- * digits, space and `. , : % + - / @ = _ ( ) #` are kept, a semicolon becomes a comma and any other
- * character (`$`, backticks, quotes, backslash, `| & < > *`…) an underscore. Control characters, line
- * separators and bidirectional overrides become spaces; other Unicode (≥, ±) stays.
+ * The characters an output may hold: ASCII letters, digits, space and `. , : % + - / @ = _`. Each is inert
+ * in a POSIX shell (sh, bash: unquoted, in double or in single quotes) and in PowerShell (a bare argument,
+ * an expandable "..." or a verbatim '...' string), by their documented rules: no quote of any kind
+ * (PowerShell also takes the typographic ones, ‘ ’ ‚ ‛ “ ” „, as quotes), no `$` or backtick (expansion,
+ * escape), no parentheses, brackets or braces (subexpressions, script blocks, type literals), no `; | & < >`
+ * (separators, pipes, redirection), no `#` (a comment would cut the caller's line short), no `* ? ~ !`.
+ * Two sequences of allowed characters are not inert in PowerShell and never appear (see clean): an `@` that
+ * starts a word (splatting a variable) and `--%` (the stop-parsing token).
+ */
+export const OUTPUT_ALPHABET = /^[A-Za-z0-9 .,:%+\-/@=_]*$/;
+
+/** Characters PowerShell reads as a dash (about_Parsing), and other Unicode a sentence uses, spelt in ASCII. */
+const SPELT = /** @type {Record<string, string>} */ ({
+  '\u2212': '-',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2015': '-',
+  '\u00b1': '+-',
+  '\u2265': 'at least ',
+  '\u2264': 'at most ',
+  '\u00d7': 'x',
+  '\u2026': '...',
+  '\u00a0': ' ',
+});
+
+/**
+ * One line, bounded, and inert however a caller writes it into a `run:` step, bash, sh or pwsh (`${{ }}`
+ * unquoted, in double or in single quotes; the outputs carry names from untrusted results): of
+ * OUTPUT_ALPHABET only. A semicolon becomes a comma, an opening parenthesis or bracket ", " and a closing
+ * one ","; an apostrophe inside a word is dropped ("job's" reads "jobs"); a few Unicode signs are spelt out
+ * (SPELT); control characters, line separators and bidirectional overrides become spaces, invisible format
+ * characters (zero-width, word joiner) nothing; any other character becomes an underscore.
  * @param {unknown} s @param {number} [max] characters kept
  */
-const clean = (s, max = 300) =>
+export const clean = (s, max = 300) =>
   String(s)
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g, '')
+    .replace(/[\u2212\u2010-\u2015\u00b1\u2265\u2264\u00d7\u2026\u00a0]/g, (c) => SPELT[c])
+    .replace(/(?<=[A-Za-z])['\u2018\u2019\u02bc](?=[A-Za-z])/g, '')
     .replace(/;/g, ',')
-    .replace(/[^\x80-\uffffA-Za-z0-9 .,:%+\-/@=_()#]/gu, '_')
+    .replace(/[([{]/g, ', ')
+    .replace(/[)\]}]/g, ',')
+    .replace(/[^A-Za-z0-9 .,:%+\-/@=_]/g, '_')
+    // Splatting (`@name` as a word) and the stop-parsing token (`--%`) of PowerShell.
+    .replace(/(?<![A-Za-z0-9])@/g, '_')
+    .replace(/-(?=%)/g, '_')
+    // What the brackets left: no space before a comma, one comma, none before a full stop or at the end.
+    .replace(/ +/g, ' ')
+    .replace(/ ,/g, ',')
+    .replace(/,(?:[ ,]*,)+/g, ',')
+    .replace(/,(?=\.|$)/g, '')
+    .trim()
     .slice(0, max);
 
 /** A finite number with two decimals ("4.22", "-0.35"), else empty. @param {unknown} x */
@@ -44,13 +88,13 @@ export function costOutputs(docs) {
   const low = fixed2(c?.seconds?.low);
   const high = fixed2(c?.seconds?.high);
   return {
-    // Money as "USD 0.42" and intervals in parentheses, so that clean() leaves them readable ($ and [ ] are not kept).
+    // Money as "USD 0.42" and an interval as "from LOW to HIGH", so that clean() leaves them readable
+    // ($ and brackets are not kept).
     cost: c
       ? clean(
           String(c.sentence)
             .replace(/\$(?=\d)/g, 'USD ')
-            .replace(/\[/g, '(')
-            .replace(/\]/g, ')'),
+            .replace(/\[([^[\],]{1,40}), ([^[\],]{1,40})\]/g, 'from $1 to $2'),
           600,
         )
       : '',

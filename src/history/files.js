@@ -198,6 +198,8 @@ export const exists = (/** @type {string} */ p) =>
   );
 
 const STALE_AFTER_MS = 10 * 60 * 1000;
+/** How far ahead of this clock a holder's may run (hosts' clocks differ a little); beyond it, stale. */
+export const CLOCK_SKEW_MS = 60 * 1000;
 
 /** @param {number} pid */
 export function alive(pid) {
@@ -211,8 +213,10 @@ export function alive(pid) {
 
 /**
  * Holds `lockFile` (created exclusively) while `fn` runs. Waits for another holder up to `timeoutMs`.
- * A lock whose process is gone (same host) or older than 10 minutes is stale and taken over: a
- * publish killed with -9 does not block the history forever. So is an empty or unparsable one once it is
+ * A lock whose process is gone (same host), older than 10 minutes or dated more than a minute ahead of
+ * this clock (no holder's clock runs that far ahead: a planted or damaged date, which would otherwise
+ * block every publish until that time) is stale and taken over: a publish killed with -9 does not block
+ * the history forever. So is an empty or unparsable one once it is
  * 30 s old (no publish writes garbage, so it is damage, not a holder). A lock that is not a regular file
  * (a link planted on the history branch, a folder, a device) is never followed or read: refused.
  * @template T @param {string} lockFile @param {() => Promise<T>} fn @returns {Promise<T>}
@@ -285,7 +289,9 @@ export function parseHolder(text) {
 
 /** @param {{pid: number, host: string, since: string}} h the lock's holder */
 function isStale(h) {
-  if (!(Date.now() - Date.parse(h.since) <= STALE_AFTER_MS)) return true; // old, or an unreadable time
+  const age = Date.now() - Date.parse(h.since);
+  // Old, dated in the future beyond the clocks' skew, or an unreadable time (NaN fails both bounds).
+  if (!(age <= STALE_AFTER_MS && age >= -CLOCK_SKEW_MS)) return true;
   return h.host === os.hostname() && !alive(h.pid);
 }
 

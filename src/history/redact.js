@@ -11,7 +11,8 @@ export const REDACTABLE = /** @type {const} */ (['hostnames', 'emails', 'labels'
 /** @typedef {typeof REDACTABLE[number]} Redactable */
 
 export const PLACEHOLDER = 'redacted';
-const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)+/g;
+// The domain's last label is letters (a top-level domain): `dind@20.10`, an environment key, is no address.
+const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z-]*\b/g;
 
 /**
  * A copy of `results` without what `what` names.
@@ -30,8 +31,55 @@ export function redact(results, what) {
       s.runner = PLACEHOLDER;
     }
   }
-  if (what.includes('labels')) r.runner.labels = [];
+  if (what.includes('labels')) {
+    r.runner.labels = [];
+    // The labels the workflow passed to `run --runner-labels`, recorded with the run's options.
+    if (r.run.args && 'runnerLabels' in r.run.args) r.run.args.runnerLabels = [];
+  }
   return what.includes('emails') ? withoutEmails(r) : r;
+}
+
+/**
+ * GitHub's own labels, which every self-hosted runner of a kind carries: they name no runner, and a report's
+ * text uses them as plain words ("linux"), so scrubText leaves them. They still go with `labels`.
+ */
+const GENERIC_LABELS = new Set(['self-hosted', 'linux', 'windows', 'macos', 'x64', 'arm', 'arm64']);
+
+/**
+ * The strings in `results` that name this runner, by what `what` redacts: its host and runner names (the
+ * shards' too) for `hostnames`, its labels but GitHub's generic ones for `labels`. Longest first, at least
+ * three characters (a shorter one would match inside words).
+ * @param {any} results @param {Redactable[]} what @returns {string[]}
+ */
+export function identities(results, what) {
+  const found = new Set();
+  const add = (/** @type {unknown} */ v) => {
+    if (typeof v === 'string' && v.trim().length >= 3 && v !== PLACEHOLDER) found.add(v.trim());
+  };
+  if (what.includes('hostnames')) {
+    add(results?.host?.hostname);
+    add(results?.runner?.name);
+    for (const s of results?.run?.shards ?? []) {
+      add(s?.hostname);
+      // A merged run's runner is its shards' names joined (results/merge.js): each counts.
+      for (const n of String(s?.runner ?? '').split(' + ')) add(n);
+    }
+    for (const n of String(results?.runner?.name ?? '').split(' + ')) add(n);
+  }
+  if (what.includes('labels')) {
+    const labels = [...(results?.runner?.labels ?? []), ...[results?.run?.args?.runnerLabels ?? []].flat()];
+    for (const l of labels) if (typeof l === 'string' && !GENERIC_LABELS.has(l.trim().toLowerCase())) add(l);
+  }
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * `text` with every one of `names` replaced by the placeholder. @param {string} text @param {string[]} names
+ */
+export function scrubText(text, names) {
+  let out = text;
+  for (const n of names) out = out.split(n).join(PLACEHOLDER);
+  return out;
 }
 
 /** Every string with its e-mail addresses replaced; a person's `email` emptied. @param {any} v @returns {any} */

@@ -12,9 +12,10 @@
 //   `reusable-bench.yml@<sha>` runs the actions of that SHA, and results record it (actions/setup/suite.sh).
 //   The token is the only source: without it (a caller that did not grant id-token: write) the suite job
 //   fails, naming the permission, so a fork or a mirror never runs another repository's code.
-// - A first job, `guard`, and the self-hosted jobs' own `if:` refuse every event but a dispatch, the schedule
-//   and a push to the default branch (ADMITTED): the runner group a caller gives it must list this workflow,
-//   which admits every workflow that calls it, a fork's pull request's included.
+// - A first job, `guard` (on a GitHub-hosted runner, written out), and the self-hosted jobs' own `if:` refuse
+//   every event but a dispatch on the default branch or a listed ref, the schedule and a push to the default
+//   branch (ADMITTED): the runner group a caller gives it must list this workflow, which admits every workflow
+//   that calls it, on any ref, a fork's pull request's included.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMap, isNode, isSeq, parseDocument } from 'yaml';
@@ -35,8 +36,9 @@ const HEADER = `# GENERATED from bench.yml by \`npm run workflows:reusable\` (sr
 #   uses: ${SUITE_REPOSITORY}/.github/workflows/reusable-bench.yml@${MAJOR}
 # It needs nothing of dind-bench in the caller's repository: each action comes with the whole suite. The
 # caller grants the permissions its jobs need (docs/use-in-your-repository.md). Its self-hosted jobs run only
-# when the caller's run was started by workflow_dispatch, schedule or a push to the default branch, events a
-# fork cannot cause: the first job, guard, fails naming any other (SECURITY.md, "Workflows and runners").
+# when the caller's run was started by workflow_dispatch on the default branch or on a ref listed in the
+# variable DIND_BENCH_DISPATCH_REFS, schedule or a push to the default branch: the first job, guard, fails
+# naming any other (SECURITY.md, "Workflows and runners").
 `;
 
 /** Where each job puts the suite at the workflow's own commit (relative: `uses: ./...` needs it so). */
@@ -95,60 +97,99 @@ git -C ${SUITE_DIR} -c advice.detachedHead=false checkout -q FETCH_HEAD
 echo "dind-bench: $SUITE_REPOSITORY@$SUITE_REF, commit $(git -C ${SUITE_DIR} rev-parse HEAD), in ${SUITE_DIR}"
 `;
 
-/** Where the jobs that need no engine run (bench.yml's own expression: the hosted-runner input chooses). */
-export const HOSTED_RUNNER = "${{ inputs.hosted-runner || vars.DIND_BENCH_HOSTED_RUNNER || 'ubuntu-latest' }}";
+/**
+ * The GitHub-hosted labels DIND_BENCH_HOSTED_RUNNER may name (standard Linux runners; a larger runner's
+ * label is the organisation's own, so it cannot be told from a self-hosted one by its name).
+ */
+export const HOSTED_LABELS = ['ubuntu-latest', 'ubuntu-24.04', 'ubuntu-22.04', 'ubuntu-24.04-arm', 'ubuntu-22.04-arm'];
 
 /**
- * The fork barrier of the workflow itself (issue 37). A runner group restricted by workflow admits only the
- * jobs defined in the workflows it lists, so a caller's group must list this workflow (at a pinned ref), and
- * then it admits every workflow that calls it, a fork's pull request's included. So the workflow checks
- * who called it: a called workflow's `github` context is its caller's, and its self-hosted jobs run only
- * for the events no fork can cause in the caller's repository: a dispatch (write access), the schedule
- * (the default branch's workflow) and a push to the default branch (who can merge). Anything else
- * (pull_request and pull_request_target, issue_comment, workflow_run, a push to another branch or a tag,
+ * Where every job but bench runs (bench.yml's own expression): the variable when it names one of
+ * HOSTED_LABELS, else ubuntu-latest. So no value of it, and no input (there is none), puts a job holding a
+ * write token (publish, pages, comment, suite's id-token) on a runner a job could keep; prepare's first step
+ * refuses any other value, naming it.
+ */
+export const HOSTED_RUNNER = `\${{ contains(fromJSON('${JSON.stringify(HOSTED_LABELS)}'), vars.DIND_BENCH_HOSTED_RUNNER) && vars.DIND_BENCH_HOSTED_RUNNER || 'ubuntu-latest' }}`;
+
+/** The guard's own runner: a GitHub-hosted label, written out (no variable or input decides it). */
+export const GUARD_RUNNER = 'ubuntu-latest';
+
+/**
+ * The fork barrier of the workflow itself (issues 37, 46). A runner group restricted by workflow admits only
+ * the jobs defined in the workflows it lists, so a caller's group must list this workflow (at a commit SHA),
+ * and then it admits every workflow that calls it, on any ref, a fork's pull request's included. So the
+ * workflow checks who called it: a called workflow's `github` context is its caller's, and its self-hosted
+ * jobs run only for the events no fork can cause in the caller's repository, on refs the caller's
+ * administrators chose: a dispatch on the default branch or on a ref listed in the repository variable
+ * DIND_BENCH_DISPATCH_REFS (full refs, comma-separated: repository variables are set by administrators
+ * only, while anyone who can push a branch can dispatch on it), the schedule (the default branch's workflow)
+ * and a push to the default branch (who can merge). Anything else (a dispatch on another branch or tag,
+ * pull_request and pull_request_target, issue_comment, workflow_run, a push to another branch or a tag,
  * merge_group, repository_dispatch, ...) is refused. A pull request reaches the runners the project's way:
- * a maintainer pushes its reviewed head to `bench-pr` and dispatches there (SECURITY.md).
- * The expression is both the self-hosted jobs' own `if:` (GitHub evaluates it before the job is queued,
- * so a refused job never reaches a runner) and the `guard` job's, which fails naming why.
+ * a maintainer pushes its reviewed head to a listed ref (bench-pr) and dispatches there (SECURITY.md).
+ * The expression is the self-hosted jobs' own `if:` (GitHub evaluates it before the job is queued, so a
+ * refused job never reaches a runner). GitHub compares strings ignoring case, so the guard job decides
+ * again with exact, case-sensitive comparisons (GUARD_SCRIPT), and every job waits for it.
  */
 export const ADMITTED =
-  "github.event_name == 'workflow_dispatch' || github.event_name == 'schedule' || " +
+  "(github.event_name == 'workflow_dispatch' && (github.ref == format('refs/heads/{0}', github.event.repository.default_branch) || " +
+  "contains(format(',{0},', vars.DIND_BENCH_DISPATCH_REFS), format(',{0},', github.ref)))) || github.event_name == 'schedule' || " +
   "(github.event_name == 'push' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch))";
 
-/** The guard job's refusal: the event (and the ref of a push) named, sanitised for a workflow command. */
+/**
+ * The guard job's decision, exact: admits what ADMITTED admits, compared case-sensitively, and refuses
+ * anything else naming the event, the ref and the refs a dispatch is admitted on. A malformed
+ * DIND_BENCH_DISPATCH_REFS refuses every dispatch on a listed ref (fails closed), naming the entry.
+ */
 const GUARD_SCRIPT = `set -euo pipefail
+safe() { local v=\${1//[^A-Za-z0-9._\\/-]/?}; printf '%s' "\${v:0:200}"; }
 event=\${EVENT//[^A-Za-z0-9_]/?}
-ref=\${REF//[^A-Za-z0-9._\\/-]/?}
-default=\${DEFAULT_BRANCH//[^A-Za-z0-9._\\/-]/?}
-if [ "$event" = push ]; then
-  what="a push to \${ref:-no ref}, which is not the default branch (refs/heads/\${default:-unknown})"
-else
-  what="the event \${event:-unknown} (ref \${ref:-none})"
-fi
-echo "::error title=dind-bench fork barrier::refused: this run was started by $what. dind-bench runs its self-hosted jobs only for workflow_dispatch, schedule or a push to the default branch, events a fork cannot cause; call it from a workflow with those triggers (a pull request: push its reviewed head to a branch of your own and dispatch there, SECURITY.md, Workflows and runners)"
-exit 1
+ref=$(safe "$REF")
+default="refs/heads/$(safe "$DEFAULT_BRANCH")"
+refuse() {
+  echo "::error title=dind-bench fork barrier::refused: this run was started by $1. dind-bench runs its self-hosted jobs only for workflow_dispatch on the default branch ($default) or on a ref listed in the repository variable DIND_BENCH_DISPATCH_REFS (\${listed:-none listed}), schedule, or a push to the default branch: events a fork cannot cause, on refs the repository's administrators chose (a pull request: push its reviewed head to a listed ref and dispatch there; SECURITY.md, Workflows and runners)"
+  exit 1
+}
+# The default branch, exactly (an empty name, which no payload of these events has, is none).
+is_default() { [ -n "\${DEFAULT_BRANCH:-}" ] && [ "$REF" = "refs/heads/$DEFAULT_BRANCH" ]; }
+listed=
+malformed=
+match=
+IFS=',' read -r -a refs <<<"\${DISPATCH_REFS:-}"
+for r in "\${refs[@]}"; do
+  if [[ "$r" =~ ^refs/(heads|tags)/[A-Za-z0-9._/-]{1,200}$ ]] && [[ "$r" != *..* ]]; then
+    listed+="\${listed:+, }$r"
+    if [ "$r" = "$REF" ]; then match=1; fi
+  elif [ -n "$r" ]; then malformed=$(safe "$r"); fi
+done
+case "$event" in
+  schedule) ;;
+  push) is_default || refuse "a push to \${ref:-no ref}, which is not the default branch ($default)" ;;
+  workflow_dispatch)
+    if ! is_default; then
+      [ -z "$malformed" ] || refuse "a workflow_dispatch on \${ref:-no ref}, while DIND_BENCH_DISPATCH_REFS holds '$malformed', not a full ref (refs/heads/NAME or refs/tags/NAME, comma-separated, no spaces)"
+      [ -n "$match" ] || refuse "a workflow_dispatch on \${ref:-no ref}, which is neither the default branch nor a listed ref"
+    fi ;;
+  *) refuse "the event \${event:-unknown} (ref \${ref:-none})" ;;
+esac
+echo "dind-bench: started by $event on $ref, an event a fork cannot cause, on an admitted ref: admitted"
 `;
 
-/** The first job: refuses an event a fork could cause (ADMITTED), before any other job starts. */
+/** The first job: refuses an event a fork could cause, or a ref not admitted (ADMITTED), before any other job. */
 const guardJob = () => ({
-  'runs-on': HOSTED_RUNNER,
+  'runs-on': GUARD_RUNNER,
   // It reads nothing and runs nothing of the caller's or the suite's.
   permissions: {},
   steps: [
     {
-      name: 'Refuse an event a fork can cause',
-      if: `\${{ !(${ADMITTED}) }}`,
+      name: 'Refuse an event a fork can cause, or a ref not admitted',
       env: {
         EVENT: '${{ github.event_name }}',
         REF: '${{ github.ref }}',
         DEFAULT_BRANCH: '${{ github.event.repository.default_branch }}',
+        DISPATCH_REFS: '${{ vars.DIND_BENCH_DISPATCH_REFS }}',
       },
       run: GUARD_SCRIPT,
-    },
-    {
-      name: 'Admitted',
-      env: { EVENT: '${{ github.event_name }}' },
-      run: 'echo "dind-bench: started by ${EVENT//[^A-Za-z0-9_]/?}, an event a fork cannot cause: admitted"',
     },
   ],
 });

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { CALL_OUTPUTS, SOURCE } from './reusable.js';
+import { CALL_OUTPUTS, HOSTED_LABELS, SOURCE, reusableWorkflow } from './reusable.js';
 
 export const DOC = fileURLToPath(new URL('../../docs/runners.md', import.meta.url));
 const BEGIN = '<!-- tables from bench.yml: npm run docs:actions -->';
@@ -21,6 +21,9 @@ const VARIABLE_NOTES = {
     "the branch github-action-benchmark commits its data to (default `gh-pages`; dind-bench's own site is deployed by Actions)",
   DIND_BENCH_SITE_URL:
     "the history site's address, linked from the job summary's and the comment's first lines (https only)",
+  DIND_BENCH_HOSTED_RUNNER: `where every job but bench runs (the jobs holding write tokens among them): one of ${HOSTED_LABELS.map((l) => `\`${l}\``).join(', ')}, GitHub-hosted labels only; any other value is refused and the jobs stay on \`ubuntu-latest\` (no input decides it, [SECURITY.md](../SECURITY.md#workflows-and-runners))`,
+  DIND_BENCH_DISPATCH_REFS:
+    'reusable workflow: the refs besides the default branch a dispatch may run on, full and comma-separated (`refs/heads/bench-pr,refs/tags/bench-1`); set by administrators only, so a branch anyone can push does not reach the runners ([SECURITY.md](../SECURITY.md#workflows-and-runners))',
   DIND_BENCH_REDACT:
     'what a public site and history leave out: `hostnames`, `emails`, `labels` or `all` ([SECURITY.md](../SECURITY.md#what-the-site-publishes))',
 };
@@ -66,7 +69,8 @@ export function workflowTables(yml) {
     return `| \`${name}\` | ${def} | ${cell(i.description)}${choice} |`;
   });
   const outputs = Object.entries(CALL_OUTPUTS).map(([name, o]) => `| \`${name}\` | ${cell(o.description)} |`);
-  const variables = [...variablesOf(yml)].map(([name, paired]) => {
+  // The reusable workflow's own (its guard's) too.
+  const variables = [...variablesOf(`${yml}\n${reusableWorkflow(yml)}`)].map(([name, paired]) => {
     const note = /** @type {Record<string, string>} */ (VARIABLE_NOTES)[name];
     if (!paired.size && !note)
       throw new Error(

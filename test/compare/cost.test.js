@@ -126,7 +126,7 @@ test('the compare action: the cost per job is the first line of the summary and 
   assert.match(hosted.output, /^cost-per-1000-jobs=0\.00$/m);
   assert.match(
     hosted.output,
-    /^cost=Your job \(workload\.script, debian\) costs \+3\.8 s \(\+2\.6 s, \+5\.3 s\) .*as runner time the \+3\.8 s are \+USD 0\.38 per 1,000 jobs/m,
+    /^cost=Your job, workload\.script, debian, costs \+3\.8 s from \+2\.6 s to \+5\.3 s .*as runner time the \+3\.8 s are \+USD 0\.38 per 1,000 jobs/m,
   );
 
   // A self-hosted machine of $0.192 an hour, billed as occupancy: the same 3.8 s, priced to the second.
@@ -172,7 +172,7 @@ test('cost outputs: bounded, one line, and inert in a shell whatever a results f
       },
     },
   ]);
-  assert.doesNotMatch(out.cost, /[$`"\n[\]]/);
+  assert.doesNotMatch(out.cost, /[$`"\n[\]()]/);
   assert.ok(out.cost.length <= 600);
   assert.equal(out['cost-seconds'], '1.00');
   assert.equal(out['cost-interval'], '0.50,2.00');

@@ -51,3 +51,27 @@ test('a lock whose holder has an unreadable time is stale, not held forever', as
   );
   assert.equal(r.duplicate, false);
 });
+
+test('a lock dated in the future beyond a minute of clock skew is stale; one within the skew is held', async () => {
+  const dir = tmpDir('future-lock');
+  await publishRun(dir, FIXTURE);
+  const lock = path.join(dir, '.publish.lock');
+  // A year ahead, by another host: without the bound it would block every publish for a year.
+  const ahead = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
+  writeFileSync(lock, JSON.stringify({ pid: 1, host: 'elsewhere', since: ahead }));
+  const r = await publishRun(
+    dir,
+    variant(tmpDir('runs'), { id: 'after-future', startedAt: '2026-11-22T02:00:00.000Z' }),
+  );
+  assert.equal(r.duplicate, false);
+  assert.equal((await fs.stat(lock).catch(() => null)) === null, true, 'the lock is released after the publish');
+
+  // 30 s ahead is a clock that runs a little fast: a live holder, waited for (here until the timeout).
+  const near = new Date(Date.now() + 30_000).toISOString();
+  writeFileSync(lock, JSON.stringify({ pid: 1, host: 'elsewhere', since: near }));
+  const { withLock } = await import('../../src/history/files.js');
+  await assert.rejects(
+    withLock(lock, async () => 'taken', { timeoutMs: 300 }),
+    /another publish holds the lock/,
+  );
+});

@@ -400,10 +400,17 @@ test("run action: resume 'true' continues a partial results.json or one with fai
       GITHUB_STEP_SUMMARY: path.join(tmp, 'summary'),
     };
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { env, encoding: 'utf8' });
+    const all = readFileSync(calls, 'utf8').split('\n').filter(Boolean);
     return {
       status: r.status,
       out: `${r.stdout}${r.stderr}`,
-      calls: readFileSync(calls, 'utf8'),
+      // The measuring calls; the redaction that follows each (the runner's identity out of the folder
+      // before the summary shows it) apart.
+      calls: all
+        .filter((c) => !c.startsWith('redact '))
+        .map((c) => `${c}\n`)
+        .join(''),
+      redacts: all.filter((c) => c.startsWith('redact ')),
       outputs: readFileSync(outputs, 'utf8'),
     };
   };
@@ -423,6 +430,7 @@ test("run action: resume 'true' continues a partial results.json or one with fai
   let r = step(partial, 'true');
   assert.equal(r.status, 0, r.out);
   assert.equal(r.calls, `run --resume ${partial}\n`);
+  assert.deepEqual(r.redacts, [`redact ${partial} --redact all`], 'redact defaults to all');
   assert.match(r.outputs, /^exit-code=0$/m);
 
   r = step(withResults('done', { state: 'finished', complete: true }), 'true');

@@ -149,8 +149,10 @@ for (const rel of WORKFLOWS) {
 
 test("prepare refuses an artifact-suffix that could make another call's names (before anything runs)", () => {
   const w = workflow('.github/workflows/bench.yml');
-  const s = w.jobs.prepare.steps[0];
-  assert.equal(s.name, 'Artifact names', 'the first step of the first job');
+  // The first steps of the first job: the hosted label's check, then this one.
+  assert.equal(w.jobs.prepare.steps[0].name, 'Hosted runner label');
+  const s = w.jobs.prepare.steps[1];
+  assert.equal(s.name, 'Artifact names', 'the second step of the first job');
   assert.equal(s.env.SUFFIX, '${{ inputs.artifact-suffix }}');
   const run = (/** @type {string} */ suffix) => {
     const out = path.join(tmp, 'github-output');

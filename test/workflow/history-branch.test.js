@@ -176,3 +176,30 @@ test("a publish's staging and lock left in the history are never committed", asy
     'staging and lock are not',
   );
 });
+
+test('a lock the branch carries (tracked) is dropped on fetch and removed from the branch by the next push', async () => {
+  const { env, repo } = bareRemote();
+  // A branch with a committed lock dated far ahead and a staging folder, as a hand or an old publish left it.
+  const seed = path.join(tmpDir('hist'), 'seed');
+  execFileSync('git', ['init', '-q', '-b', 'bench-history', seed]);
+  addFile(seed, 'index.json');
+  writeFileSync(path.join(seed, '.publish.lock'), JSON.stringify({ pid: 1, host: 'x', since: '2999-01-01T00:00:00Z' }));
+  addFile(seed, '.publish/0123456789ab/0');
+  execFileSync('git', ['-C', seed, 'add', '-A']);
+  execFileSync('git', ['-C', seed, '-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-qm', 'lock']);
+  execFileSync('git', ['-C', seed, 'push', '-q', repo, 'HEAD:refs/heads/bench-history']);
+
+  const a = path.join(tmpDir('hist'), 'a');
+  const fetched = await branch('fetch', { ...env, HISTORY: a });
+  assert.equal(fetched.code, 0, fetched.stderr);
+  assert.match(fetched.stdout, /carries a publish lock or staging/);
+  assert.ok(!existsSync(path.join(a, '.publish.lock')) && !existsSync(path.join(a, '.publish')), 'dropped on fetch');
+  addFile(a, 'index.json');
+  writeFileSync(path.join(a, 'index.json'), '{}\n');
+  const pushed = await branch('push', { ...env, HISTORY: a });
+  assert.equal(pushed.code, 0, pushed.stderr);
+  const tree = execFileSync('git', ['--git-dir', repo, 'ls-tree', '-r', '--name-only', 'bench-history'], {
+    encoding: 'utf8',
+  });
+  assert.deepEqual(tree.trim().split('\n'), ['index.json'], 'the branch carries no lock or staging');
+});

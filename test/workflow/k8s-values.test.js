@@ -184,3 +184,66 @@ test('validate.py: repository runners and the default group are refused unless a
     assert.equal(validate(['--deploy', defaultGroup], { RUNNER_ALLOW_DEFAULT_GROUP: '1' }).status, 0);
   }
 });
+
+test(
+  'validate.py: the isolation between jobs is a value (dindBench.isolation) the pod must match (values.schema.json)',
+  { skip },
+  () => {
+    const dindOf = (/** @type {any} */ v) => container(v, 'dind');
+    /** @type {Array<[string, (v: any) => void, RegExp | null]>} */
+    const cases = [
+      ['node-per-job as shipped', () => {}, null],
+      [
+        'kata with its runtime class',
+        (v) => {
+          v.dindBench.isolation = 'kata';
+          v.template.spec.runtimeClassName = 'kata';
+        },
+        null,
+      ],
+      [
+        'sysbox with its runtime class, the sidecar unprivileged',
+        (v) => {
+          v.dindBench.isolation = 'sysbox';
+          v.template.spec.runtimeClassName = 'sysbox-runc';
+          delete dindOf(v).securityContext;
+        },
+        null,
+      ],
+      ['no choice', (v) => delete v.dindBench, /'dindBench' is a required property/],
+      ['a choice that is none of the three', (v) => (v.dindBench.isolation = 'trust-me'), /'trust-me' is not one of/],
+      [
+        'kata without its runtime class',
+        (v) => (v.dindBench.isolation = 'kata'),
+        /'runtimeClassName' is a required property/,
+      ],
+      [
+        'sysbox with the sidecar still privileged',
+        (v) => {
+          v.dindBench.isolation = 'sysbox';
+          v.template.spec.runtimeClassName = 'sysbox-runc';
+        },
+        /template\.spec\.containers\.\d\.securityContext\.privileged: .*dindBench\.isolation is 'sysbox'/,
+      ],
+      [
+        'node-per-job with a runtime class',
+        (v) => (v.template.spec.runtimeClassName = 'kata'),
+        /template\.spec: .*should not be valid/,
+      ],
+      [
+        'node-per-job without its node pool',
+        (v) => delete v.template.spec.nodeSelector,
+        /'nodeSelector' is a required property/,
+      ],
+    ];
+    for (const [what, change, refused] of cases) {
+      const r = validate([variant(DIND, change)]);
+      if (refused === null) assert.equal(r.status, 0, `${what}: ${r.out}`);
+      else {
+        assert.equal(r.status, 1, `${what}: ${r.out}`);
+        assert.match(r.out, refused, what);
+        assert.match(r.out, /values\.schema\.json: dindBench\.isolation is/, what);
+      }
+    }
+  },
+);

@@ -11,6 +11,7 @@ import { createHash, createPublicKey, createVerify } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { tmpDir } from '../history/helpers.js';
 
 const GCE = path.resolve('runners/gce/broker.sh');
@@ -472,23 +473,56 @@ test("the fork barrier: the group's workflows must define the self-hosted jobs, 
   assert.equal(r.status, 2, r.out);
   assert.match(
     r.out,
-    /admits owner\/app\/\.github\/workflows\/bench\.yml@refs\/heads\/main, which defines no self-hosted job: GitHub gives a group's runners only to jobs defined in a selected workflow.*your organisation's fork of dind-bench at a pinned ref/,
+    /admits owner\/app\/\.github\/workflows\/bench\.yml@refs\/heads\/main, which defines no self-hosted job: GitHub gives a group's runners only to jobs defined in a selected workflow.*your organisation's fork of dind-bench at a commit SHA/,
   );
   assert.deepEqual(issued(r.calls), []);
-  // The reusable workflow as it was before its guard job: any workflow calling it, a fork's too, would get a runner.
-  const old = `owner/dind-bench/.github/workflows/reusable-bench.yml@${'a'.repeat(40)}`;
-  const unguarded = readFileSync('.github/workflows/reusable-bench.yml', 'utf8').replaceAll(
-    'dind-bench fork barrier',
-    'x',
-  );
-  s.workflowFile(old, unguarded);
-  r = pass(old);
-  assert.equal(r.status, 2, r.out);
-  assert.match(
-    r.out,
-    /a reusable workflow that does not refuse the events a fork can cause \(no dind-bench guard job\)/,
-  );
-  assert.deepEqual(issued(r.calls), []);
+  // The reusable workflow without its guard, in each way a copy could lose it while keeping the text
+  // "dind-bench fork barrier" (the broker reads the structure, not a marker): any workflow calling it, a
+  // fork's too, would get a runner.
+  const REUSABLE = readFileSync('.github/workflows/reusable-bench.yml', 'utf8');
+  /** @param {(wf: any) => void} edit */
+  const edited = (edit) => {
+    const wf = parseYaml(REUSABLE);
+    edit(wf);
+    return `# dind-bench fork barrier\n${stringifyYaml(wf)}`;
+  };
+  const unguarded = {
+    'no guard job': edited((wf) => delete wf.jobs.guard),
+    'the guard on a runner a variable chooses': edited((wf) => (wf.jobs.guard['runs-on'] = '${{ vars.RUNNER }}')),
+    'the guard with a token': edited((wf) => (wf.jobs.guard.permissions = { contents: 'write' })),
+    'the refusal skippable': edited((wf) => (wf.jobs.guard.steps[0]['continue-on-error'] = true)),
+    'the guard reading no event': edited((wf) => (wf.jobs.guard.steps[0].env = {})),
+    'a job not waiting for the guard': edited((wf) => (wf.jobs.suite.needs = [])),
+    'bench without its own condition': edited((wf) => delete wf.jobs.bench.if),
+    'bench after a failure': edited((wf) => (wf.jobs.bench.if = `\${{ always() || ${wf.jobs.bench.if} }}`)),
+  };
+  let n = 0;
+  for (const [what, text] of Object.entries(unguarded)) {
+    const old = `owner/dind-bench/.github/workflows/reusable-bench.yml@${String(n++).padStart(40, 'a')}`;
+    s.workflowFile(old, text);
+    r = pass(old);
+    assert.equal(r.status, 2, `${what}: ${r.out}`);
+    assert.match(
+      r.out,
+      /a reusable workflow that does not refuse the events a fork can cause \(no dind-bench guard job: /,
+      what,
+    );
+    assert.deepEqual(issued(r.calls), [], what);
+  }
+  // The guarded workflow at a branch or a tag: refused, it can be moved to code without the guard.
+  for (const ref of ['refs/heads/main', 'v1', 'refs/tags/v1.2.0']) {
+    const moving = `owner/dind-bench/.github/workflows/reusable-bench.yml@${ref}`;
+    s.workflowFile(moving, REUSABLE);
+    r = pass(moving);
+    assert.equal(r.status, 2, `${ref}: ${r.out}`);
+    assert.ok(
+      r.out.includes(
+        `a reusable workflow at ${ref}, a ref that can be moved (a branch or a tag) to code without the guard: list it at a commit SHA`,
+      ),
+      r.out,
+    );
+    assert.deepEqual(issued(r.calls), [], ref);
+  }
   // A workflow in a repository the broker cannot read (no Contents: read) is not checked, so refused.
   const hidden = `owner/hidden/.github/workflows/reusable-bench.yml@${'b'.repeat(40)}`;
   writeFileSync(path.join(s.dir, 'unreadable-repos'), 'owner/hidden\n');

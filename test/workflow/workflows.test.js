@@ -3,10 +3,12 @@
 // has its offline stand-in in .actrc (or act would try to fetch it and fail offline); workflow inputs
 // reach shell only through env; permissions start read-only.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
+import { GUARD_RUNNER, HOSTED_LABELS, HOSTED_RUNNER } from '../../src/workflow/reusable.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const read = (/** @type {string} */ rel) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -128,21 +130,60 @@ test('the comment job runs only after a report that succeeded, and posts only th
   }
 });
 
-test('no job of the benchmark workflows names ubuntu-latest directly: the hosted-runner input (default unchanged) chooses', () => {
-  for (const file of ['.github/workflows/bench.yml', '.github/workflows/reusable-bench.yml']) {
+test('the jobs holding write tokens run only on GitHub-hosted runners: no input chooses, the variable may name only hosted labels', () => {
+  // What the hosted expression can evaluate to, whatever DIND_BENCH_HOSTED_RUNNER holds: its list and default.
+  const m =
+    /^\$\{\{ contains\(fromJSON\('(\[[^']*\])'\), vars\.DIND_BENCH_HOSTED_RUNNER\) && vars\.DIND_BENCH_HOSTED_RUNNER \|\| '([^']+)' \}\}$/.exec(
+      HOSTED_RUNNER,
+    );
+  assert.ok(m, HOSTED_RUNNER);
+  const hostedLabel = /^ubuntu-(latest|\d\d\.\d\d)(-arm)?$/;
+  for (const label of [...JSON.parse(m[1]), m[2]]) assert.match(label, hostedLabel);
+  assert.deepEqual(JSON.parse(m[1]), HOSTED_LABELS);
+  for (const file of [
+    '.github/workflows/bench.yml',
+    '.github/workflows/reusable-bench.yml',
+    '.github/workflows/seed.yml',
+  ]) {
     const doc = parse(read(file));
     const on = doc.on ?? doc[/** @type {any} */ (true)];
-    const inputs = on.workflow_dispatch?.inputs ?? on.workflow_call?.inputs;
-    assert.equal(inputs['hosted-runner'].default, 'ubuntu-latest', `${file}: the default is unchanged`);
-    assert.equal(inputs['fail-on-regression'].default, false);
+    const inputs = on.workflow_dispatch?.inputs ?? on.workflow_call?.inputs ?? {};
+    assert.equal(inputs['hosted-runner'], undefined, `${file}: no input decides where a job runs`);
+    if (inputs['fail-on-regression']) assert.equal(inputs['fail-on-regression'].default, false);
     for (const [name, job] of Object.entries(doc.jobs)) {
-      const runsOn = /** @type {any} */ (job)['runs-on'];
-      assert.notEqual(runsOn, 'ubuntu-latest', `${file}: job ${name}`);
-      if (name !== 'bench') assert.match(runsOn, /inputs\.hosted-runner/, `${file}: job ${name}`);
+      const j = /** @type {any} */ (job);
+      const writes = Object.entries(j.permissions ?? {})
+        .filter(([, v]) => v === 'write')
+        .map(([k]) => k);
+      if (name === 'bench') {
+        assert.deepEqual(writes, [], `${file}: the self-hosted job holds no write token`);
+        continue;
+      }
+      if (name === 'guard') assert.equal(j['runs-on'], GUARD_RUNNER, `${file}: the guard's runner is written out`);
+      else assert.equal(j['runs-on'], HOSTED_RUNNER, `${file}: job ${name} (writes: ${writes.join(', ') || 'none'})`);
     }
-    assert.equal(
-      doc.jobs.report.steps.find((/** @type {any} */ s) => s.with?.['fail-on-regression'])?.with['fail-on-regression'],
-      "${{ inputs.fail-on-regression && 'true' || 'false' }}",
+    if (doc.jobs.report) {
+      assert.equal(
+        doc.jobs.report.steps.find((/** @type {any} */ s) => s.with?.['fail-on-regression'])?.with[
+          'fail-on-regression'
+        ],
+        "${{ inputs.fail-on-regression && 'true' || 'false' }}",
+      );
+    }
+  }
+  assert.equal(GUARD_RUNNER, 'ubuntu-latest');
+  // prepare's first step refuses a variable naming anything else, naming it; a hosted label or none passes.
+  const step = parse(read('.github/workflows/bench.yml')).jobs.prepare.steps[0];
+  assert.equal(step.env.HOSTED, '${{ vars.DIND_BENCH_HOSTED_RUNNER }}');
+  const check = (/** @type {string} */ value) =>
+    spawnSync('bash', ['-c', step.run], { encoding: 'utf8', env: { PATH: process.env.PATH, HOSTED: value } });
+  for (const ok of ['', ...HOSTED_LABELS]) assert.equal(check(ok).status, 0, ok);
+  for (const bad of ['self-hosted', 'my-org-runner', 'ubuntu-latest,self-hosted', 'UBUNTU-LATEST', 'ubuntu-latest ']) {
+    const r = check(bad);
+    assert.equal(r.status, 1, bad);
+    assert.match(
+      r.stdout,
+      /::error title=dind-bench hosted runner::the variable DIND_BENCH_HOSTED_RUNNER is '.*', not a GitHub-hosted label/,
     );
   }
 });

@@ -7,8 +7,9 @@ import { register as images } from './images.js';
 import { register as merge } from './merge.js';
 import { register as plan } from './plan.js';
 import { register as publish } from './publish.js';
+import { register as redact } from './redact.js';
 import { register as run } from './run.js';
 import { register as site } from './site.js';
 import { register as workflow } from './workflow.js';
 
-export const COMMANDS = [doctor, images, run, plan, publish, compare, comment, merge, site, history, workflow];
+export const COMMANDS = [doctor, images, run, plan, publish, redact, compare, comment, merge, site, history, workflow];
