@@ -36,6 +36,9 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
       'quick',
       '--bench',
       'lifecycle,sysbench',
+      // every environment of the default run (the quick profile's own are docker, dind and dind-vfs)
+      '--env',
+      'native,docker,dind,dind-vfs',
       '--iterations',
       '2',
       '--distro',
