@@ -7,7 +7,7 @@ import { isDecisionMetric } from '../model/decisions.js';
 import { summarize } from '../stats/index.js';
 import { decideOne, decisionLevel } from './decide.js';
 import { compareSampleSets } from './pair.js';
-import { abPairs, versusTitle, withinRunPairs } from './pairs.js';
+import { abPairs, isAsked, versusTitle, withinRunPairs } from './pairs.js';
 
 export { FALSE_ALARM_RATE, decisionLevel, samplesToDecide } from './decide.js';
 export { compareSampleSets, smallestMannWhitneyP } from './pair.js';
@@ -38,9 +38,6 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  * gated: the metrics a gate names (`--gate`): decisions too, whatever their pair. looks: how many times the
  * run's design could look at its decisions (default: the results' run.looks, else 1).
  */
-
-/** The pairs a run asks about: each environment against Docker, each later Engine line, an A/B. */
-const ASKED = new Set(['dind-vs-docker', 'engine-line', 'ab']);
 
 /**
  * Every comparison inside a run (see ./pairs.js for which), its decisions judged together.
@@ -92,7 +89,7 @@ function readPairs(pairs, opts) {
       if (!b || !b.samples.length || !m.samples.length) continue;
       const bench = pair.candidate.benchmark;
       const decision =
-        (ASKED.has(pair.kind) && isDecisionMetric(bench, m.metric)) || Boolean(opts.gated?.(bench, m.metric));
+        (isAsked(pair.kind) && isDecisionMetric(bench, m.metric)) || Boolean(opts.gated?.(bench, m.metric));
       found.push({ pair, b, m, decision });
     }
   const { level } = decisionLevel(found.filter((f) => f.decision).length, opts.looks ?? 1);

@@ -16,6 +16,13 @@ import { comparedWithDocker } from '../model/environments.js';
  */
 
 /**
+ * The pairs a run asks about, whose decision metrics it decides: each environment against Docker, each later
+ * Engine line against the oldest, an A/B. Docker against native and Alpine against Debian are described only.
+ * @param {PairKind} kind
+ */
+export const isAsked = (kind) => kind === 'dind-vs-docker' || kind === 'engine-line' || kind === 'ab';
+
+/**
  * The pairs of a run's cells that ran, in a stable order.
  * @param {any[]} cells cells with status ok
  * @returns {CellPair[]}

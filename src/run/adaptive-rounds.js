@@ -4,6 +4,7 @@
 // at the design's looks only (./adaptive.js isLook). ./adaptive.js decides; this runs the rounds.
 import { gateFor } from '../reading/gate.js';
 import { decisionsOf, isLook, nextRound, runLevel, sideOf, stopReason } from './adaptive.js';
+import { cellKey } from './plan.js';
 import { addCellTime, addRoundTime, runGuarded } from './steps.js';
 
 /**
@@ -53,10 +54,7 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
     for (const cell of all().filter((c) => c.benchmark === next.benchmark)) {
       if (run.tracker.closing || run.engines?.lost || cell.status !== 'pending') continue;
       if (!next.cells.includes(sideOf(cell))) continue;
-      const key = plan.cells.find(
-        (c) => c.benchmark === cell.benchmark && c.env === cell.environmentKey && c.distro === cell.distro,
-      )?.key;
-      if (!key) continue;
+      const key = cellKey(cell.benchmark, cell.environmentKey, cell.distro);
       const env = /** @type {import('./runner.js').Environment} */ (envs.get(cell.environmentKey));
       const t0 = performance.now();
       await runGuarded({ cell: key, iteration: next.iterations, warmup: false }, cell, env, run, `[sampling] ${key}`);
@@ -101,7 +99,7 @@ function stateOf(benchmark, all, run, opts, level, memo) {
 
 /** What one more step of a cell costs now: the mean of its newest three measured steps. @param {import('./runner.js').RunContext} run @param {any} cell */
 function recentMs(run, cell) {
-  const key = `${cell.benchmark}/${cell.environmentKey}/${cell.distro}`;
+  const key = cellKey(cell.benchmark, cell.environmentKey, cell.distro);
   const times = (run.cellMs?.get(key) ?? []).slice(-3);
   return times.length ? times.reduce((a, x) => a + x, 0) / times.length : Infinity;
 }

@@ -13,7 +13,7 @@
 // so a decision read at any look, or at the end, is held to the rate the report states.
 // bench/eval/adaptive.js measures the whole procedure's A/A.
 import { decideOne, decisionLevel } from '../reading/decide.js';
-import { abPairs, withinRunPairs } from '../reading/pairs.js';
+import { abPairs, isAsked, withinRunPairs } from '../reading/pairs.js';
 import { defaultThreshold } from '../model/change.js';
 import { isDecisionMetric, looksUpTo } from '../model/decisions.js';
 
@@ -49,7 +49,7 @@ export function decisionPairs(cells, pair) {
   const ok = cells.filter((c) => c.status === 'ok' || c.status === 'pending');
   const pairs = pair ? abPairs(ok, pair.baseline, pair.candidate) : withinRunPairs(ok);
   return pairs
-    .filter((p) => p.kind !== 'docker-vs-native' && p.kind !== 'alpine-vs-debian')
+    .filter((p) => isAsked(p.kind))
     .flatMap((p) =>
       p.candidate.metrics
         .filter((/** @type {any} */ m) => isDecisionMetric(p.candidate.benchmark, m.metric))
