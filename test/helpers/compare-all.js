@@ -9,8 +9,9 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
  * @param {Record<string, string>} env the action's inputs (RESULTS, HISTORY, BASELINE, FAIL_ON, ...)
- * @returns {Omit<import('node:child_process').SpawnSyncReturns<string>, 'output'> & { out: string, output: string, summary: string }}
- *   out: the script's OUT folder; output: what it wrote to GITHUB_OUTPUT; summary: its job summary
+ * @returns {Omit<import('node:child_process').SpawnSyncReturns<string>, 'output'> & { dir: string, out: string, output: string, summary: string }}
+ *   dir: the folder that holds all of it; out: the script's OUT folder; output: what it wrote to
+ *   GITHUB_OUTPUT; summary: its job summary
  */
 export function runCompareAll(env) {
   const dir = tmpDir('compare-all');
@@ -34,5 +35,5 @@ export function runCompareAll(env) {
       ...env,
     },
   });
-  return { ...r, out, output: readFileSync(output, 'utf8'), summary: readFileSync(summary, 'utf8') };
+  return { ...r, dir, out, output: readFileSync(output, 'utf8'), summary: readFileSync(summary, 'utf8') };
 }

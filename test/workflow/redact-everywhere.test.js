@@ -14,6 +14,7 @@ import { parse } from 'yaml';
 import { htmlReport } from '../../src/results/report-html.js';
 import { markdownReport } from '../../src/results/report.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
+import { runCompareAll } from '../helpers/compare-all.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PLANTED = { host: 'build-host-17.corp.example', name: 'arc-runner-x7k2p', label: 'gpu-pool-secret' };
@@ -124,28 +125,12 @@ test('with redact none (the control) the identity is in the artifacts, the summa
   assert.deepEqual(Object.keys(found(publishAndBuild(runFolder(), 'none'))), ['host', 'name', 'label']);
 });
 
-/** compare-all.sh as the compare action runs it: its outputs, summary and out folder in one folder. */
+/** compare-all.sh as the compare action runs it (its outputs, summary, out folder and log in one folder). */
 function compareAll(/** @type {string} */ results) {
-  const dir = tmpDir('redact-compare');
-  const out = path.join(dir, 'out');
-  writeFileSync(path.join(dir, 'github-output'), '');
-  writeFileSync(path.join(dir, 'summary.md'), '');
-  const r = spawnSync('bash', [path.join(ROOT, 'actions/compare/compare-all.sh')], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      SUITE: ROOT,
-      OUT: out,
-      RESULTS: results,
-      PR_COMMENT: 'true',
-      GITHUB_ACTIONS: 'true',
-      GITHUB_OUTPUT: path.join(dir, 'github-output'),
-      GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
-    },
-  });
+  const r = runCompareAll({ RESULTS: results, PR_COMMENT: 'true' });
   assert.equal(r.status, 0, r.stdout + r.stderr);
-  writeFileSync(path.join(dir, 'log.txt'), r.stdout + r.stderr);
-  return { dir };
+  writeFileSync(path.join(r.dir, 'log.txt'), r.stdout + r.stderr);
+  return { dir: r.dir };
 }
 
 /** The publish action's scripts: publish-history.sh with REDACT, then the site build; both folders in one. */
