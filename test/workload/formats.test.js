@@ -51,8 +51,10 @@ async function leftBehind(outer, before) {
     )
       containers.push(`${id.slice(0, 12)} ${image}`);
   }
+  // From the snapshot, as `before` is: a network another owner left on a shared engine is not this test's.
   const networks = (await outer.listNetworks())
-    .filter((n) => !before.networks.includes(n.Id) && n.Name.startsWith('dind-bench-registry-'))
+    .filter((n) => now.networks.includes(n.Id) && !before.networks.includes(n.Id))
+    .filter((n) => n.Name.startsWith('dind-bench-registry-'))
     .map((n) => n.Name);
   return { containers, networks };
 }
