@@ -66,7 +66,18 @@ export async function openPage(
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
-  await page.goto(url);
+  // Chromium abandons a navigation when the machine's network interfaces change (ERR_NETWORK_CHANGED),
+  // as they do whenever an engine on the same machine adds or removes a bridge or a container's veth:
+  // that navigation is tried again, and what it recorded is dropped. Any other failure is the test's.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto(url);
+      break;
+    } catch (e) {
+      if (attempt >= 3 || !/ERR_NETWORK_CHANGED/.test(String(e))) throw e;
+      errors.length = 0;
+    }
+  }
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   return { page, errors };
 }
