@@ -16,7 +16,7 @@
  * @type {Readonly<Record<string, { metrics: readonly string[], resource: Resource }>>}
  */
 export const DECISIONS = Object.freeze({
-  lifecycle: { metrics: ['startup.total_ms'], resource: 'start-up' },
+  lifecycle: { metrics: ['startup.without_image_ms'], resource: 'start-up' },
   sysbench: { metrics: ['cpu.events_per_second'], resource: 'CPU' },
   'stress-ng': { metrics: ['cpu.bogo_ops_per_s'], resource: 'CPU' },
   memory: { metrics: ['job_cost.peak_mib'], resource: 'memory' },

@@ -44,7 +44,7 @@ export function patternToRegExp(pattern) {
  * the first container's output) for the built-in suite and the job's time for a workload. A run with
  * neither is gated on every metric.
  */
-export const DEFAULT_GATE = Object.freeze(['lifecycle/startup.total_ms', 'workload.*/job.total_ms']);
+export const DEFAULT_GATE = Object.freeze(['lifecycle/startup.without_image_ms', 'workload.*/job.total_ms']);
 
 /**
  * The gate's metrics: the patterns given, else DEFAULT_GATE where the run has such a metric, else all.

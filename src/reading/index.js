@@ -4,6 +4,7 @@
 // the pull-request comment, `compare --json` and the workflow outputs (./gate.js).
 import { costFactor, defaultThreshold } from '../model/change.js';
 import { isDecisionMetric } from '../model/decisions.js';
+import { withStartupWithoutImage } from '../model/earlier-results.js';
 import { summarize } from '../stats/index.js';
 import { decideOne, decisionLevel } from './decide.js';
 import { compareSampleSets } from './pair.js';
@@ -73,7 +74,8 @@ export const metricsOf = (results) =>
   );
 
 /** @param {import('#model/results.js').Results} results */
-const okCells = (results) => results.cells.filter((/** @type {any} */ c) => c.status === 'ok');
+const okCells = (results) =>
+  results.cells.filter((/** @type {any} */ c) => c.status === 'ok').map((c) => withStartupWithoutImage(c));
 
 /**
  * @param {import('./pairs.js').CellPair[]} pairs @param {ReadOptions} opts

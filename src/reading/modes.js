@@ -9,6 +9,7 @@ import { DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE, costOf } from '../model/job-
 import { meetsPolicy, modeFacts, policyText } from '../model/isolation.js';
 import { median, summarize } from '../stats/index.js';
 import { STARTUP_METRIC, familySentences } from './answer.js';
+import { withStartupWithoutImage } from '../model/earlier-results.js';
 
 /**
  * @typedef {import('#model/isolation.js').ModeTable} ModeTable
@@ -47,7 +48,7 @@ export function modeTable(results, comparisons, opts = {}) {
  * @returns {ModeRow}
  */
 function rowOf(results, comparisons, key, price, policy) {
-  const cells = results.cells.filter((c) => c.environmentKey === key);
+  const cells = results.cells.filter((c) => c.environmentKey === key).map((c) => withStartupWithoutImage(c));
   const env = results.environments.find((e) => e.key === key);
   const iso = cells.find((c) => c.benchmark === 'isolation' && c.status === 'ok' && c.facts?.length);
   const isoCell = cells.find((c) => c.benchmark === 'isolation');

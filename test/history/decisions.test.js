@@ -6,12 +6,12 @@ import { decisionMetrics, isDecision } from '../../src/history/decisions.js';
 import { compareWithHistory } from '../../src/compare/against-history.js';
 
 test("a benchmark's own decisions list wins; else the known ones; else none", () => {
-  assert.deepEqual(decisionMetrics('lifecycle'), ['startup.total_ms']);
+  assert.deepEqual(decisionMetrics('lifecycle'), ['startup.without_image_ms']);
   assert.deepEqual(decisionMetrics('sysbench'), ['cpu.events_per_second']);
   assert.deepEqual(decisionMetrics('fio'), []);
   const definitions = { fio: { decisions: ['read.iops'] }, lifecycle: { decisions: ['daemon.start_to_ready_ms'] } };
   assert.deepEqual(decisionMetrics('fio', definitions), ['read.iops']);
-  assert.equal(isDecision('lifecycle', 'startup.total_ms', definitions), false);
+  assert.equal(isDecision('lifecycle', 'startup.without_image_ms', definitions), false);
   assert.equal(isDecision('lifecycle', 'daemon.start_to_ready_ms', definitions), true);
   // Names from results files are data: an inherited property is no benchmark.
   assert.deepEqual(decisionMetrics('__proto__'), []);

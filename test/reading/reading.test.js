@@ -45,7 +45,7 @@ test("a reading's family: each benchmark's decision metric for the pairs the run
   const r = fixture();
   // The fixture run has no start-up waterfall: the default gate falls back to every metric.
   assert.deepEqual(gateFor([], [{ benchmark: 'sysbench', metric: 'cpu.events_per_second' }]).patterns, []);
-  assert.deepEqual(gateFor([], [{ benchmark: 'lifecycle', metric: 'startup.total_ms' }]).patterns, [...DEFAULT_GATE]);
+  assert.deepEqual(gateFor([], [{ benchmark: 'lifecycle', metric: 'startup.without_image_ms' }]).patterns, [...DEFAULT_GATE]);
   assert.ok(gateFor([], [{ benchmark: 'workload.app', metric: 'job.total_ms' }]).gated('workload.app', 'job.total_ms'));
   const all = readWithinRun(r);
   for (const c of all) {
@@ -224,7 +224,7 @@ test('two inner Engine lines: each later line is judged against the oldest, and 
     assert.equal(c.baseline.env, 'dind@20.10');
     assert.equal(c.title, 'dind@26.1 vs dind@20.10');
   }
-  const startup = lines.find((c) => c.metric === 'startup.total_ms');
+  const startup = lines.find((c) => c.metric === 'startup.without_image_ms');
   assert.ok(startup, 'the start-up is compared across the lines');
   const upgrade = answers(r).filter((a) => a.startsWith('The next Engine line: '));
   assert.equal(upgrade.length, 1);
@@ -232,7 +232,7 @@ test('two inner Engine lines: each later line is judged against the oldest, and 
   // ratio, times the earlier line's median: inside the interval printed beside it), with the reading's outcome.
   const diffS = (startup.baseline.median * (startup.ratio.ratio - 1)) / 1000;
   assert.match(upgrade[0], new RegExp(`^The next Engine line: dind@26\\.1 costs a job \\+${diffS.toFixed(1)} s \\[`));
-  assert.match(upgrade[0], new RegExp(`against dind@20\\.10 \\([^)]*${startup.outcome}`));
+  assert.match(upgrade[0], new RegExp(`against dind@20\\.10, before its images \\([^)]*${startup.outcome}`));
   // A run of one line asks no upgrade question.
   const one = { ...r, cells: r.cells.filter((c) => c.environmentKey !== 'dind@26.1') };
   assert.equal(readWithinRun(one).filter((c) => c.kind === 'engine-line').length, 0);

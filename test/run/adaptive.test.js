@@ -19,7 +19,7 @@ function lifecycle(n, sd, shift) {
     distro: 'debian',
     status: 'pending',
     metrics: [
-      { metric: 'startup.total_ms', better: /** @type {const} */ ('lower'), samples: samples(n, sd, center) },
+      { metric: 'startup.without_image_ms', better: /** @type {const} */ ('lower'), samples: samples(n, sd, center) },
       // described only: never opens a decision, however noisy
       { metric: 'container.stop_ms', better: /** @type {const} */ ('lower'), samples: samples(n, 1, center) },
     ],
@@ -34,7 +34,7 @@ test('a decision is open until its interval decides it; described metrics never 
   assert.equal(noisy.decided, 1);
   assert.deepEqual(
     noisy.open.map((d) => [d.metric, d.baseline, d.candidate]),
-    [['startup.total_ms', 'docker/debian', 'dind@20.10/debian']],
+    [['startup.without_image_ms', 'docker/debian', 'dind@20.10/debian']],
   );
   assert.ok(noisy.open[0].samplesToDecide === null || noisy.open[0].samplesToDecide > 5);
   // The same with 1% noise: both decided (dind a regression beyond 10%).
