@@ -45,7 +45,9 @@ test("a reading's family: each benchmark's decision metric for the pairs the run
   const r = fixture();
   // The fixture run has no start-up waterfall: the default gate falls back to every metric.
   assert.deepEqual(gateFor([], [{ benchmark: 'sysbench', metric: 'cpu.events_per_second' }]).patterns, []);
-  assert.deepEqual(gateFor([], [{ benchmark: 'lifecycle', metric: 'startup.without_image_ms' }]).patterns, [...DEFAULT_GATE]);
+  assert.deepEqual(gateFor([], [{ benchmark: 'lifecycle', metric: 'startup.without_image_ms' }]).patterns, [
+    ...DEFAULT_GATE,
+  ]);
   assert.ok(gateFor([], [{ benchmark: 'workload.app', metric: 'job.total_ms' }]).gated('workload.app', 'job.total_ms'));
   const all = readWithinRun(r);
   for (const c of all) {

@@ -48,7 +48,10 @@ test(
       assert.equal(await page.locator('#f-bench').inputValue(), 'lifecycle');
       const answer = (await page.locator('#answer').innerText()).replace(/\s+/g, ' ');
       for (const a of answers(run)) assert.ok(answer.includes(a.replace(/\s+/g, ' ')), `the page says: ${a}`);
-      assert.match(answer, /dind@20\.10 costs a job \+1\.6 s \[\+0\.32 s, \+4\.9 s\] to start against docker, before its images/);
+      assert.match(
+        answer,
+        /dind@20\.10 costs a job \+1\.6 s \[\+0\.32 s, \+4\.9 s\] to start against docker, before its images/,
+      );
       assert.deepEqual(errors, []);
       await page.close();
     } finally {
