@@ -37,7 +37,7 @@ export function register(cli) {
     )
     .option(
       '--gate <patterns>',
-      'the metrics the gate judges, benchmark/metric patterns with * (e.g. "lifecycle/startup.total_ms"); default all',
+      'the metrics the gate judges, benchmark/metric patterns with * (e.g. "lifecycle/startup.without_image_ms"); default all',
     )
     .option(
       '--price-per-minute <dollars>',
