@@ -43,7 +43,7 @@ async function measure(label, root) {
     // Judged: given an outcome (before: every comparison; after: the decisions, the rest described).
     const judged = comparisons.filter((c) => c.outcome !== null && c.outcome !== undefined && c.described !== true);
     const decided = judged.filter((c) => c.outcome !== 'inconclusive');
-    const upgrade = comparisons.find((c) => c.kind === 'engine-line' && c.metric === 'startup.total_ms');
+    const upgrade = comparisons.find((c) => c.kind === 'engine-line' && c.metric === 'startup.without_image_ms');
     const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
     return {
       label,

@@ -129,7 +129,7 @@ export function meetsPolicy(facts, policy) {
  *   policy: { meets: boolean, why: string[] } | null,
  * }} ModeRow
  *   facts: null when the isolation benchmark did not run or failed here (`reason` says which); startupMs: the
- *   median start-up a job pays (lifecycle startup.total_ms); job: the team's workload; verdicts: the outcomes
+ *   median start-up a job pays before its images (lifecycle startup.without_image_ms); job: the team's workload; verdicts: the outcomes
  *   against docker by benchmark, in the reading's words; cells: how many ran, failed, could not run
  * @typedef {{ runner: string, probed: boolean, price: number, policy: string | null, rows: ModeRow[], answer: string | null }} ModeTable
  */
