@@ -23,6 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_THRESHOLD, defaultThreshold, outcomeOf } from '../../src/model/change.js';
 import { isDecisionMetric, looksUpTo } from '../../src/model/decisions.js';
+import { withStartupWithoutImage } from '../../src/model/earlier-results.js';
 import { decideOne, decisionLevel } from '../../src/reading/decide.js';
 import { withinRunPairs } from '../../src/reading/pairs.js';
 import { mannWhitneyU, ratioOfMedians, seededRandom } from '../../src/stats/index.js';
@@ -39,7 +40,10 @@ export function recordedDecisions(files) {
   const out = [];
   for (const file of files) {
     const r = JSON.parse(readFileSync(file, 'utf8'));
-    const cells = r.cells.filter((/** @type {any} */ c) => c.status === 'ok');
+    // As the reading sees them: an earlier file's lifecycle cells get the start-up decided today.
+    const cells = r.cells
+      .filter((/** @type {any} */ c) => c.status === 'ok')
+      .map((/** @type {any} */ c) => withStartupWithoutImage(c));
     for (const p of withinRunPairs(cells)) {
       if (p.kind === 'docker-vs-native' || p.kind === 'alpine-vs-debian') continue;
       for (const m of p.candidate.metrics) {
