@@ -7,6 +7,12 @@
 # removed is named and left: the tests' own leftover checks compare against what was there before them.
 set -euo pipefail
 
+# Run by hand on an engine that others use, it would remove their runs' objects: it asks to be told.
+if [ "${1:-}" != "--own-engine" ]; then
+  echo "usage: $0 --own-engine   (only on an engine started for this purpose: it removes every run's objects)" >&2
+  exit 2
+fi
+
 filter=label=dind-bench.run
 removed=0
 while read -r id; do
