@@ -1,8 +1,8 @@
 // Results files written by an earlier dind-bench, read as the current one writes them: a metric added
 // since then that is exactly a function of the same iteration's other metrics is derived here, so an
 // earlier run still answers the question the current reading asks of it. Only exact derivations: a metric
-// that would need new measurements stays missing, and its decision says so. Import-free: part of the
-// results model, loaded by the site too.
+// that would need new measurements stays missing, and its decision says so. Import-free, as the rest of
+// the results model.
 
 /**
  * The lifecycle cell with `startup.without_image_ms` (src/engine/startup.js withoutImageMs): the same

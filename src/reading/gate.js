@@ -40,8 +40,9 @@ export function patternToRegExp(pattern) {
 }
 
 /**
- * What a gate judges when the caller names nothing: what a job pays, the start-up (from the start call to
- * the first container's output) for the built-in suite and the job's time for a workload. A run with
+ * What a gate judges when the caller names nothing: what a job pays, the start-up before its images (from
+ * the start call to the first container's output, less the image's load) for the built-in suite and the
+ * job's time for a workload. A run with
  * neither is gated on every metric.
  */
 export const DEFAULT_GATE = Object.freeze(['lifecycle/startup.without_image_ms', 'workload.*/job.total_ms']);
