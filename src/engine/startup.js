@@ -10,6 +10,7 @@
 // phases can disagree with it: when work falls outside the marks (unattributed time, which then needs a
 // phase of its own) or the host's marks were taken late. Marks out of order (a clock disagreed) are
 // clamped and named.
+import { startupWithoutImageMs } from '../model/earlier-results.js';
 
 /**
  * The marks of a DinD start, in the order they happen, each with the phase that ends at it. A phase
@@ -268,6 +269,5 @@ export function timelineMetrics(timeline, prefix) {
  * @param {Timeline} timeline
  */
 export function withoutImageMs(timeline) {
-  const image = timeline.phases.find((p) => p.phase === 'image_load')?.ms ?? 0;
-  return round(Math.max(0, timeline.total_ms - image));
+  return startupWithoutImageMs(timeline.total_ms, timeline.phases.find((p) => p.phase === 'image_load')?.ms ?? 0);
 }
