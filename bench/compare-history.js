@@ -124,7 +124,7 @@ console.log(
   `history: ${RUNS} runs x ${template.length} series = ${RUNS * template.length} points in ${files} shard files (generated in ${(generateMs / 1000).toFixed(1)} s)`,
 );
 console.log(
-  `compare --history: median ${ms.toFixed(0)} ms wall, ${median(cpu).toFixed(0)} ms CPU over ${times.length} repetitions (wall ${times.map((x) => x.toFixed(0)).join(', ')} ms; load average ${load} on ${os.cpus().length} cores); ${verdicts.length} verdicts, ${outcome?.comparisons.length} within-run comparisons`,
+  `compare --history: median ${ms.toFixed(0)} ms wall, ${median(cpu).toFixed(0)} ms CPU over ${times.length} repetitions (wall ${times.map((x) => x.toFixed(0)).join(', ')} ms; load average ${load} on ${os.cpus().length} cores); ${verdicts.length} verdicts, ${outcome?.reading.comparisons.length} within-run comparisons`,
 );
 console.log(`target <= ${TARGET_MS} ms: ${ms <= TARGET_MS ? 'met' : 'NOT met'}`);
 if (values.keep) console.log(`history kept in ${hist}`);

@@ -15,17 +15,25 @@ export class AbError extends Error {}
 const keysOf = (results) => [...new Set(results.cells.map((c) => c.environmentKey))];
 
 /**
+ * The two environments of an A/B must both be in the run, and differ: else an error naming the run's.
+ * @param {import('#model/results.js').Results} results @param {string} baseline @param {string} candidate
+ */
+export function checkPair(results, baseline, candidate) {
+  const keys = keysOf(results);
+  for (const k of [baseline, candidate])
+    if (!keys.includes(k))
+      throw new AbError(`no environment ${JSON.stringify(k)} in this run; its environments: ${keys.join(', ')}`);
+  if (baseline === candidate) throw new AbError('--baseline and --candidate name the same environment');
+}
+
+/**
  * Every metric both environments measured (cells ok), candidate against baseline.
  * @param {import('#model/results.js').Results} results a valid results document @param {string} baseline @param {string} candidate
  * @param {import('../reading/index.js').ReadOptions} [opts]
  * @returns {AbRow[]}
  */
 export function compareEnvironments(results, baseline, candidate, opts = {}) {
-  const keys = keysOf(results);
-  for (const k of [baseline, candidate])
-    if (!keys.includes(k))
-      throw new AbError(`no environment ${JSON.stringify(k)} in this run; its environments: ${keys.join(', ')}`);
-  if (baseline === candidate) throw new AbError('--baseline and --candidate name the same environment');
+  checkPair(results, baseline, candidate);
   return readAb(results, baseline, candidate, opts);
 }
 

@@ -1,82 +1,46 @@
-// The comparison as text: a terminal table, a Markdown report (the GitHub job summary), a pull-request
-// comment, and a JSON document of verdicts.
-import { UPGRADE, answers, modesMarkdown, modesTerminal } from '../results/report.js';
-import { pricingOf } from '../results/job-cost.js';
-import { TOO_FEW_NOTE, anyTooFew, versusTitle } from '../results/within-run.js';
+// `compare`'s outputs, each a layout of the run's one Reading (src/reading/read-run.js): the terminal report,
+// the Markdown report (the GitHub job summary), the pull-request comment and the JSON document (the workflow
+// outputs). Every one opens with the same answer table (../text/answer.js); none computes a comparison.
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
+import { answerMarkdown, answerTerminal } from '../text/answer.js';
 import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } from './rows.js';
 import { mdCode } from '../text/escape.js';
 import { FALSE_ALARM_RATE } from '../reading/decide.js';
-import { costAnswer, startupPhases } from '../reading/answer.js';
+import { TOO_FEW_NOTE } from '../model/change.js';
+import { modesMarkdown, modesTerminal } from '../results/report.js';
 
 /**
- * @typedef {{ results: any, comparisons: import('../results/within-run.js').Comparison[], verdicts: import('./against-history.js').SeriesVerdict[] | null,
- *   gate?: import('../reading/gate.js').Gate, price?: number, billing?: import('../model/job-cost.js').Billing,
- *   modes?: ReturnType<typeof import('../results/report.js').modesOf> }} CompareOutcome
- * price, billing: compare's --price-per-minute and --billing; each absent, the run's own (run.args) or the default
+ * @typedef {import('../reading/read-run.js').RunReading} RunReading
+ * @typedef {{ results: import('#model/results.js').Results, reading: RunReading,
+ *   verdicts: import('./against-history.js').SeriesVerdict[] | null }} CompareOutcome
+ *   verdicts: the run's series against their history (compare --history), null without one
  */
 
 const HOW_TO_READ =
-  "Medians per side; outcome: the change of the candidate against the baseline, + is worse for the metric's " +
-  "direction. Only each benchmark's decision metric (the number a job pays) is decided, for the pairs the run asks; " +
-  "its interval (Welch, on log values, at the level that holds wrong decisions at 5% over the run's decisions and " +
-  'looks) gives the outcome: wholly beyond +T "▲ regression", beyond -T "▼ improvement", inside ±T "equivalent", ' +
-  'anything else "inconclusive", with the smallest change it could have shown ("sees ≥"). Every other metric is ' +
-  '"described": its change and 95% interval, no outcome. ± is half the interval\'s width in points.';
+  "Every comparison of the run, medians per side; outcome: the change of the candidate against the baseline, + is worse for the metric's " +
+  "direction. Only each benchmark's decision metric (the number a job pays) is decided, for the pairs the run asks " +
+  '(the answer above); every other metric is "described": its change and 95% interval, no outcome. ± is half the ' +
+  "interval's width in points.";
 
 /** The legend, with the "(too few)" footnote once when a comparison needs it. @param {CompareOutcome} o */
 function legend(o) {
-  return anyTooFew(o.comparisons) ? [HOW_TO_READ, TOO_FEW_NOTE] : [HOW_TO_READ];
-}
-
-/** Each outcome's answer sentences, composed once: the terminal, the headline (job summary and PR comment) and the JSON all read them. */
-const answered = new WeakMap();
-/** @param {CompareOutcome} o @returns {string[]} */
-function answersOf(o) {
-  if (!answered.has(o)) answered.set(o, answers(o.results, o.comparisons, { price: o.price, billing: o.billing }));
-  return answered.get(o);
-}
-
-/** The cost per job of an outcome (../reading/answer.js costAnswer), composed once like the answers. */
-const costed = new WeakMap();
-/** @param {CompareOutcome} o @returns {import('../reading/answer.js').CostAnswer} */
-export function costOfOutcome(o) {
-  if (!costed.has(o)) {
-    // The environments in the order the answers report them, so the cost is the first answer's.
-    const order = o.results.environments.map((e) => e.key);
-    const against = o.comparisons
-      .filter((c) => c.kind === 'dind-vs-docker')
-      .sort((a, b) => order.indexOf(a.candidate.env) - order.indexOf(b.candidate.env));
-    const first = against.find((c) => c.benchmark === 'lifecycle');
-    const phases = first ? startupPhases(o.results, first.candidate.env, first.candidate.distro) : undefined;
-    costed.set(o, costAnswer(against, { ...pricingOf(o.results, { price: o.price, billing: o.billing }), phases }));
-  }
-  return costed.get(o);
-}
-
-/**
- * The first line of the job summary and of the pull-request comment: the cost per job, in bold. When an
- * answer opens with the same sentence (the start-up's), `rest` is that answer without it, so nothing is
- * said twice.
- * @param {string} cost the cost sentence @param {string} [answer]
- */
-export function costFirst(cost, answer) {
-  const rest = answer?.startsWith(cost) ? answer.slice(cost.length).trim() : answer;
-  return [`**Cost per job:** ${mdText(cost)}`, ...(rest ? ['', mdText(rest)] : [])];
+  const tooFew = o.reading.comparisons.some((c) => c.outcome === 'inconclusive' && c.detectable.change === null);
+  return tooFew ? [HOW_TO_READ, TOO_FEW_NOTE] : [HOW_TO_READ];
 }
 
 /** @param {CompareOutcome} o */
 export function terminalReport(o) {
+  const r = o.reading;
   const out = [
-    `dind-bench compare: run ${o.results.run.id} (${o.results.run.profile}, ${o.results.run.iterations} iterations) on ${o.results.runner.name}`,
+    `dind-bench compare: run ${r.run.id} (${r.run.profile}) on ${r.run.runner}`,
     '',
-    ...answersOf(o).map((a) => wrap(a)),
-    ...(o.verdicts && o.gate ? ['', wrap(`Against history: ${o.gate.sentence}`)] : []),
+    ...answerTerminal(r),
+    ...(o.verdicts ? ['', wrap(`Against history: ${r.gate.sentence}`)] : []),
     '',
   ];
   for (const l of legend(o)) out.push(wrap(l));
-  for (const t of comparisonTables(o.comparisons)) out.push('', t.title, textTable(t.header, t.rows));
-  if (o.comparisons.length === 0)
+  for (const t of comparisonTables(r.comparisons)) out.push('', wrap(t.title), textTable(t.header, t.rows));
+  if (r.comparisons.length === 0)
     out.push('', 'No pairs to compare (the run needs docker and a dind, native or alpine cell of the same benchmark).');
   if (o.verdicts) {
     const t = verdictTable(o.verdicts);
@@ -85,26 +49,25 @@ export function terminalReport(o) {
     for (const g of groupedInsufficient(o.verdicts))
       out.push(wrap(`insufficient data, ${g.count} series: ${g.reason}`));
   }
-  for (const m of modesTerminal(o.modes ?? null)) out.push('', m);
+  for (const m of modesTerminal(r.modes)) out.push('', m);
   // Control characters are what is stripped here (escape sequences from a results file).
   // eslint-disable-next-line no-control-regex
   return out.map((l) => l.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ' ')).join('\n') + '\n';
 }
 
 /**
- * The cost per job first (costOfOutcome: the team's own job, or the start-up a job pays), then what the
- * first environment compared with Docker does by benchmark (../results/report.js answers, from the
- * reading), what a later inner Engine line does to a job where the run measured two, then, against
- * history, the gate's sentence. The first lines of the job summary and of the pull-request comment.
+ * The top of the job summary and of the pull-request comment: the cost per job of the first answer, in
+ * bold, then the answer table and its caveats, then, against history, the gate's sentence.
  * @param {CompareOutcome} o
  */
 export function headline(o) {
-  const all = answersOf(o);
-  const first = all.find((a) => !a.includes('not compared with Docker') && !a.startsWith(UPGRADE));
-  const lines = costFirst(costOfOutcome(o).sentence, first ?? 'No environment was compared with Docker in this run.');
-  for (const a of all.filter((x) => x.startsWith(UPGRADE))) lines.push('', mdText(a));
-  if (o.verdicts && o.gate) lines.push('', `**Against history:** ${mdText(o.gate.sentence)}`);
-  return lines.join('\n');
+  const r = o.reading;
+  return [
+    `**Cost per job:** ${mdText(r.cost.sentence)}`,
+    '',
+    ...answerMarkdown(r),
+    ...(o.verdicts ? ['', `**Against history:** ${mdText(r.gate.sentence)}`] : []),
+  ].join('\n');
 }
 
 /**
@@ -132,13 +95,13 @@ function answerFirst(o) {
 
 /** @param {CompareOutcome} o */
 export function markdownReport(o) {
-  const r = o.results;
+  const r = o.reading;
   const out = [
     ...answerFirst(o),
     '',
     `## dind-bench: run ${mdText(r.run.id)}`,
     '',
-    `Profile **${mdText(r.run.profile)}**, ${r.run.iterations} iterations, runner ${mdText(r.runner.name)}.`,
+    `Profile **${mdText(r.run.profile)}**, ${r.run.iterations} iterations, runner ${mdText(r.run.runner)}.`,
   ];
   out.push(...legend(o).map((l) => `\n${l}`));
   if (o.verdicts) {
@@ -148,15 +111,15 @@ export function markdownReport(o) {
     for (const g of groupedInsufficient(o.verdicts))
       out.push('', `Insufficient data, ${g.count} series: ${mdText(g.reason)}`);
   }
-  for (const t of comparisonTables(o.comparisons))
+  for (const t of comparisonTables(r.comparisons))
     out.push('', `### ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
-  out.push(...modesMarkdown(o.modes ?? null));
+  out.push(...modesMarkdown(r.modes));
   return out.join('\n') + '\n';
 }
 
 /**
- * A short comment for the pull request: the headline, regressions and improvements listed, everything
- * else folded away.
+ * A short comment for the pull request: the headline, regressions and improvements against history listed,
+ * the full report folded away.
  * @param {CompareOutcome} o
  */
 export function prComment(o) {
@@ -171,36 +134,33 @@ export function prComment(o) {
       );
     }
   }
-  // One line per environment compared with Docker, titled by that environment (dood is not DinD), and per
-  // later inner Engine line against the run's oldest (the upgrade question).
-  const against = o.comparisons.filter((c) => c.kind === 'dind-vs-docker' || c.kind === 'engine-line');
-  for (const title of new Set(against.map(versusTitle))) {
-    // Counted over its decisions: the described metrics answer no question.
-    const mine = against.filter((c) => versusTitle(c) === title && c.decision);
-    const n = (/** @type {string} */ x) => mine.filter((c) => c.outcome === x).length;
-    out.push(
-      '',
-      `**${mdText(title)}:** of ${mine.length} decisions, ${n('regression')} regression, ${n('inconclusive')} inconclusive, ${n('improvement')} improvement, ${n('equivalent')} equivalent.`,
-    );
-  }
   out.push('', '<details><summary>Full report</summary>', '', markdownReport(o), '</details>');
   return out.join('\n') + '\n';
 }
 
-/** @param {CompareOutcome} o */
+/**
+ * `compare --json`: the Reading as it is (the answer table, the questions with their numbers, the cost, the
+ * gate, every comparison), and the history verdicts.
+ * @param {CompareOutcome} o
+ */
 export function verdictsDocument(o) {
+  const r = o.reading;
   return {
-    schema: 'dind-bench.compare/1',
-    run: { id: o.results.run.id, fingerprint: o.results.host.fingerprint, runner: o.results.runner.name },
-    answers: answersOf(o),
-    cost: costOfOutcome(o),
-    gate: o.gate ?? null,
+    schema: 'dind-bench.compare/2',
+    run: { id: r.run.id, fingerprint: o.results.host.fingerprint, runner: r.run.runner },
+    intro: r.intro,
+    table: r.table,
+    questions: r.questions,
+    decided: r.decided,
+    caveats: r.caveats,
+    cost: r.cost,
+    gate: r.gate,
     falseAlarmRate: FALSE_ALARM_RATE,
     counts: o.verdicts ? verdictCounts(o.verdicts) : null,
     verdicts: o.verdicts,
-    comparisons: o.comparisons,
+    comparisons: r.comparisons,
     // The mode table (src/reading/modes.js): rows with each fact's value and evidence, and the answer.
-    modes: o.modes ?? null,
+    modes: r.modes,
   };
 }
 

@@ -3,9 +3,7 @@
 // against plain Docker (ratio of medians with interval, Cliff's delta, and the word `compare` reads it
 // as: ../results/within-run.js), and each series against its own previous runs on the same hardware: the
 // verdict `compare --history` gives (../stats/verdicts.js), over the same window of earlier runs.
-import { workloadCosts } from '../results/job-cost.js';
-import { answers, modesOf } from '../results/report.js';
-import { compareWithinRun } from '../results/within-run.js';
+import { readRun } from '../reading/read-run.js';
 import { defaultThreshold } from '../model/change.js';
 import { judgeSeries } from '../reading/history.js';
 import { DEFAULT_RULE, pastWindow } from '../stats/verdicts.js';
@@ -26,8 +24,10 @@ import { summarizePoint } from './summary.js';
  */
 export function overviewOf(results, points, previousPoints) {
   const rows = withNative(rowsOf(points, previousPoints));
-  // The run's reading (../reading/): the same comparisons, outcomes and answer `compare` and report.md give.
-  const comparisons = compareWithinRun(results);
+  // The run's one Reading (../reading/read-run.js): the same answer table, comparisons and outcomes
+  // `compare` and report.md lay out.
+  const reading = readRun(results);
+  const comparisons = reading.comparisons;
   for (const row of rows) row.vsDocker = vsDockerOf(row, comparisons);
   return {
     format: 'dind-bench-overview',
@@ -39,13 +39,23 @@ export function overviewOf(results, points, previousPoints) {
     //    `answers`, the run's answer sentences (report.md's).
     // 6: `modes`, the mode table (src/reading/modes.js: each environment's isolation facts with their
     //    evidence, start-up, workload cost, verdicts against docker, failure rate; the policy's answer).
-    version: 6,
-    modes: modesOf(results, { comparisons }),
-    answers: answers(results, comparisons),
+    // 7: `answer`, the Reading's answer (intro, the answer table, caveats, questions), which the site opens
+    //    with as every report does; `answers` (the sentences of version 5-6) is gone.
+    version: 7,
+    modes: reading.modes,
+    answer: {
+      intro: reading.intro,
+      leftOut: reading.leftOut,
+      table: reading.table,
+      caveats: reading.caveats,
+      questions: reading.questions,
+      decided: reading.decided,
+      cost: reading.cost,
+    },
     run: runOf(results),
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },
     // A workload run's cost per job, as the reports compute it: the site opens with the same sentence.
-    jobs: workloadCosts(results),
+    jobs: reading.jobs,
     host: results.host,
     engines: results.engines,
     environments: results.environments.map((e) => ({

@@ -22,11 +22,10 @@ const signedSeconds = (ms) => `${ms < 0 ? '-' : '+'}${seconds(Math.abs(ms))}`;
 
 /**
  * @typedef {import('./index.js').Comparison} Comparison
- * @typedef {{ price?: number, billing?: import('../model/job-cost.js').Billing, phases?: Record<string, number> }} AnswerOptions
+ * @typedef {{ price?: number, billing?: import('../model/job-cost.js').Billing }} AnswerOptions
  * price: dollars per runner-minute (a hosted minute's, or a self-hosted runner's hourly price / 60);
  * billing: how minutes count (hosted: per started minute; occupancy: to the second), the same model as
  * the workload's sentence (../model/job-cost.js moneyOf);
- * phases: the candidate's median phase times (ms) by startup metric, for what the start-up is made of.
  */
 
 /**
@@ -63,11 +62,10 @@ export const secondsText = (cost) =>
  */
 export function startupSentence(c, opts = {}) {
   const cost = jobCostOf(c, opts);
-  const made = madeOf(opts.phases);
   return (
     `${c.candidate.env} costs a job ${secondsText(cost)} to start against ${c.baseline.env}, before its images ` +
     `(${seconds(c.candidate.median)} vs ${seconds(c.baseline.median)}, ${outcomeText(c)}), ${cost.money.text}, ` +
-    `${pricingText(cost.pricing)}${cost.money.note ? ` (${cost.money.note})` : ''}${made ? `; ${made}` : ''}.`
+    `${pricingText(cost.pricing)}.`
   );
 }
 
@@ -125,32 +123,6 @@ export function costAnswer(comparisons, opts = {}) {
     occupancyPer1000: cost.money.occupancyPer1000,
     ...cost.pricing,
   };
-}
-
-/**
- * "of its 0.62 s: inner engine ready 0.45 s, first container 0.17 s; its image, loaded from the runner's
- * engine, took 4.3 s more (described, not decided: ...)".
- * @param {Record<string, number> | undefined} phases
- */
-function madeOf(phases) {
-  const total = phases?.[STARTUP_METRIC] ?? 0;
-  if (!phases || !(total > 0)) return '';
-  const image = phases['startup.image_load_ms'] ?? 0;
-  const first = ['startup.first_create_ms', 'startup.first_attach_ms', 'startup.first_start_ms'].reduce(
-    (a, k) => a + (phases[k] ?? 0),
-    0,
-  );
-  const engine = Math.max(0, total - first);
-  const parts = [
-    ...(engine > 0 && first < total ? [`inner engine ready ${seconds(engine)}`] : []),
-    `first container ${seconds(first)}`,
-  ];
-  const own =
-    image > 0
-      ? `; its image, loaded from the runner's engine, took ${seconds(image)} more (described, not decided: ` +
-        "a stand-in for the job's own pulls whose time drifts with the machine's state; a workload measures yours)"
-      : '';
-  return `of its ${seconds(total)}: ${parts.join(', ')}${own}`;
 }
 
 /** "regression", "equivalent within ±10%", "inconclusive, sees ≥ 39%". @param {Comparison} c */
@@ -212,33 +184,6 @@ const isQuestion = (c) => c.decision && isDecisionMetric(c.benchmark, c.metric);
 
 /** +75% @param {number} x */
 const pct = (x) => `${x >= 0 ? '+' : '-'}${unsignedPct(x)}`;
-
-/**
- * How many of these decisions were decided: "3 of 4 decided".
- * @param {Comparison[]} comparisons
- */
-export function decidedCount(comparisons) {
-  const d = comparisons.filter(isQuestion);
-  return { decided: d.filter((c) => c.outcome !== 'inconclusive' && c.outcome !== null).length, of: d.length };
-}
-
-/**
- * The answer for one candidate against one baseline: the start-up a job pays (where the run measured it),
- * then its decisions by resource family. Described metrics are not part of it.
- * @param {Comparison[]} comparisons @param {AnswerOptions} [opts]
- */
-export function answerFor(comparisons, opts = {}) {
-  if (!comparisons.length) return '';
-  const { candidate, baseline } = comparisons[0];
-  const startup = comparisons.find((c) => c.benchmark === 'lifecycle' && c.metric === STARTUP_METRIC && c.decision);
-  const first = startup ? `${startupSentence(startup, opts)} ` : '';
-  const rest = comparisons.filter((c) => c !== startup);
-  const families = familySentences(rest);
-  if (!families.length)
-    return `${first}${candidate.env} against ${baseline.env}: ${startup ? 'no other decision' : 'no decision'} in this run (its metrics are described only: none is a benchmark's decision metric).`.trim();
-  const { decided, of } = decidedCount(comparisons);
-  return `${first}${candidate.env} against ${baseline.env}, ${decided} of ${of} decided: ${families.join('; ')}.`;
-}
 
 /**
  * The median of each start-up phase of one environment's lifecycle cell (for what its start-up is made of).

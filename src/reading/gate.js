@@ -1,27 +1,38 @@
 // The gate: what a pipeline decides on. It reads the outcomes of the metrics it gates (all, or those the
 // caller names) and fails closed: `--fail-on regression` fails on a regression, `--fail-on inconclusive`
 // also on a metric that could not be judged, so a gate never passes on what it could not see.
-// The workflow outputs (actions/compare) are this object, as written by `compare --json`.
+// The workflow outputs (actions/compare) are this object, as written by `compare --json`. Every exit code
+// of a command that reads a run comes from one function here, exitCodeOf, from the Reading.
+import { isDecisionMetric } from '../model/decisions.js';
+import { metricsOf } from './index.js';
 
 /** Exit codes of `compare` with --fail-on (run uses 3 for failed cells, 1 for usage). */
 export const EXIT_REGRESSION = 4;
 export const EXIT_INCONCLUSIVE = 8;
+/** Exit codes of `run` once its results are read: cells failed; default cells left out for the budget. */
+export const EXIT_CELLS_FAILED = 3;
+export const EXIT_LESS_THAN_ASKED = 6;
+
+/**
+ * The exit code of a command, from its Reading: `run` fails on cells that failed (3), then says it measured
+ * less than its profile plans (6); `compare` exits as its gate decided (4 a regression, 8 inconclusive with
+ * --fail-on inconclusive: it fails closed on what it could not see).
+ * @param {{ gate: { exitCode: number }, complete: boolean, leftOutCells: number }} reading
+ * @param {'run' | 'compare'} command
+ */
+export function exitCodeOf(reading, command) {
+  if (command === 'compare') return reading.gate.exitCode;
+  return !reading.complete ? EXIT_CELLS_FAILED : reading.leftOutCells ? EXIT_LESS_THAN_ASKED : 0;
+}
 
 /** What a gate fails on. */
 export const FAIL_ON = Object.freeze(/** @type {const} */ (['regression', 'inconclusive']));
 
 /**
- * @typedef {{
- *   benchmark: string, metric: string, where: string, outcome: import('../model/change.js').Outcome,
- *   change: number | null, sees: number | null, samplesToDecide?: number | null,
- * }} GateItem
+ * @typedef {import('#model/reading.js').GateItem} GateItem
  * `where`: the environment (and distribution) judged; `sees`: the smallest change it could have seen
  * (null: none, too few samples).
- * @typedef {{
- *   verdict: import('../model/change.js').Outcome | 'nothing gated', failOn: typeof FAIL_ON[number] | null,
- *   gated: number, regressed: GateItem[], inconclusive: GateItem[], worst: GateItem | null,
- *   unseen: number | 'any' | null, exitCode: number, sentence: string,
- * }} Gate
+ * @typedef {import('#model/reading.js').Gate} Gate
  * `unseen`: the largest change the gate could not have seen, over its inconclusive metrics (the largest
  * `sees`; 'any' when one could not have seen a change of any size); null when every gated metric was decided.
  */
@@ -148,3 +159,54 @@ export function gateSentence(g, why = null) {
   }
   return `${g.verdict === 'improvement' ? 'Improvement or equivalent' : 'Equivalent'}: every one of ${g.gated} gated metrics was decided, none regressed.${end}`;
 }
+
+/** "lifecycle/*,workload/*" as patterns; none: every metric. @param {string | undefined} list */
+const gatePatterns = (list) =>
+  (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * What the gate of a run judges: the metrics `--gate` names (each pattern must match a metric the run
+ * measured: a gate on what was not measured would pass on nothing, so it is refused, naming the run's
+ * decision metrics); without --gate, what a job pays where measured (DEFAULT_GATE), else the run's
+ * decisions. `named`: the metrics --gate made decisions of, for the reading (undefined without --gate).
+ * @param {string | undefined} list @param {import('#model/results.js').Results} results
+ */
+export function gateOfRun(list, results) {
+  const patterns = gatePatterns(list);
+  const metrics = metricsOf(results);
+  for (const p of patterns) {
+    const re = patternToRegExp(p);
+    if (!metrics.some((m) => re.test(`${m.benchmark}/${m.metric}`))) {
+      const decisions = [
+        ...new Set(
+          metrics.filter((m) => isDecisionMetric(m.benchmark, m.metric)).map((m) => `${m.benchmark}/${m.metric}`),
+        ),
+      ];
+      throw new Error(
+        `--gate ${JSON.stringify(p)}: no metric of this run matches it, so the gate would judge nothing; the run's decision metrics: ${decisions.join(', ') || 'none'} (benchmark/metric, * for any part)`,
+      );
+    }
+  }
+  const gate = gateFor(patterns, metrics);
+  const gated = gate.patterns.length ? gate.gated : isDecisionMetric;
+  return { gated, named: patterns.length ? gate.gated : undefined };
+}
+
+/**
+ * The gate's items from an A/B's comparisons: no number to read (a median of 0) is not a pass, so it
+ * counts as not judged.
+ * @param {import('./index.js').Comparison[]} comparisons @returns {GateItem[]}
+ */
+export const gateItemsOf = (comparisons) =>
+  comparisons.map((c) => ({
+    benchmark: c.benchmark,
+    metric: c.metric,
+    where: `${c.candidate.env}/${c.candidate.distro}`,
+    outcome: c.outcome ?? /** @type {const} */ ('inconclusive'),
+    change: Number.isFinite(c.worse) ? c.worse : null,
+    sees: c.detectable.change,
+    samplesToDecide: c.samplesToDecide,
+  }));

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { readJsonFile } from './read-json.js';
 import { htmlReport } from './report-html.js';
 import { markdownReport } from './report.js';
+import { readRun } from '../reading/read-run.js';
 import { validateResults } from './schema.js';
 
 export class MergeError extends Error {}
@@ -253,8 +254,9 @@ export async function mergeCommand({ shards: paths, out, log }) {
     if (!existsSync(raw)) continue;
     await cp(raw, path.join(outDir, 'raw'), { recursive: true, force: false, errorOnExist: false });
   }
-  await writeFile(path.join(outDir, 'report.md'), markdownReport(merged));
-  await writeFile(path.join(outDir, 'report.html'), htmlReport(merged));
+  const reading = readRun(merged);
+  await writeFile(path.join(outDir, 'report.md'), markdownReport(reading, merged));
+  await writeFile(path.join(outDir, 'report.html'), htmlReport(reading, merged));
   // Write-then-rename, last: a results.json present means a finished merge.
   await writeFile(`${file}.tmp`, JSON.stringify(merged, null, 2) + '\n');
   await rename(`${file}.tmp`, file);

@@ -2,29 +2,21 @@
 // opens after the quick start. It answers first (a sentence per DinD environment), then shows DinD
 // against Docker as a chart with intervals, then the tables. It fits a 1400 px wide window without
 // horizontal scrolling. The history site with charts over many runs is built by `site build`.
-import { jobSentence, workloadCosts } from './job-cost.js';
-import {
-  DETECTABLE_READING,
-  READING,
-  answers,
-  detectableTables,
-  leftOutNote,
-  modesOf,
-  problemGroups,
-  samplingNote,
-  summaryTables,
-} from './report.js';
+import { DETECTABLE_READING, READING } from '../reading/tables.js';
 import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '../model/isolation.js';
-import { TOO_FEW_NOTE, compareWithinRun, costFactor, details, reading, worseInterval } from './within-run.js';
+import { TOO_FEW_NOTE, costFactor, details, reading, worseInterval } from './within-run.js';
+import { tooFew } from './report.js';
 import { waterfallSection } from './waterfall.js';
+import { answerHtml, esc } from '../text/answer.js';
 
-/** Every data-derived string printed in HTML goes through here. @param {unknown} s */
-export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export { esc };
 
-/** @param {import('#model/results.js').Results} results */
-export function htmlReport(results) {
-  const all = compareWithinRun(results);
-  const comparisons = all.filter((c) => c.kind === 'dind-vs-docker');
+/**
+ * @param {import('../reading/read-run.js').RunReading} r the run's Reading
+ * @param {import('#model/results.js').Results} results its results (facts and the waterfall's phases)
+ */
+export function htmlReport(r, results) {
+  const comparisons = r.comparisons.filter((c) => c.kind === 'dind-vs-docker');
   const envRows = results.environments
     .map(
       (e) =>
@@ -37,8 +29,7 @@ export function htmlReport(results) {
     .filter((e) => e.facts?.isolation)
     .map((e) => `<p class="note isolation"><b>${esc(e.key)}</b>: ${esc(e.facts?.isolation ?? '')}</p>`)
     .join('\n');
-  const summary = summaryTables(results);
-  const tables = summary
+  const tables = r.tables
     .map((t) => {
       const verdictFrom = t.header.length - (t.comparisons[0]?.length ?? 0);
       const cell = (/** @type {string} */ c, /** @type {number} */ i, /** @type {number} */ row) => {
@@ -54,7 +45,7 @@ export function htmlReport(results) {
       );
     })
     .join('\n');
-  const detect = detectableTables(results, summary)
+  const detect = r.detectable
     .map(
       (t) =>
         `<h3>${esc(t.title)}</h3>\n<div class="scroll"><table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
@@ -64,10 +55,7 @@ export function htmlReport(results) {
         '\n</tbody></table></div>',
     )
     .join('\n');
-  const groups = problemGroups(results);
-  const tooFew = summary.some((t) =>
-    t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && c.detectable.change === null)),
-  );
+  const groups = r.problems;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dind-bench run ${esc(results.run.id)}</title>
@@ -78,6 +66,7 @@ body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem auto; padding: 0 1.
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { padding: .2rem .6rem; border-bottom: 1px solid var(--grid); text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
+table.answers td, table.answers th { text-align: left; white-space: normal; }
 .worse, .bad { color: var(--bad); } .better, .ok { color: var(--good); }
 .scroll { overflow-x: auto; max-width: 100%; } small, .note { font-weight: normal; opacity: .75; }
 .answer { font-size: 1.1rem; } .answer li { margin: .3rem 0; }
@@ -85,14 +74,10 @@ svg { display: block; width: 100%; height: auto; font: 11px system-ui, sans-seri
 svg text { fill: currentColor; } svg .grid { stroke: var(--grid); } svg .one { stroke: currentColor; opacity: .6; }
 </style></head><body>
 <h1>DinD vs Docker on ${esc(results.runner.name)}</h1>
-${leftOutNote(results) ? `<p class="answer bad"><b>${esc(leftOutNote(results))}</b></p>\n` : ''}${workloadCosts(results)
-    .map((w) => `<p class="answer"><b>${esc(jobSentence(w))}</b></p>`)
-    .join('')}<ul class="answer">${answers(results, all)
-    .map((a) => `<li>${esc(a)}</li>`)
-    .join('')}</ul>
+${answerHtml(r)}
 <p>Profile <b>${esc(results.run.profile)}</b>, ${esc(results.run.iterations)} iterations after ${esc(results.run.warmup)} warm-up, environments interleaved.
 ${esc(results.host.cpuModel)} (${esc(results.host.cores)} cores, ${Math.round(results.host.memoryBytes / 2 ** 30)} GiB), ${esc(results.host.distribution)}, kernel ${esc(results.host.kernel)}, cgroup v${esc(results.host.cgroupVersion)};
-outer engine ${esc(results.engines.outer.version)} (${esc(results.engines.outer.storageDriver)}). ${esc(samplingNote(results))}</p>
+outer engine ${esc(results.engines.outer.version)} (${esc(results.engines.outer.storageDriver)}). ${esc(r.samplingNote)}</p>
 <h2>DinD against Docker, every metric</h2>
 <p class="note">How many times worse than plain Docker (log scale: left of 1 is better): the dot is the ratio of medians (filled when the difference is significant), the line its 95% bootstrap interval; values beyond the axis end in an arrow. Hover for the numbers.</p>
 ${overheadChart(comparisons)}
@@ -101,10 +86,10 @@ ${overheadChart(comparisons)}
 ${envRows}
 </tbody></table></div>
 ${isolation}
-${modesHtml(modesOf(results))}
+${modesHtml(r.modes)}
 ${waterfallSection(results)}
 <h2>Medians and verdicts</h2>
-<p class="note">${esc(READING)}${tooFew ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>
+<p class="note">${esc(READING)}${tooFew(r) ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>
 ${tables}
 ${detect ? `<h2>What this run can detect</h2>\n<p class="note">${esc(DETECTABLE_READING)}</p>\n${detect}` : ''}
 ${groups.length ? `<h2>Cells that did not run</h2><ul>${groups.map((g) => `<li><b>${esc(g.status)}</b>, ${g.count} cell${g.count > 1 ? 's' : ''}: ${esc(g.reason)}<br><small>Cells: ${esc(g.where)}</small>${g.tail ? `<pre>${esc(g.tail)}</pre>` : ''}</li>`).join('')}</ul>` : ''}
@@ -116,7 +101,7 @@ ${groups.length ? `<h2>Cells that did not run</h2><ul>${groups.map((g) => `<li><
 /**
  * The mode table as HTML: the answer, then one row per mode; a fact that weakens isolation in red, its
  * evidence on hover.
- * @param {ReturnType<typeof modesOf>} m
+ * @param {import('../reading/read-run.js').ModesOf} m
  */
 export function modesHtml(m) {
   if (!m) return '';

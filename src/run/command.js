@@ -18,6 +18,7 @@ import { DIND_START_S, IMAGE_LOAD_S, stepEstimates } from './estimate.js';
 import { describeImages, prepareImages } from './images.js';
 import { dindImage } from '../images/catalog.js';
 import { printReport, writeOutputs } from './outputs.js';
+import { EXIT_CELLS_FAILED, EXIT_LESS_THAN_ASKED, exitCodeOf } from '../reading/gate.js';
 import { validateParamOverrides } from './params.js';
 import { makePlan } from './plan.js';
 import { planCells } from './cells.js';
@@ -37,7 +38,13 @@ import { OUT_LOCK, lockOut } from './out-lock.js';
  * takes precedence: 3); OVER_BUDGET: with --budget-strict, the budget cannot hold what was asked for:
  * refused before the first step, or stopped before going over (the partial results say "interrupted").
  */
-export const EXIT = { OK: 0, CELLS_FAILED: 3, ENGINE_LOST: 5, LESS_THAN_ASKED: 6, OVER_BUDGET: 7 };
+export const EXIT = {
+  OK: 0,
+  CELLS_FAILED: EXIT_CELLS_FAILED,
+  ENGINE_LOST: 5,
+  LESS_THAN_ASKED: EXIT_LESS_THAN_ASKED,
+  OVER_BUDGET: 7,
+};
 
 /** What a budget keeps for the end of the run: teardown, describing the images, the reports. */
 const RESERVE_MS = 45_000;
@@ -164,15 +171,14 @@ async function measure(o, { design, plan, estimates, images, fit, peakRss, outDi
     peakRss,
   });
   if (o.resumed) resumedFacts(results, o.resumed, executed.cells);
-  await writeOutputs(outDir, file, results);
-  printReport(results, outDir, file, o.log);
+  const reading = await writeOutputs(outDir, file, results);
+  printReport(reading, results, outDir, file, o.log);
   const left = leftForBudget(results);
   if (left.length)
     o.log(
-      `budget: this run measured less than its profile plans: ${left.length} cell(s) the profile added by default were left out for the budget (see the top of report.md); exit ${results.run.complete ? EXIT.LESS_THAN_ASKED : EXIT.CELLS_FAILED}`,
+      `budget: this run measured less than its profile plans: ${left.length} cell(s) the profile added by default were left out for the budget (see the top of report.md); exit ${exitCodeOf(reading, 'run')}`,
     );
-  const exitCode = !results.run.complete ? EXIT.CELLS_FAILED : left.length ? EXIT.LESS_THAN_ASKED : EXIT.OK;
-  return { exitCode, results, file };
+  return { exitCode: exitCodeOf(reading, 'run'), results, file };
 }
 
 /**

@@ -1,25 +1,20 @@
-// What a finished run leaves: DIR/results.json, DIR/report.md and DIR/report.html, and the report printed.
+// What a finished run leaves: DIR/results.json, DIR/report.md and DIR/report.html, and the report printed:
+// each a layout of the run's one Reading (src/reading/read-run.js), built once here.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { htmlReport } from '../results/report-html.js';
-import {
-  answers,
-  leftOutNote,
-  markdownReport,
-  modesOf,
-  modesTerminal,
-  problems,
-  summaryTables,
-} from '../results/report.js';
-import { costTable, jobSentence, workloadCosts } from '../results/job-cost.js';
+import { markdownReport, modesTerminal, problemLines } from '../results/report.js';
+import { costTable } from '../model/job-cost.js';
 import { validateResults } from '../results/schema.js';
+import { readRun } from '../reading/read-run.js';
+import { answerTerminal } from '../text/answer.js';
 import { textTable, wrap } from '../text/tables.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('./document.js').assembleResults>>} ResultsDocument */
 
 /**
  * Validates the document, then writes results.json (write-then-rename: a reader never sees half a file)
- * and the Markdown and HTML reports next to it.
+ * and the Markdown and HTML reports next to it, from the run's Reading, which it returns.
  * @param {string} outDir @param {string} file @param {ResultsDocument} results
  */
 export async function writeOutputs(outDir, file, results) {
@@ -27,30 +22,28 @@ export async function writeOutputs(outDir, file, results) {
   await mkdir(outDir, { recursive: true });
   await writeFile(`${file}.tmp`, JSON.stringify(results, null, 2) + '\n');
   await rename(`${file}.tmp`, file);
-  await writeFile(path.join(outDir, 'report.md'), markdownReport(results));
-  await writeFile(path.join(outDir, 'report.html'), htmlReport(results));
+  const reading = readRun(results);
+  await writeFile(path.join(outDir, 'report.md'), markdownReport(reading, results));
+  await writeFile(path.join(outDir, 'report.html'), htmlReport(reading, results));
+  return reading;
 }
 
 /**
- * The medians and verdicts per benchmark, the cells that did not run (each reason once), the answer per
- * DinD environment, and where the files are.
- * @param {ResultsDocument} results @param {string} outDir @param {string} file
- * @param {(s: string) => void} log
+ * The medians and verdicts per benchmark, the cells that did not run (each reason once), then the answer
+ * (last, where the terminal leaves the eye), the workload's costs and the mode table, and where the files are.
+ * @param {import('../reading/read-run.js').RunReading} reading @param {ResultsDocument} results
+ * @param {string} outDir @param {string} file @param {(s: string) => void} log
  */
-export function printReport(results, outDir, file, log) {
-  const jobs = workloadCosts(results);
-  const left = leftOutNote(results);
-  if (left) log(`\n${wrap(left)}`);
-  for (const w of jobs) log(`\n${wrap(jobSentence(w))}`);
-  for (const t of summaryTables(results)) log(`\n${t.title}\n${textTable(t.header, t.rows)}`);
-  for (const p of problems(results)) log(`\n${wrap(p)}`);
-  for (const a of answers(results)) log(`\n${wrap(a)}`);
-  for (const w of jobs) {
+export function printReport(reading, results, outDir, file, log) {
+  for (const t of reading.tables) log(`\n${wrap(t.title)}\n${textTable(t.header, t.rows)}`);
+  for (const p of problemLines(reading)) log(`\n${wrap(p)}`);
+  for (const w of reading.jobs) {
     const t = costTable(w);
-    log(`\n${t.title}\n${textTable(t.header, t.rows)}`);
+    log(`\n${wrap(t.title)}\n${textTable(t.header, t.rows)}`);
   }
+  log(`\n${answerTerminal(reading).join('\n')}`);
   // The mode table last: the answer to "which mode should our CI use" closes the run's output.
-  for (const m of modesTerminal(modesOf(results))) log(`\n${m}`);
+  for (const m of modesTerminal(reading.modes)) log(`\n${m}`);
   const rssMib = Math.round(results.harness.peakRssBytes / 2 ** 20);
   log(
     `\nresults: ${file}\nreport:  ${path.join(outDir, 'report.md')} and report.html\nwall time ${results.harness.wallSeconds} s, harness peak RSS ${rssMib} MiB`,

@@ -15,8 +15,8 @@ import {
 import { validateResults } from '../../src/results/schema.js';
 import { comparisonTables } from '../../src/compare/rows.js';
 import { ISOLATION } from '../../src/environments/dood.js';
-import { markdownReport } from '../../src/results/report.js';
-import { esc, htmlReport } from '../../src/results/report-html.js';
+import { esc } from '../../src/text/answer.js';
+import { runHtml, runMarkdown } from '../helpers/reading.js';
 import { compareWithinRun } from '../../src/results/within-run.js';
 import { makePlan } from '../../src/run/plan.js';
 
@@ -87,8 +87,8 @@ test("DooD's isolation trade-off is stated beside its figures in report.md and r
   const r = JSON.parse(readFileSync(ALTERNATIVES_RUN, 'utf8'));
   const isolation = r.environments.find((/** @type {any} */ e) => e.key === 'dood').facts.isolation;
   assert.equal(isolation, ISOLATION, 'recorded by the dood environment at setup');
-  assert.ok(markdownReport(r).includes(isolation));
-  const html = htmlReport(r);
+  assert.ok(runMarkdown(r).includes(isolation));
+  const html = runHtml(r);
   // Escaped like every recorded string ("job's" has an apostrophe).
   assert.ok(html.includes(`<b>dood</b>: ${esc(isolation)}`), 'report.html names the trade-off');
   assert.ok(!html.includes(isolation), 'and prints it escaped');
@@ -149,6 +149,6 @@ test('a real run with podman: it validates, podman is compared with Docker under
   const names = cell.metrics.map((/** @type {any} */ m) => m.metric);
   assert.ok(names.includes('startup.ping_ready_ms') && !names.includes('startup.containerd_start_ms'), names.join());
   assert.ok(!names.some((/** @type {string} */ n) => n.startsWith('daemon_tls.')), 'no TLS start: Podman serves none');
-  assert.ok(markdownReport(r).includes(podman.facts.isolation));
-  assert.ok(htmlReport(r).includes(`<b>podman</b>: ${esc(podman.facts.isolation)}`));
+  assert.ok(runMarkdown(r).includes(podman.facts.isolation));
+  assert.ok(runHtml(r).includes(`<b>podman</b>: ${esc(podman.facts.isolation)}`));
 });

@@ -187,9 +187,14 @@ test('in GitHub Actions: the report goes to the job summary and each regression 
     text.split('\n')[0],
     '**Cost per job:** not measured in this run: it comes from a workload (your own job) or from the lifecycle benchmark (the start-up a job pays).',
   );
-  assert.match(text.split('\n')[2], /against docker, 0 of 1 decided: CPU: inconclusive/);
+  const lines = text.split('\n');
+  assert.match(lines[2], /: 0 of 1 question decided\./);
+  assert.match(lines[4], /^\| question \| answer \| change \\\[interval\\\] \|/);
+  assert.match(lines[7], /^\| CPU \| inconclusive \| /);
+  const against = lines.findIndex((l) => l.startsWith('**Against history:**'));
+  assert.ok(against > 7 && against < lines.indexOf('## dind-bench: run ci-slow'), 'after the answer, before any heading');
   assert.match(
-    text.split('\n')[4],
+    lines[against],
     /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: \S+ \S+ on \S+ \+\d+\.\d%/,
   );
   assert.match(
@@ -223,10 +228,11 @@ test('the pull request comment opens with the answer and its magnitude, then the
   }
   const lines = readFileSync(comment, 'utf8').split('\n');
   assert.match(lines[0], /^\*\*Cost per job:\*\* not measured in this run/);
-  assert.match(lines[2], /against docker, 0 of 1 decided: CPU: /);
-  assert.match(lines[4], /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: .* \+\d+\.\d%/);
+  assert.match(lines[7], /^\| CPU \| inconclusive \| [+-][\d.,]+% \\\[/);
+  const against = lines.findIndex((l) => l.startsWith('**Against history:**'));
+  assert.match(lines[against], /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: .* \+\d+\.\d%/);
   assert.equal(
-    lines[6],
+    lines[against + 2],
     "[full report (this run's artifacts)](https://github.com/o/r/actions/runs/42) · [history site](https://o.github.io/r/)",
   );
   // Without a regression the first line is still an answer with a magnitude: the run's own sentence.
@@ -238,8 +244,8 @@ test('the pull request comment opens with the answer and its magnitude, then the
     print: () => {},
   });
   const sameLines = readFileSync(same, 'utf8').split('\n');
-  assert.match(sameLines[2], /against docker, 0 of 1 decided: CPU: inconclusive, sees ≥ \d+%/);
-  assert.match(sameLines[4], /^\*\*Against history:\*\* (Inconclusive|Equivalent)/);
+  assert.match(sameLines[7], /^\| CPU \| inconclusive \| .* \| – \| \\~[\d,]+ a side \|$/);
+  assert.match(sameLines.find((l) => l.startsWith('**Against history:**')) ?? '', /^\*\*Against history:\*\* (Inconclusive|Equivalent)/);
 });
 
 test('bad input: another schema version, a unit that changed, a missing file; nothing is written', async () => {
@@ -292,8 +298,8 @@ test('bad input: another schema version, a unit that changed, a missing file; no
 });
 
 test("the run's own report.md shows DinD vs Docker per metric with interval, p-value and effect size", async () => {
-  const { markdownReport } = await import('../../src/results/report.js');
-  const md = markdownReport(fixture());
+  const { runMarkdown } = await import('../helpers/reading.js');
+  const md = runMarkdown(fixture());
   assert.match(md, /\| container\.create_ms \(ms\) \| – \| 8\.63 \| 12\.3 \| \+43% ±44 described \|/);
   assert.match(md, /\| container\.stop_ms \(ms\) \| 0\.427 \| 98\.6 \| 97\.0 \| -1\.6% ±21 described \|/);
 });

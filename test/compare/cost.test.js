@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { moneyOf, pricingText } from '../../src/model/job-cost.js';
-import { markdownReport } from '../../src/results/report.js';
+import { runMarkdown } from '../helpers/reading.js';
 import { workflowOutputs } from '../../src/compare/outputs.js';
 import { runCompareAll } from '../helpers/compare-all.js';
 
@@ -92,19 +92,26 @@ function bothMeasured(args) {
 }
 
 test("one billing model for every sentence of a run's report: the start-up's and the job's", () => {
-  const occupancy = markdownReport(bothMeasured({ billing: 'occupancy', pricePerMinute: 0.0032 }));
-  const startup = occupancy.split('\n').find((l) => l.includes('costs a job'));
-  const job = occupancy.split('\n').find((l) => l.includes('On this runner your job'));
-  assert.ok(startup && job, occupancy.slice(0, 2000));
+  const occupancy = runMarkdown(bothMeasured({ billing: 'occupancy', pricePerMinute: 0.0032 }));
+  const lines = occupancy.split('\n');
+  // The billing is said once, above the answer, and the job's cost table says the same; the start-up's and
+  // the job's dollars in the answer table are both priced by it.
+  const intro = lines[2];
+  const table = lines.find((l) => l.includes('cost per job, '));
+  assert.ok(intro && table, occupancy.slice(0, 2000));
   // (Markdown: a dollar sign is escaped)
   const how = /at \\\$0\.0032 a minute of runner time \(\\\$0\.192 an hour\), to the second/i;
-  assert.match(startup, how);
-  assert.match(job, how);
+  assert.match(intro, how);
+  assert.match(table, how);
   assert.doesNotMatch(occupancy, /billed minute|started minute/);
+  const startup = lines.find((l) => l.startsWith('| start-up |'));
+  const job = lines.find((l) => l.startsWith('| job |'));
+  // +1.6 s at $0.0032 a minute is $0.09 per 1,000 jobs; the job's +3.8 s, $0.20.
+  assert.match(startup ?? '', /^\| start-up \| regression \| \+1\.6 s .* \| \+\\\$0\.09 \| – \|$/);
+  assert.match(job ?? '', /^\| job \| regression \| \+3\.8 s .* \| \+\\\$0\.20 \| – \|$/);
 
-  const hosted = markdownReport(bothMeasured({}));
-  for (const line of hosted.split('\n').filter((l) => /costs a job|On this runner your job/.test(l)))
-    assert.match(line, /billed per started minute at \\\$0\.006, as GitHub bills hosted runners/i, line);
+  const hosted = runMarkdown(bothMeasured({}));
+  assert.match(hosted.split('\n')[2], /billed per started minute at \\\$0\.006, as GitHub bills hosted runners/i);
 });
 
 test('the compare action: the cost per job is the first line of the summary and the comment, and its outputs', () => {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { parsePolicy } from '../../src/model/isolation.js';
 import { modeTable } from '../../src/reading/modes.js';
 import { readWithinRun } from '../../src/reading/index.js';
-import { htmlReport } from '../../src/results/report-html.js';
+import { runHtml } from '../helpers/reading.js';
 
 const run = () => JSON.parse(readFileSync(new URL('../fixtures/results/modes-quick.json', import.meta.url), 'utf8'));
 
@@ -64,7 +64,7 @@ test('report.html shows the mode table with each fact coloured and its evidence 
   iso.facts[0].evidence = '<script>alert(1)</script>';
   iso.facts[0].name = 'privileged';
   iso.facts[0].value = 'yes';
-  const html = htmlReport(r);
+  const html = runHtml(r);
   assert.match(html, /<table class="modes">/);
   assert.match(
     html,

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { htmlReport } from '../../src/results/report-html.js';
-import { TAIL_SHOWN, markdownReport, problemGroups, summaryTables } from '../../src/results/report.js';
+import { TAIL_SHOWN } from '../../src/reading/tables.js';
+import { readRun, runHtml, runMarkdown } from '../helpers/reading.js';
 
 const FIXTURE = new URL('../fixtures/results/workload-script-quick.json', import.meta.url);
 
@@ -28,15 +28,15 @@ const TAIL = '--- stderr (2 lines) ---\nwarning: slow disk\nerror: disk full\n--
 
 test("report.md and report.html show the failed step's last lines, stderr first", () => {
   const results = failedRun(TAIL);
-  const [group] = problemGroups(results).filter((g) => g.status === 'failed');
+  const [group] = readRun(results).problems.filter((g) => g.status === 'failed');
   assert.equal(group.tail, TAIL);
-  const md = markdownReport(results);
+  const md = runMarkdown(results);
   assert.match(md, /exited 4: error: disk full/);
   assert.ok(
     md.includes(`  \`\`\`text\n  --- stderr (2 lines) ---\n  warning: slow disk\n  error: disk full\n`),
     md.slice(-800),
   );
-  const html = htmlReport(results);
+  const html = runHtml(results);
   assert.match(html, /<pre>--- stderr \(2 lines\) ---\nwarning: slow disk\nerror: disk full\n--- stdout/);
 });
 
@@ -45,17 +45,17 @@ test("a step's output cannot close the block, start HTML or run past the bound",
     '\n',
   );
   const results = failedRun(hostile);
-  const md = markdownReport(results);
+  const md = runMarkdown(results);
   const block = md.slice(md.indexOf('````text'));
   assert.ok(md.includes('  ````text\n  ```\n'), 'the fence is longer than any backtick run in the output');
   assert.match(block, /\(38 more lines in results\.json\)/);
   assert.ok(!block.includes(`line ${TAIL_SHOWN.lines}\n`), 'bounded to the shown lines');
-  assert.match(htmlReport(results), /&#60;\/details&#62;&#60;img src=x&#62;/);
+  assert.match(runHtml(results), /&#60;\/details&#62;&#60;img src=x&#62;/);
 });
 
 test('a benchmark none of whose cells ran has no table, not one titled "(native only)"', () => {
   const results = failedRun(TAIL);
-  const titles = summaryTables(results).map((t) => t.title);
+  const titles = readRun(results).tables.map((t) => t.title);
   assert.ok(!titles.some((t) => t.startsWith('workload.')), titles.join('\n'));
-  assert.doesNotMatch(markdownReport(results), /native only/);
+  assert.doesNotMatch(runMarkdown(results), /native only/);
 });

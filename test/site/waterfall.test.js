@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { PHASE_ORDER } from '../../src/engine/startup.js';
 import { publishRun } from '../../src/history/append.js';
-import { htmlReport } from '../../src/results/report-html.js';
+import { runHtml } from '../helpers/reading.js';
 import { tlsComparisons, waterfallBars } from '../../src/results/waterfall.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
@@ -61,7 +61,7 @@ test('report.html: one bar per environment and TLS start, each phase its median;
     );
     assert.ok(t.keys && t.keys.median > 0);
   }
-  const html = htmlReport(r);
+  const html = runHtml(r);
   assert.match(html, /<h2 id="startup">Start-up, phase by phase<\/h2>/);
   assert.equal((html.match(/class="wf-row"/g) ?? []).length, 5);
   assert.match(html, /<th>start to ready, TLS off<\/th><th>TLS on<\/th><th>ratio on\/off<\/th>/);
@@ -70,7 +70,7 @@ test('report.html: one bar per environment and TLS start, each phase its median;
 test('report.html: a hostile environment key is escaped in the waterfall', () => {
   const r = results();
   r.cells[0].environmentKey = '<img src=x onerror=alert(1)>';
-  const html = htmlReport(r);
+  const html = runHtml(r);
   assert.ok(!html.includes('<img src=x'), 'no raw tag');
   assert.match(html, /&#60;img src=x onerror=alert\(1\)&#62;/);
 });
@@ -79,7 +79,7 @@ test('report.html: no section when the run has no start-up timeline', () => {
   const r = results();
   for (const c of r.cells)
     c.metrics = c.metrics.filter((/** @type {any} */ m) => !/^(startup|daemon_tls)/.test(m.metric));
-  assert.doesNotMatch(htmlReport(r), /Start-up, phase by phase/);
+  assert.doesNotMatch(runHtml(r), /Start-up, phase by phase/);
 });
 
 /** @type {{url: string, close: () => Promise<void>}} */ let server;

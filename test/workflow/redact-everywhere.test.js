@@ -11,8 +11,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync }
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { htmlReport } from '../../src/results/report-html.js';
-import { markdownReport } from '../../src/results/report.js';
+import { runHtml, runMarkdown } from '../helpers/reading.js';
 import { BIN, fixture, tmpDir } from '../history/helpers.js';
 import { runCompareAll } from '../helpers/compare-all.js';
 
@@ -30,8 +29,8 @@ function runFolder() {
   r.run.args = { ...r.run.args, runnerLabels: ['self-hosted', 'linux', PLANTED.label] };
   const dir = tmpDir('redact-run');
   writeFileSync(path.join(dir, 'results.json'), JSON.stringify(r));
-  writeFileSync(path.join(dir, 'report.md'), markdownReport(r));
-  writeFileSync(path.join(dir, 'report.html'), htmlReport(r));
+  writeFileSync(path.join(dir, 'report.md'), runMarkdown(r));
+  writeFileSync(path.join(dir, 'report.html'), runHtml(r));
   mkdirSync(path.join(dir, 'raw'));
   writeFileSync(path.join(dir, 'raw', 'engine.log'), `runner ${PLANTED.name} on ${PLANTED.host} (${PLANTED.label})\n`);
   return dir;

@@ -1,0 +1,83 @@
+// The answer a run gives, laid out: the one short paragraph, the answer table (one row per question) and the
+// caveats below it, as Markdown (report.md, the job summary, the pull-request comment), as terminal text
+// (within 100 columns) and as HTML (report.html). Every figure is the Reading's own string
+// (src/reading/read-run.js): these functions only escape and arrange, so every output shows the same table.
+import { mdText } from './escape.js';
+import { textTable, wrap } from './tables.js';
+
+/**
+ * @typedef {Pick<import('#model/reading.js').Reading, 'intro' | 'leftOut' | 'table' | 'caveats'>} Answer
+ */
+
+/** Every data-derived string printed in HTML goes through here. @param {unknown} s */
+export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The rows under their group titles: a title row (its title, then empty cells) where the group changes.
+ * @param {import('#model/reading.js').TextTable} t @param {(title: string) => string} titled
+ */
+export function groupedRows(t, titled) {
+  /** @type {string[][]} */
+  const out = [];
+  t.rows.forEach((row, i) => {
+    const g = t.groups?.[i];
+    if (g !== undefined && g !== t.groups?.[i - 1]) out.push([titled(g), ...row.slice(1).map(() => '')]);
+    out.push(row);
+  });
+  return out;
+}
+
+/** The answer in Markdown. @param {Answer} r @returns {string[]} lines */
+export function answerMarkdown(r) {
+  const rows = groupedRows(r.table, (g) => `**${mdText(g)}**`).map((row) =>
+    row.map((c, i) => (c.startsWith('**') && i === 0 ? c : mdText(c))),
+  );
+  const line = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
+  return [
+    ...(r.leftOut ? [`**${mdText(r.leftOut)}**`, ''] : []),
+    mdText(r.intro),
+    '',
+    ...(rows.length
+      ? [line(r.table.header.map(mdText)), `|${r.table.header.map(() => '---').join('|')}|`, ...rows.map(line), '']
+      : []),
+    ...r.caveats.map((c) => `- ${mdText(c)}`),
+  ];
+}
+
+/** The answer for a terminal, within 100 columns. @param {Answer} r @returns {string[]} lines */
+export function answerTerminal(r) {
+  return [
+    ...(r.leftOut ? [wrap(r.leftOut), ''] : []),
+    wrap(r.intro),
+    '',
+    ...(r.table.rows.length ? [textTable(r.table.header, r.table.rows, { groups: r.table.groups }), ''] : []),
+    ...r.caveats.map((c) => wrap(`· ${c}`)),
+  ];
+}
+
+/** The CSS class of an answer cell: a regression or an improvement in colour. @param {string} answer */
+const answerClass = (answer) =>
+  answer.startsWith('regression') ? 'worse' : answer.startsWith('improvement') ? 'better' : '';
+
+/** The answer as HTML. @param {Answer} r @returns {string} */
+export function answerHtml(r) {
+  const head = r.table.header.map((h) => `<th>${esc(h)}</th>`).join('');
+  const rows = r.table.rows
+    .map((row, i) => {
+      const g = r.table.groups?.[i];
+      const title =
+        g !== undefined && g !== r.table.groups?.[i - 1]
+          ? `<tr><th colspan="${row.length}" class="group">${esc(g)}</th></tr>\n`
+          : '';
+      return `${title}<tr>${row.map((c, j) => `<td${j === 1 && answerClass(c) ? ` class="${answerClass(c)}"` : ''}>${esc(c)}</td>`).join('')}</tr>`;
+    })
+    .join('\n');
+  return [
+    ...(r.leftOut ? [`<p class="answer bad"><b>${esc(r.leftOut)}</b></p>`] : []),
+    `<p class="answer">${esc(r.intro)}</p>`,
+    ...(r.table.rows.length
+      ? [`<div class="scroll"><table class="answers"><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`]
+      : []),
+    ...(r.caveats.length ? [`<ul class="note">${r.caveats.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`] : []),
+  ].join('\n');
+}
