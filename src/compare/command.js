@@ -16,7 +16,7 @@ import { abTable, checkPair } from './ab.js';
 import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, exitCodeOf } from '../reading/gate.js';
 import { readRun } from '../reading/read-run.js';
 import { FALSE_ALARM_RATE } from '../reading/decide.js';
-import { modesTerminal } from '../results/report.js';
+import { modesTerminal } from '../text/modes.js';
 
 export { EXIT_INCONCLUSIVE, EXIT_REGRESSION };
 
@@ -170,8 +170,10 @@ export async function abCommand(opts) {
     const core = await import('@actions/core');
     await core.summary.addRaw(markdown).write();
   }
+  // The cost line only where the pair has a time a job pays (a start-up, a job): else the table says it all.
+  const costLine = reading.cost.seconds ? `${wrap(reading.cost.sentence)}\n\n` : '';
   print(
-    `${wrap(reading.cost.sentence)}\n\n${answerTerminal(reading).join('\n')}\n\n${wrap(`Gate: ${gate.sentence}`)}\n\n${textTable(table.header, table.rows)}\n`,
+    `${costLine}${answerTerminal(reading).join('\n')}\n\n${wrap(`Gate: ${gate.sentence}`)}\n\n${textTable(table.header, table.rows)}\n`,
   );
   return { exitCode: exitCodeOf(reading, 'compare'), rows, gate };
 }

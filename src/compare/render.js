@@ -7,7 +7,7 @@ import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } fr
 import { mdCode } from '../text/escape.js';
 import { FALSE_ALARM_RATE } from '../reading/decide.js';
 import { TOO_FEW_NOTE } from '../model/change.js';
-import { modesMarkdown, modesTerminal } from '../results/report.js';
+import { modesMarkdown, modesTerminal } from '../text/modes.js';
 
 /**
  * @typedef {import('../reading/read-run.js').RunReading} RunReading
@@ -93,12 +93,15 @@ function answerFirst(o) {
   return [headline(o), ...(links ? ['', links] : [])];
 }
 
-/** @param {CompareOutcome} o */
-export function markdownReport(o) {
+/**
+ * The job summary: the answer, then the run's tables. `answered`: the answer is already above (the
+ * pull-request comment folds this report under its own answer), so it is not said twice.
+ * @param {CompareOutcome} o @param {{ answered?: boolean }} [opts]
+ */
+export function markdownReport(o, { answered = false } = {}) {
   const r = o.reading;
   const out = [
-    ...answerFirst(o),
-    '',
+    ...(answered ? [] : [...answerFirst(o), '']),
     `## dind-bench: run ${mdText(r.run.id)}`,
     '',
     `Profile **${mdText(r.run.profile)}**, ${r.run.iterations} iterations, runner ${mdText(r.run.runner)}.`,
@@ -134,7 +137,7 @@ export function prComment(o) {
       );
     }
   }
-  out.push('', '<details><summary>Full report</summary>', '', markdownReport(o), '</details>');
+  out.push('', '<details><summary>Full report</summary>', '', markdownReport(o, { answered: true }), '</details>');
   return out.join('\n') + '\n';
 }
 

@@ -14,14 +14,7 @@ import { gateItemsOf, gateOf, gateOfRun } from './gate.js';
 import { readAb, readWithinRun } from './index.js';
 import { modeTable } from './modes.js';
 import { pricingOf, workloadCosts } from './pricing.js';
-import {
-  LEFT_OUT,
-  detectableTables,
-  memorySeriesNote,
-  problemGroups,
-  samplingNote,
-  summaryTables,
-} from './tables.js';
+import { LEFT_OUT, detectableTables, memorySeriesNote, problemGroups, samplingNote, summaryTables } from './tables.js';
 
 /**
  * @typedef {import('#model/reading.js').Reading} Reading
@@ -40,17 +33,17 @@ import {
  * @typedef {Omit<Reading, 'comparisons'> & {
  *   comparisons: Comparison[],
  *   jobs: import('../model/job-cost.js').WorkloadCost[], modes: ModesOf, history: { verdicts: HistoryVerdict[] } | null,
- *   complete: boolean, leftOutCells: number, tables: import('./tables.js').SummaryTable[],
+ *   complete: boolean, leftOutCells: number, tables: import('./tables.js').SummaryTable[], tooFew: boolean,
  *   detectable: Array<{ title: string, header: string[], rows: string[][] }>,
  *   problems: import('./tables.js').ProblemGroup[], samplingNote: string, seriesNote: string,
  * }} RunReading
  *   jobs: each workload's job cost per environment; modes: the mode table; tables: per benchmark the medians
- *   and each environment against Docker; detectable: what the run could detect; problems: the cells that
- *   did not run, each reason once
+ *   and each environment against Docker; tooFew: a comparison in them had too few samples for any test (the
+ *   note is said once); detectable: what the run could detect; problems: the cells that did not run, each
+ *   reason once
  * @typedef {{ benchmark: string, metric: string, environmentKey: string, distro: string,
  *   status: string, change: number | null, detectable: { change: number | null } }} HistoryVerdict
  */
-
 
 /**
  * The Reading of a run.
@@ -97,6 +90,9 @@ export function readRun(results, opts = {}) {
     complete: results.run.complete !== false,
     leftOutCells: results.cells.filter((c) => c.sampling?.stopped === LEFT_OUT).length,
     tables,
+    tooFew: tables.some((t) =>
+      t.comparisons.some((row) => row.some((c) => c?.outcome === 'inconclusive' && c.detectable.change === null)),
+    ),
     detectable: detectableTables(tables),
     problems: problemGroups(results),
     samplingNote: samplingNote(results),
@@ -283,7 +279,13 @@ export const questionText = (q) => q.resource;
 /** The pair a question judges, its group in the answer table: "dind@26.1 vs dind@20.10 (alpine)". @param {Question} q */
 export const pairText = (q) => `${q.subject} vs ${q.baseline}${q.distro ? ` (${q.distro})` : ''}`;
 
-export const ANSWER_HEADER = Object.freeze(['question', 'answer', 'change [interval]', '$ per 1,000 jobs', 'open: what would decide it']);
+export const ANSWER_HEADER = Object.freeze([
+  'question',
+  'answer',
+  'change [interval]',
+  '$ per 1,000 jobs',
+  'open: what would decide it',
+]);
 
 /**
  * The answer table: one row per question, every figure formatted here once; `groups[i]` the pair row i
@@ -359,8 +361,17 @@ function caveatsOf(results, questions, comparisons) {
         `${FALSE_ALARM_RATE * 100}% over the run's ${questions.length} question${questions.length === 1 ? '' : 's'} and the looks of its sampling. ` +
         'A change is + when worse for the job.',
     );
-  const note = questions.find((q) => q.cost?.note)?.cost?.note;
-  if (note) out.push(`Hosted billing: ${note}; the dollars are the average over jobs.`);
+  // What hosted billing's rounding does, once per kind: a whole job's billed minutes, a start-up's average.
+  for (const whole of [true, false]) {
+    const q = questions.find((x) => x.cost?.note && (x.metric === JOB_METRIC) === whole);
+    const note = q?.cost?.note ?? '';
+    if (note)
+      out.push(
+        whole
+          ? `${note[0].toUpperCase()}${note.slice(1)} (${q?.subject}'s job).`
+          : `A start-up's dollars are the average over jobs under hosted billing: ${note} (${q?.subject}).`,
+      );
+  }
   const startups = questions.filter((x) => x.benchmark === 'lifecycle' && x.metric === STARTUP_METRIC);
   const made = [...new Map(startups.map((q) => [`${q.subject} ${q.distro}`, q])).values()]
     .map((q) => madeOf(q.subject, startupPhases(results, q.subject, q.distro || undefined)))

@@ -5,7 +5,6 @@
 import { DETECTABLE_READING, READING } from '../reading/tables.js';
 import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '../model/isolation.js';
 import { TOO_FEW_NOTE, costFactor, details, reading, worseInterval } from './within-run.js';
-import { tooFew } from './report.js';
 import { waterfallSection } from './waterfall.js';
 import { answerHtml, esc } from '../text/answer.js';
 
@@ -89,7 +88,7 @@ ${isolation}
 ${modesHtml(r.modes)}
 ${waterfallSection(results)}
 <h2>Medians and verdicts</h2>
-<p class="note">${esc(READING)}${tooFew(r) ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>
+<p class="note">${esc(READING)}${r.tooFew ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>
 ${tables}
 ${detect ? `<h2>What this run can detect</h2>\n<p class="note">${esc(DETECTABLE_READING)}</p>\n${detect}` : ''}
 ${groups.length ? `<h2>Cells that did not run</h2><ul>${groups.map((g) => `<li><b>${esc(g.status)}</b>, ${g.count} cell${g.count > 1 ? 's' : ''}: ${esc(g.reason)}<br><small>Cells: ${esc(g.where)}</small>${g.tail ? `<pre>${esc(g.tail)}</pre>` : ''}</li>`).join('')}</ul>` : ''}

@@ -3,11 +3,12 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { htmlReport } from '../results/report-html.js';
-import { markdownReport, modesTerminal, problemLines } from '../results/report.js';
+import { markdownReport } from '../results/report.js';
+import { modesTerminal } from '../text/modes.js';
 import { costTable } from '../model/job-cost.js';
 import { validateResults } from '../results/schema.js';
 import { readRun } from '../reading/read-run.js';
-import { answerTerminal } from '../text/answer.js';
+import { answerTerminal, problemLines } from '../text/answer.js';
 import { textTable, wrap } from '../text/tables.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('./document.js').assembleResults>>} ResultsDocument */

@@ -76,8 +76,20 @@ export function answerHtml(r) {
     ...(r.leftOut ? [`<p class="answer bad"><b>${esc(r.leftOut)}</b></p>`] : []),
     `<p class="answer">${esc(r.intro)}</p>`,
     ...(r.table.rows.length
-      ? [`<div class="scroll"><table class="answers"><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`]
+      ? [
+          `<div class="scroll"><table class="answers"><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`,
+        ]
       : []),
     ...(r.caveats.length ? [`<ul class="note">${r.caveats.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`] : []),
   ].join('\n');
 }
+
+/**
+ * The cells that did not run, as lines for a terminal: "unavailable, 36 cells: reason. Cells: where".
+ * @param {{ problems: Array<{ status: string, reason: string, count: number, where: string }> }} r
+ */
+export const problemLines = (r) =>
+  r.problems.map(
+    (g) =>
+      `${g.status}, ${g.count} cell${g.count > 1 ? 's' : ''}: ${/[.!?:]$/.test(g.reason) ? g.reason : `${g.reason}.`} Cells: ${g.where}`,
+  );

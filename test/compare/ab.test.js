@@ -88,7 +88,7 @@ test('compare --baseline --candidate --fail-on: exit 4 on a gated regression, 5 
   ]);
   assert.equal(r.status, EXIT_REGRESSION, r.stderr);
   assert.match(
-    r.stdout,
+    r.stdout.replace(/\s+/g, ' '),
     /Gate: Regression in 1 of 1 gated metrics; the worst: lifecycle container\.create_ms on dind@26\.1\/debian \+60\.0%/,
   );
   assert.match(readFileSync(path.join(out, 'ab.md'), 'utf8'), /\+60% ▲ regression/);

@@ -125,7 +125,8 @@ test('compare-all.sh with baseline and candidate: the A/B is the verdict, the ou
   assert.match(ab.output, /^unseen=\d+%$/m);
   const comment = readFileSync(path.join(ab.out, 'pr-comment.md'), 'utf8');
   // (an @ in Markdown carries a word joiner, so a name never pings anyone)
-  assert.match(comment, /dind@\u2060?20\.10 against docker, 0 of 1 decided: CPU: inconclusive/);
+  assert.match(comment, /^\| \*\*dind@\u2060?20\.10 vs docker\*\* \|/m);
+  assert.match(comment, /^\| CPU \| inconclusive \| [+-][\d.,]+% /m);
   assert.match(
     comment,
     /\*\*Gate:\*\* Inconclusive: 1 of 1 gated metrics could not be judged \(lifecycle container\.create_ms/,
@@ -183,7 +184,7 @@ test('dind-bench comment: merges files, says what it did; a missing part is name
   assert.match(missing.stderr, /nope\.md: no such comment file/);
 });
 
-test('a run of two inner Engine lines: the comment says what the later line does to a job, first, and counts its outcomes', async () => {
+test('a run of two inner Engine lines: the comment says what the later line does to a job, first, once', async () => {
   const dir = tmpDir('comment-engine-lines');
   const file = path.join(dir, 'pr-comment.md');
   await compareCommand({
@@ -193,8 +194,16 @@ test('a run of two inner Engine lines: the comment says what the later line does
   });
   // Markdown keeps "@" from mentioning anyone with a word joiner after it.
   const md = readFileSync(file, 'utf8').replaceAll('\u2060', '');
-  const answer = md.split('\n').find((l) => l.includes('The next Engine line: dind@26.1 costs a job'));
-  assert.ok(answer, md);
-  assert.ok(md.indexOf(answer) < md.indexOf('### dind-bench'), 'the answer comes before the details');
-  assert.match(md, /\*\*dind@26\.1 vs dind@20\.10:\*\* of \d+ decisions, \d+ regression, \d+ inconclusive/);
+  const pair = md.indexOf('| **dind@26.1 vs dind@20.10** |');
+  assert.ok(pair > 0, md);
+  assert.match(
+    md.slice(pair),
+    /^\| \*\*dind@26\.1 vs dind@20\.10\*\* \|.*\n\| start-up \| (regression|improvement|equivalent ±\d+%|inconclusive) \| [+-][\d.]+ s /,
+  );
+  assert.ok(pair < md.indexOf('### dind-bench'), 'the answer comes before the details');
+  assert.equal(
+    md.split('| question | answer |').length,
+    2,
+    'the answer table once: the folded report does not repeat it',
+  );
 });

@@ -192,7 +192,10 @@ test('in GitHub Actions: the report goes to the job summary and each regression 
   assert.match(lines[4], /^\| question \| answer \| change \\\[interval\\\] \|/);
   assert.match(lines[7], /^\| CPU \| inconclusive \| /);
   const against = lines.findIndex((l) => l.startsWith('**Against history:**'));
-  assert.ok(against > 7 && against < lines.indexOf('## dind-bench: run ci-slow'), 'after the answer, before any heading');
+  assert.ok(
+    against > 7 && against < lines.indexOf('## dind-bench: run ci-slow'),
+    'after the answer, before any heading',
+  );
   assert.match(
     lines[against],
     /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: \S+ \S+ on \S+ \+\d+\.\d%/,
@@ -230,7 +233,10 @@ test('the pull request comment opens with the answer and its magnitude, then the
   assert.match(lines[0], /^\*\*Cost per job:\*\* not measured in this run/);
   assert.match(lines[7], /^\| CPU \| inconclusive \| [+-][\d.,]+% \\\[/);
   const against = lines.findIndex((l) => l.startsWith('**Against history:**'));
-  assert.match(lines[against], /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: .* \+\d+\.\d%/);
+  assert.match(
+    lines[against],
+    /^\*\*Against history:\*\* Regression in \d+ of \d+ gated metrics; the worst: .* \+\d+\.\d%/,
+  );
   assert.equal(
     lines[against + 2],
     "[full report (this run's artifacts)](https://github.com/o/r/actions/runs/42) · [history site](https://o.github.io/r/)",
@@ -245,7 +251,10 @@ test('the pull request comment opens with the answer and its magnitude, then the
   });
   const sameLines = readFileSync(same, 'utf8').split('\n');
   assert.match(sameLines[7], /^\| CPU \| inconclusive \| .* \| – \| \\~[\d,]+ a side \|$/);
-  assert.match(sameLines.find((l) => l.startsWith('**Against history:**')) ?? '', /^\*\*Against history:\*\* (Inconclusive|Equivalent)/);
+  assert.match(
+    sameLines.find((l) => l.startsWith('**Against history:**')) ?? '',
+    /^\*\*Against history:\*\* (Inconclusive|Equivalent)/,
+  );
 });
 
 test('bad input: another schema version, a unit that changed, a missing file; nothing is written', async () => {

@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { markdownReport, modesOf } from '../../src/results/report.js';
+import { readRun, runMarkdown } from '../helpers/reading.js';
+
+/** @param {any} results */
+const modesOf = (results) => readRun(results).modes;
 import { BIN, tmpDir } from '../history/helpers.js';
 
 const FIXTURE = new URL('../fixtures/results/modes-quick.json', import.meta.url).pathname;
@@ -42,7 +45,7 @@ test('compare --modes prints the table and the answer only; report.md has the sa
   const flat = r.stdout.replace(/\s+/g, ' ');
   assert.ok(flat.includes(m.answer.replace(/\s+/g, ' ')), r.stdout);
   assert.doesNotMatch(r.stdout, /How to read|Medians per side/);
-  assert.ok(markdownReport(run()).includes('## Which mode: speed and isolation on'));
+  assert.ok(runMarkdown(run()).includes('## Which mode: speed and isolation on'));
 });
 
 test('a bad policy is refused naming it and the valid ones; a bad recorded one is ignored, saying so', () => {

@@ -11,7 +11,7 @@ import { gabEntries, gabText } from '../../src/compare/gab-export.js';
 import { markdownReport as compareMarkdown, prComment } from '../../src/compare/render.js';
 import { compareWithinRun } from '../../src/results/within-run.js';
 import { logSafe, logText, mdCode, mdText } from '../../src/text/escape.js';
-import { markdownReport } from '../../src/results/report.js';
+import { compareOutcome, runMarkdown } from '../helpers/reading.js';
 import { cli, fixture, tmpDir } from './helpers.js';
 import { gateOf } from '../../src/reading/gate.js';
 
@@ -88,7 +88,7 @@ function assertInert(md, { details = 0 } = {}) {
 }
 
 test("the run's report.md renders every hostile name as plain text", () => {
-  const text = assertInert(markdownReport(hostileResults()));
+  const text = assertInert(runMarkdown(hostileResults()));
   for (const s of [`run ${EVIL}`.slice(0, 200), `cpu ${EVIL}`, `engine ${EVIL}`])
     assert.ok(text.includes(s), `shown as written: ${s}`);
 });
@@ -126,7 +126,8 @@ test("compare's job summary and PR comment render hostile names and reasons as p
     ],
     'regression',
   );
-  const outcome = { results, comparisons, verdicts: /** @type {any[]} */ ([v]), gate };
+  const read = compareOutcome(results, {}, /** @type {any[]} */ ([v]));
+  const outcome = { ...read, reading: { ...read.reading, gate } };
   const summary = assertInert(compareMarkdown(outcome));
   // The gate's sentence names the worst regression in full, as plain text (tables cut long names).
   assert.ok(summary.includes(`metric ${EVIL}`), 'the hostile metric named in the gate sentence');

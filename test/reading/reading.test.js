@@ -217,7 +217,7 @@ test('samples to decide: an interval twice too wide needs about four times the s
 
 test('two inner Engine lines: each later line is judged against the oldest, and the answer says what the upgrade does to a job', async () => {
   const { readFileSync } = await import('node:fs');
-  const { answers } = await import('../../src/results/report.js');
+  const { readRun } = await import('../helpers/reading.js');
   const r = JSON.parse(readFileSync(new URL('../fixtures/results/decide-quick-5.json', import.meta.url), 'utf8'));
   const lines = readWithinRun(r).filter((c) => c.kind === 'engine-line');
   assert.ok(lines.length > 0);
@@ -228,15 +228,19 @@ test('two inner Engine lines: each later line is judged against the oldest, and 
   }
   const startup = lines.find((c) => c.metric === 'startup.without_image_ms');
   assert.ok(startup, 'the start-up is compared across the lines');
-  const upgrade = answers(r).filter((a) => a.startsWith('The next Engine line: '));
-  assert.equal(upgrade.length, 1);
+  const reading = readRun(r);
+  const upgrade = reading.questions.filter((q) => q.kind === 'engine-line' && q.metric === 'startup.without_image_ms');
+  assert.equal(upgrade.length, 1, 'the start-up a job pays, on the next line against the oldest');
+  const row = reading.table.rows[reading.questions.indexOf(upgrade[0])];
+  assert.equal(reading.table.groups?.[reading.questions.indexOf(upgrade[0])], 'dind@26.1 vs dind@20.10');
   // The start-up a job pays on the later line, in seconds against the earlier one (the decision's estimate, the
   // ratio, times the earlier line's median: inside the interval printed beside it), with the reading's outcome.
   const diffS = (startup.baseline.median * (startup.ratio.ratio - 1)) / 1000;
-  assert.match(upgrade[0], new RegExp(`^The next Engine line: dind@26\\.1 costs a job \\+${diffS.toFixed(1)} s \\[`));
-  assert.match(upgrade[0], new RegExp(`against dind@20\\.10, before its images \\([^)]*${startup.outcome}`));
+  assert.equal(row[0], 'start-up');
+  assert.match(row[2], new RegExp(`^\\+${diffS.toFixed(1)} s \\[`));
+  assert.equal(row[1].split(' ')[0], startup.outcome);
   // A run of one line asks no upgrade question.
   const one = { ...r, cells: r.cells.filter((c) => c.environmentKey !== 'dind@26.1') };
   assert.equal(readWithinRun(one).filter((c) => c.kind === 'engine-line').length, 0);
-  assert.ok(!answers(one).some((a) => a.startsWith('The next Engine line')));
+  assert.ok(!readRun(one).questions.some((q) => q.kind === 'engine-line'));
 });

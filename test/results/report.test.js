@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { terminalReport, markdownReport as compareMarkdown } from '../../src/compare/render.js';
-import { problemLines } from '../../src/results/report.js';
-import { answerTerminal } from '../../src/text/answer.js';
+import { answerTerminal, problemLines } from '../../src/text/answer.js';
+
 import { textTable, wrap } from '../../src/text/tables.js';
 import { CHROMIUM, launch } from '../helpers/browser.js';
 import { compareOutcome, readRun, runHtml, runMarkdown } from '../helpers/reading.js';
@@ -60,7 +60,9 @@ test('the terminal reports of a real quick run fit 100 columns, and no output cu
   assert.ok(tableLines.length > 40, 'the Markdown tables are there');
   // Every metric and environment name the run has appears whole in each output: nothing is cut ("…").
   for (const out of [printed, compared, md]) assert.doesNotMatch(out, /…/);
-  const names = new Set(r.cells.flatMap((/** @type {any} */ c) => [c.environmentKey, ...c.metrics.map((/** @type {any} */ m) => m.metric)]));
+  const names = new Set(
+    r.cells.flatMap((/** @type {any} */ c) => [c.environmentKey, ...c.metrics.map((/** @type {any} */ m) => m.metric)]),
+  );
   for (const name of names) assert.ok(md.includes(name.replaceAll('@', '@\u2060')), `report.md names ${name} whole`);
 });
 
@@ -209,7 +211,8 @@ test(
         page: document.documentElement.scrollWidth,
         view: window.innerWidth,
         scrolling: [...document.querySelectorAll('.scroll')].filter((e) => e.scrollWidth > e.clientWidth).length,
-        answers: [...document.querySelectorAll('table.answers tbody tr')].filter((tr) => !tr.querySelector('th')).length,
+        answers: [...document.querySelectorAll('table.answers tbody tr')].filter((tr) => !tr.querySelector('th'))
+          .length,
         ticks: [...document.querySelectorAll('svg text')].map((t) => t.textContent),
         marks: document.querySelectorAll('svg circle').length,
       }));
