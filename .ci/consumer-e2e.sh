@@ -136,7 +136,9 @@ results=$(find "$tmp/out/results" -name results.json | wc -l)
 jq -e '[.cells[] | select(.benchmark == "workload.consumer-job" and .status == "ok")] | length >= 2' \
   "$(find "$tmp/out/results" -name results.json | head -n1)" >/dev/null \
   || fail "the caller's workload did not run in docker and dind through the reusable workflow"
-grep -q "On this runner your job (workload.consumer-job" "$tmp/act.log" || fail "no cost-per-job answer for the caller's workload"
+grep -q "workload.consumer-job (debian): cost per job" "$tmp/act.log" || fail "no cost table for the caller's workload"
+grep -Eq "job +(regression|improvement|equivalent ±[0-9]+%|inconclusive) +[+-][0-9.,]+ s " "$tmp/act.log" \
+  || fail "no answer row for the caller's job"
 # A later job of the caller read the reusable workflow's outputs.
 grep -Eq "dind-bench verdict: (regression|improvement|equivalent|inconclusive) \([0-9]+ regressed" "$tmp/act.log" \
   || fail "the caller's gate job did not read the reusable workflow's outputs"

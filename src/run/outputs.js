@@ -30,23 +30,22 @@ export async function writeOutputs(outDir, file, results) {
 }
 
 /**
- * The medians and verdicts per benchmark, the cells that did not run (each reason once), then the answer
- * (last, where the terminal leaves the eye), the workload's costs and the mode table, and where the files are.
+ * The answer first (the answer table, its caveats), then the cells that did not run (each reason once), the
+ * workload's costs, the mode table, and where the files are. The medians of every metric are in report.md
+ * and report.html, not here: a terminal shows what a person reads at a glance.
  * @param {import('../reading/read-run.js').RunReading} reading @param {ResultsDocument} results
  * @param {string} outDir @param {string} file @param {(s: string) => void} log
  */
 export function printReport(reading, results, outDir, file, log) {
-  for (const t of reading.tables) log(`\n${wrap(t.title)}\n${textTable(t.header, t.rows)}`);
+  log(`\n${answerTerminal(reading).join('\n')}`);
   for (const p of problemLines(reading)) log(`\n${wrap(p)}`);
   for (const w of reading.jobs) {
     const t = costTable(w);
     log(`\n${wrap(t.title)}\n${textTable(t.header, t.rows)}`);
   }
-  log(`\n${answerTerminal(reading).join('\n')}`);
-  // The mode table last: the answer to "which mode should our CI use" closes the run's output.
   for (const m of modesTerminal(reading.modes)) log(`\n${m}`);
   const rssMib = Math.round(results.harness.peakRssBytes / 2 ** 20);
   log(
-    `\nresults: ${file}\nreport:  ${path.join(outDir, 'report.md')} and report.html\nwall time ${results.harness.wallSeconds} s, harness peak RSS ${rssMib} MiB`,
+    `\nresults: ${file}\nreport:  ${path.join(outDir, 'report.md')} and report.html (every metric's medians and comparisons)\nwall time ${results.harness.wallSeconds} s, harness peak RSS ${rssMib} MiB`,
   );
 }

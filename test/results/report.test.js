@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { terminalReport, markdownReport as compareMarkdown } from '../../src/compare/render.js';
-import { answerTerminal, problemLines } from '../../src/text/answer.js';
+import { problemLines } from '../../src/text/answer.js';
+import { printReport } from '../../src/run/outputs.js';
 
 import { textTable, wrap } from '../../src/text/tables.js';
 import { CHROMIUM, launch } from '../helpers/browser.js';
@@ -27,14 +28,13 @@ const columns = (l) => Array.from(l).length;
 /** @param {string} text */
 const widest = (text) => Math.max(...text.split('\n').map(columns));
 
-/** The run's terminal report, as `dind-bench run` prints it (src/run/outputs.js printReport). @param {any} r */
+/** The run's terminal report, as `dind-bench run` prints it, and the medians' tables (`compare` prints those). @param {any} r */
 function runTerminal(r) {
   const reading = readRun(r);
-  return [
-    ...reading.tables.map((t) => `${wrap(t.title)}\n${textTable(t.header, t.rows)}`),
-    ...problemLines(reading).map((p) => wrap(p)),
-    ...answerTerminal(reading),
-  ].join('\n\n');
+  const out = [];
+  printReport(reading, r, 'out', 'out/results.json', (/** @type {string} */ l) => out.push(l));
+  for (const t of reading.tables) out.push(`${wrap(t.title)}\n${textTable(t.header, t.rows)}`);
+  return out.join('\n');
 }
 
 test('the terminal reports of a real quick run fit 100 columns, and no output cuts a name', () => {

@@ -96,14 +96,17 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
       }
     }
     const report = readFileSync(path.join(out, 'report.md'), 'utf8');
-    const first = report.split('\n').find((l) => l.startsWith('**On this runner'));
+    // The answer table's row for the job, under its pair: the answer, seconds with the interval and percent,
+    // dollars per 1,000 jobs; the job's cost table below it.
+    const lines = report.split('\n');
+    const pair = lines.indexOf('| **dind@\u206020.10 vs docker** |  |  |  |  |');
+    const job = lines.slice(pair).find((l) => l.startsWith('| job |'));
     assert.match(
-      String(first),
-      new RegExp(
-        `your job \\(workload\\.${example}, debian\\) takes .* in docker and .* in dind@⁠20\\.10 \\(\\+?-?[0-9.,]+ s, .* billed minute.*per 1,000 jobs\\)`,
-      ),
+      String(job),
+      /^\| job \| (regression|improvement|equivalent ±\d+%|inconclusive) \| [+-][0-9.,]+ s \\\[[^\]]*\\\] \([+-][\d,.]+%\) \| [+-]\\\$[\d.,]+ \|/,
     );
-    assert.match(r.stdout + r.stderr, /On this runner your job/);
+    assert.ok(report.includes(`## workload.${example} (debian): cost per job, `), 'the cost table');
+    assert.match(r.stdout + r.stderr, /^job +(regression|improvement|equivalent ±\d+%|inconclusive) +[+-][0-9.,]+ s /m);
     assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
     // Another run on this engine (a shared machine) names images at its own registry's port meanwhile: left
     // out, but for this run's.
