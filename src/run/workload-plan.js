@@ -3,7 +3,7 @@
 // its jobs), the wall time from the file's own `expected` times, and what the runner costs for it; then
 // whether that fits the job limit of the run's CI job and the budget, and if not, how many iterations
 // would. Pure: the same estimates `run` plans and budgets with (./estimate.js), no engine asked.
-import { GUESSED_JOB_S, jobEstimate, primes, stepEstimate } from '../benchmarks/workload.js';
+import { GUESSED_JOB_S, jobEstimate, primes, stepEstimate } from '../workload/estimate.js';
 import { billedMinutes } from '../model/job-cost.js';
 import { onRunnerEngine } from '../model/environments.js';
 import { expectedJob } from '../workload/time.js';
