@@ -87,13 +87,13 @@ export function sizeWorkloadPlan(a) {
 /** @param {ReturnType<typeof import('./plan.js').makePlan>} plan @param {string} key */
 const envName = (plan, key) => plan.environments.find((e) => e.key === key)?.name ?? key;
 
-/** The workload's warm-up jobs (counted as jobs, not samples). @param {WorkloadRow[]} rows @param {any} plan @param {string} bench */
+/** The workload's warm-up jobs (counted as jobs, not samples). @param {WorkloadRow[]} rows
+ * @param {ReturnType<typeof import('./plan.js').makePlan>} plan @param {string} bench
+ */
 function warmups(rows, plan, bench) {
   const keys = new Set(rows.map((r) => r.environment));
   return plan.steps.filter(
-    (/** @type {any} */ s) =>
-      s.warmup &&
-      plan.cells.some((/** @type {any} */ c) => c.key === s.cell && c.benchmark === bench && keys.has(c.env)),
+    (s) => s.warmup && plan.cells.some((c) => c.key === s.cell && c.benchmark === bench && keys.has(c.env)),
   ).length;
 }
 
