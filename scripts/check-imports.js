@@ -14,7 +14,10 @@ export const LAYERS = [
   ['run', 'compare', 'site', 'doctor.js'],
   ['history'],
   ['benchmarks'],
-  ['environments', 'results', 'workflow', 'workload'],
+  // A workload's job runs in an environment (its job engine, its registry address): workload sits above
+  // environments, under the benchmark that runs it.
+  ['workload'],
+  ['environments', 'results', 'workflow'],
   ['images'],
   ['reading'],
   ['engine', 'parsers', 'stats'],

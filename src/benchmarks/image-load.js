@@ -27,8 +27,8 @@ export async function writeReferenceArchive(file, { tag, files, fileKib, labels 
   const layerFile = `${file}.layer.tar`;
   try {
     const hash = createHash('sha256');
-    const layer = /** @type {any} */ (tar).pack(); // tar-stream ships no type declarations
-    layer.on('data', (/** @type {Buffer} */ c) => hash.update(c));
+    const layer = tar.pack();
+    layer.on('data', (c) => hash.update(/** @type {Buffer} */ (c))); // a pack's chunks are Buffers
     const layerWritten = pipeline(layer, createWriteStream(layerFile));
     await entry(layer, { name: 'data/', type: 'directory', mode: 0o755 });
     for (let i = 0; i < files; i++)
@@ -50,12 +50,12 @@ export async function writeReferenceArchive(file, { tag, files, fileKib, labels 
     const manifest = Buffer.from(
       JSON.stringify([{ Config: configName, RepoTags: [tag], Layers: ['layer/layer.tar'] }]),
     );
-    const archive = /** @type {any} */ (tar).pack();
+    const archive = tar.pack();
     const archiveWritten = pipeline(archive, createWriteStream(file));
     await entry(archive, { name: 'layer/', type: 'directory', mode: 0o755 });
     const { size } = await stat(layerFile);
     await new Promise((resolve, reject) => {
-      const sink = archive.entry({ name: 'layer/layer.tar', mode: 0o644, size }, (/** @type {Error | null} */ e) =>
+      const sink = archive.entry({ name: 'layer/layer.tar', mode: 0o644, size }, (e) =>
         e ? reject(e) : resolve(undefined),
       );
       pipeline(createReadStream(layerFile), sink).catch(reject);
@@ -72,12 +72,15 @@ export async function writeReferenceArchive(file, { tag, files, fileKib, labels 
 
 /**
  * Adds one entry to a tar-stream pack and waits until the pack has taken it.
- * @param {any} pack a tar-stream pack: any, tar-stream ships no types @param {Record<string, unknown>} header @param {Buffer} [body]
+ * @param {import('tar-stream').Pack} pack @param {Parameters<import('tar-stream').Pack['entry']>[0]} header
+ * @param {Buffer} [body]
  */
 function entry(pack, header, body) {
-  return new Promise((resolve, reject) =>
-    pack.entry(header, body, (/** @type {Error | null} */ e) => (e ? reject(e) : resolve(undefined))),
-  );
+  return new Promise((resolve, reject) => {
+    const done = (/** @type {Error | null | undefined} */ e) => (e ? reject(e) : resolve(undefined));
+    if (body) pack.entry(header, body, done);
+    else pack.entry(header, done);
+  });
 }
 
 /** Reads an engine's streamed answer to the end, failing on an error in it. @param {NodeJS.ReadableStream} stream */

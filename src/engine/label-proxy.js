@@ -1,7 +1,7 @@
 // A socket in front of an engine's that puts labels on every container, volume and network created
 // through it: a workload's steps run their `docker` commands against it (DOCKER_HOST), so what they make on
 // the runner's engine is labelled with the run and the step, found by its labels when the job ends, and
-// removed (src/benchmarks/workload.js; the run's sweep, src/engine/resources.js, finds what a Ctrl-C left).
+// removed (src/workload/steps.js; the run's sweep, src/engine/resources.js, finds what a Ctrl-C left).
 // Everything else passes as it is: requests and responses are streamed, and upgraded connections (attach,
 // exec, BuildKit's session) are piped both ways once the request is forwarded.
 import { mkdtemp, rm } from 'node:fs/promises';

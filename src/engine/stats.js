@@ -30,7 +30,7 @@ export function containerWorkingSet(docker, id) {
   const container = docker.getContainer(id);
   return async () => {
     try {
-      const s = /** @type {any} */ (await container.stats(/** @type {any} */ ({ stream: false, 'one-shot': true })));
+      const s = await container.stats({ stream: false, 'one-shot': true });
       return workingSetBytes(s.memory_stats);
     } catch {
       return null; // the container ended between two samples

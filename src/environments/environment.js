@@ -74,7 +74,7 @@
  */
 
 /**
- * The engine one CI job of this environment starts with (workloads: ../benchmarks/workload.js). docker and
+ * The engine one CI job of this environment starts with (workloads: ../workload/job.js). docker and
  * dood: the runner's engine, which keeps images and build cache between jobs (`fresh` false); every DinD
  * variant: a fresh inner daemon with an empty data-root, as a DinD service starts for each job, unless
  * `persist` (one inner daemon, and its data, for every job of the run: a runner that keeps its DinD

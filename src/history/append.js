@@ -314,7 +314,8 @@ function updateIndex(index, run, points, shards) {
   }
   for (const shard of shards.values()) {
     if (!shard.changed) continue;
-    const s = getOwn(index.series, shard.key);
+    // Every series with a changed shard got its entry in the loop above.
+    const s = /** @type {import('./store.js').HistoryIndex['series'][string]} */ (getOwn(index.series, shard.key));
     s.points += shard.points.filter((p) => p.runId === run.runId).length;
   }
   if (!index.periods.includes(run.period)) index.periods = [...index.periods, run.period].sort();

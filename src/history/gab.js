@@ -19,6 +19,22 @@ import { overviewOf } from './overview.js';
 import { seriesKey } from './points.js';
 import { openHistory } from './store.js';
 
+/**
+ * That action's data as parseDataJs checks it: every entry a date, a commit id and benches with names and
+ * finite values. The rest is as the file gives it: a unit is checked where it becomes a series
+ * (checkAppend), a commit's people where they are read (gabPerson).
+ * @typedef {{ name: string, value: number, unit?: string, range?: string, extra?: string }} GabBench
+ * @typedef {{ id: string, message?: string, timestamp?: string, url?: string, author?: unknown, committer?: unknown }} GabCommit
+ * @typedef {{ commit: GabCommit, date: number, tool?: string, benches: GabBench[] }} GabEntry
+ * @typedef {{ lastUpdate?: number, repoUrl?: string, entries: Record<string, GabEntry[]> }} GabData
+ */
+/**
+ * An entry as exportGab writes it: its people and each bench's `extra` always there.
+ * @typedef {{ name: string, email: string, username: string }} GabUser
+ * @typedef {GabEntry & { commit: { author: GabUser, committer: GabUser }, benches: (GabBench & { extra: string })[] }} GabExportEntry
+ */
+/** @typedef {NonNullable<import('#model/results.js').Results['caller']>} Caller */
+
 const PREFIX = /^\s*window\.BENCHMARK_DATA\s*=\s*/;
 /** github-action-benchmark tools whose values are better when higher; every other tool's are better lower. */
 const HIGHER_TOOLS = new Set(['customBiggerIsBetter', 'benchmarkjs', 'pytest', 'benchmarkluau', 'catch2-throughput']);
@@ -34,7 +50,7 @@ export function parseBenchName(name) {
   return m ? { job: m[1] ?? null, benchmark: m[2], metric: m[3], environmentKey: m[4], distro: m[5] } : null;
 }
 
-/** @param {string} text @param {string} file @returns {any} */
+/** @param {string} text @param {string} file @returns {GabData} */
 export function parseDataJs(text, file) {
   if (!PREFIX.test(text))
     throw new HistoryError(
@@ -86,10 +102,10 @@ export async function importGab(dir, file) {
   /** @type {import('./append.js').Append[]} */
   const appends = [];
   for (const [suite, list] of Object.entries(data.entries)) {
-    for (const e of /** @type {any[]} */ (list)) {
+    for (const e of list) {
       // One run per job of the entry: benches named with a job (the workflow's gab-input.sh) came from that
       // job's machine; the others from the suite's one machine and job, as far as anyone can tell.
-      /** @type {Map<string | null, any[]>} */
+      /** @type {Map<string | null, GabBench[]>} */
       const byJob = new Map();
       for (const b of e.benches) {
         const job = parseBenchName(b.name)?.job ?? null;
@@ -112,7 +128,7 @@ export async function importGab(dir, file) {
 
 /**
  * One entry's benches of one job (or of the suite, job null) as a run to append.
- * @param {{file: string, suite: string, job: string | null, entry: any, benches: any[]}} args
+ * @param {{file: string, suite: string, job: string | null, entry: GabEntry, benches: GabBench[]}} args
  * @returns {import('./append.js').Append}
  */
 function importedRun({ file, suite, job, entry: e, benches }) {
@@ -127,7 +143,7 @@ function importedRun({ file, suite, job, entry: e, benches }) {
   const time = new Date(e.date).toISOString();
   const idOf = job === null ? `${suite}|${e.commit.id}|${e.date}` : `${suite}|${job}|${e.commit.id}|${e.date}`;
   const runId = `gab-${createHash('sha256').update(idOf).digest('hex').slice(0, 16)}`;
-  const better = HIGHER_TOOLS.has(e.tool) ? 'higher' : 'lower';
+  const better = HIGHER_TOOLS.has(e.tool ?? '') ? 'higher' : 'lower';
   // The commit's people travel with the run, so an export gives that action's page its tooltips back.
   const people = { author: gabPerson(e.commit.author), committer: gabPerson(e.commit.committer) };
   const caller = { repository: null, commit: e.commit.id, ref: null, ...people };
@@ -143,7 +159,7 @@ function importedRun({ file, suite, job, entry: e, benches }) {
     complete: true,
     outerEngine: 'unknown',
   };
-  const points = benches.map((/** @type {any} */ b) => {
+  const points = benches.map((b) => {
     const parsed = parseBenchName(b.name);
     const s = parsed
       ? {
@@ -219,7 +235,7 @@ function importedRun({ file, suite, job, entry: e, benches }) {
 export async function exportGab(dir, { repoUrl = '' } = {}) {
   const h = await openHistory(dir);
   const callers = await runCallers(dir, h.index.periods ?? []);
-  /** @type {Record<string, Map<string, any>>} */
+  /** @type {Record<string, Map<string, GabExportEntry>>} */
   const suites = {};
   for (const s of h.listSeries()) {
     const suite = `dind-bench ${s.runner} (${s.fingerprint.slice(0, 8)}), ${s.better === 'higher' ? 'bigger' : 'smaller'} is better`;
@@ -245,7 +261,7 @@ export async function exportGab(dir, { repoUrl = '' } = {}) {
       const half = sum ? halfWidth(sum.median, sum.low, sum.high) : 0;
       const interval = sum ? `95% CI ${round(sum.low)} .. ${round(sum.high)}; ` : '';
       const inner = p.engines.inner ? `, inner ${p.engines.inner}` : '';
-      runs.get(p.runId).benches.push({
+      /** @type {GabExportEntry} */ (runs.get(p.runId)).benches.push({
         name: `${s.benchmark} ${s.metric} [${s.environmentKey}/${s.distro}]`,
         value: roundToInterval(sum?.median ?? p.samples[0], half),
         unit: s.unit,
@@ -254,7 +270,7 @@ export async function exportGab(dir, { repoUrl = '' } = {}) {
       });
     }
   }
-  /** @type {Record<string, any[]>} */
+  /** @type {Record<string, GabExportEntry[]>} */
   const entries = {};
   for (const [suite, runs] of Object.entries(suites))
     entries[suite] = [...runs.values()].sort((a, b) => a.date - b.date);
@@ -266,7 +282,7 @@ export async function exportGab(dir, { repoUrl = '' } = {}) {
  * @param {string} dir @param {string[]} periods
  */
 async function runCallers(dir, periods) {
-  /** @type {Map<string, any>} */
+  /** @type {Map<string, Caller>} */
   const out = new Map();
   for (const period of periods.filter((p) => /^\d{4}-\d{2}$/.test(p))) {
     const file = path.join(dir, runCatalogPath(period));
@@ -278,7 +294,7 @@ async function runCallers(dir, periods) {
 
 /**
  * A person as that action writes one: three strings; "unknown" where nothing was recorded.
- * @param {any} p from an untrusted file: any, each field is read only as a string when it is one
+ * @param {import('#model/results.js').Person | undefined} p from a run catalog: each field is read only as a string when it is one
  */
 function gabUser(p) {
   const s = (/** @type {unknown} */ v) => (typeof v === 'string' ? v : '');
@@ -288,10 +304,11 @@ function gabUser(p) {
 
 /**
  * A person read from a data.js: bounded strings or null.
- * @param {any} p from an untrusted file: any, each field is read only as a string when it is one
+ * @param {unknown} value from an untrusted file: each field is read only as a string when it is one
  */
-function gabPerson(p) {
-  if (!p || typeof p !== 'object') return null;
+function gabPerson(value) {
+  if (!value || typeof value !== 'object') return null;
+  const p = /** @type {Record<string, unknown>} */ (value);
   const s = (/** @type {unknown} */ v) => (typeof v === 'string' && v ? v.replace(CONTROL, ' ').slice(0, 100) : null);
   const out = { name: s(p.name), email: s(p.email), username: s(p.username) };
   return out.name || out.username ? out : null;

@@ -116,5 +116,8 @@ export function setOwn(obj, key, value) {
   return value;
 }
 
-/** An own property or undefined (never one inherited from Object.prototype). @param {Record<string, any>} obj @param {string} key */
+/**
+ * An own property or undefined (never one inherited from Object.prototype).
+ * @template T @param {Record<string, T>} obj @param {string} key @returns {T | undefined}
+ */
 export const getOwn = (obj, key) => (Object.hasOwn(obj, key) ? obj[key] : undefined);

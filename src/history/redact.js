@@ -21,7 +21,6 @@ const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z-]*\b/
  * @returns {import('#model/results.js').Results}
  */
 export function redact(results, what) {
-  /** @type {any} */
   const r = structuredClone(results);
   if (what.includes('hostnames')) {
     if (r.host.hostname !== undefined) r.host.hostname = PLACEHOLDER;
@@ -49,7 +48,8 @@ const GENERIC_LABELS = new Set(['self-hosted', 'linux', 'windows', 'macos', 'x64
  * The strings in `results` that name this runner, by what `what` redacts: its host and runner names (the
  * shards' too) for `hostnames`, its labels but GitHub's generic ones for `labels`. Longest first, at least
  * three characters (a shorter one would match inside words).
- * @param {any} results @param {Redactable[]} what @returns {string[]}
+ * @param {import('#model/results.js').Results} results a valid results document @param {Redactable[]} what
+ * @returns {string[]}
  */
 export function identities(results, what) {
   const found = new Set();
@@ -82,14 +82,21 @@ export function scrubText(text, names) {
   return out;
 }
 
-/** Every string with its e-mail addresses replaced; a person's `email` emptied. @param {any} v @returns {any} */
-function withoutEmails(v) {
+/**
+ * `doc` with every string's e-mail addresses replaced and a person's `email` emptied: the same shape, so
+ * the same type (an `email` field of a results document may be null).
+ * @template T @param {T} doc @returns {T}
+ */
+const withoutEmails = (doc) => /** @type {T} */ (scrubEmails(doc));
+
+/** @param {unknown} v a JSON value @returns {unknown} */
+function scrubEmails(v) {
   if (typeof v === 'string') return v.replace(EMAIL, PLACEHOLDER);
-  if (Array.isArray(v)) return v.map(withoutEmails);
+  if (Array.isArray(v)) return v.map(scrubEmails);
   if (v && typeof v === 'object') {
-    /** @type {Record<string, any>} */
+    /** @type {Record<string, unknown>} */
     const out = {};
-    for (const [k, x] of Object.entries(v)) out[k] = k === 'email' && typeof x === 'string' ? null : withoutEmails(x);
+    for (const [k, x] of Object.entries(v)) out[k] = k === 'email' && typeof x === 'string' ? null : scrubEmails(x);
     return out;
   }
   return v;

@@ -63,7 +63,7 @@ export async function checkMarker(dir) {
  * Reads a history file, or the staged new version of it when a committed publish is being applied
  * (see ./journal.js), so a reader sees either the state before a publish or the state after it.
  * @param {string} dir @param {Map<string, string>} pending @param {string} rel @param {string} what
- * @param {{ fallback?: any }} [options]
+ * @template T @param {{ fallback?: T }} [options] what a missing file reads as
  */
 export async function readStored(dir, pending, rel, what, options = {}) {
   const staged = pending.get(rel);

@@ -195,7 +195,7 @@ function importTar(docker, tag, tar) {
   const [repo, version] = tag.split(':');
   return new Promise((resolve, reject) => {
     tar.on('error', reject);
-    docker.importImage(/** @type {any} */ (tar), { repo, tag: version }, (err, stream) => {
+    docker.importImage(tar, { repo, tag: version }, (err, stream) => {
       if (err || !stream) return reject(err);
       docker.modem.followProgress(stream, (e) => (e ? reject(e) : resolve(undefined)));
     });

@@ -24,14 +24,14 @@ import { addCellTime, addRoundTime, runGuarded } from './steps.js';
  */
 export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
   const order = [...new Set(plan.cells.map((c) => c.benchmark))];
-  const all = () => /** @type {any[]} */ ([...cells.values()]);
+  const all = () => [...cells.values()];
   const remaining = () => opts.startedAt + opts.budgetMs - opts.reserveMs - performance.now();
   // The gate's metrics, as the reading will judge them (its default: what a job pays, where measured).
   const gated =
     opts.gated ??
     gateFor(
       [],
-      all().flatMap((c) => c.metrics.map((/** @type {any} */ m) => ({ benchmark: c.benchmark, metric: m.metric }))),
+      all().flatMap((c) => c.metrics.map((m) => ({ benchmark: c.benchmark, metric: m.metric }))),
     ).gated;
   const level = runLevel(all(), opts);
   /** @type {Map<string, import('./adaptive.js').OpenDecision | null>} each decision as read at its latest look */
@@ -69,7 +69,7 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
  * Where one benchmark stands: its decisions (each read again at its looks only, ./adaptive.js decisionsOf),
  * which running cells they need, what a round of those costs now, and how many samples a side the nearest
  * open decision has.
- * @param {string} benchmark @param {any[]} all every cell
+ * @param {string} benchmark @param {CellResult[]} all every cell
  * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts @param {number} level
  * @param {Map<string, import('./adaptive.js').OpenDecision | null>} memo
  * @returns {import('./adaptive.js').BenchmarkState}
@@ -97,7 +97,7 @@ function stateOf(benchmark, all, run, opts, level, memo) {
   };
 }
 
-/** What one more step of a cell costs now: the mean of its newest three measured steps. @param {import('./runner.js').RunContext} run @param {any} cell */
+/** What one more step of a cell costs now: the mean of its newest three measured steps. @param {import('./runner.js').RunContext} run @param {CellResult} cell */
 function recentMs(run, cell) {
   const key = cellKey(cell.benchmark, cell.environmentKey, cell.distro);
   const times = (run.cellMs?.get(key) ?? []).slice(-3);
@@ -107,7 +107,7 @@ function recentMs(run, cell) {
 /**
  * Each running cell's `sampling`: its iterations, and why it stopped: its benchmark's reason when an open
  * decision needed it, else "decided" (every decision it takes part in was made, or it has none).
- * @param {import('./adaptive.js').BenchmarkState[]} states @param {any[]} all @param {number} remainingMs @param {RoundOptions} opts
+ * @param {import('./adaptive.js').BenchmarkState[]} states @param {CellResult[]} all @param {number} remainingMs @param {RoundOptions} opts
  */
 function recordStops(states, all, remainingMs, opts) {
   for (const s of states)

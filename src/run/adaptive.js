@@ -33,6 +33,7 @@ import { isDecisionMetric, looksUpTo } from '../model/decisions.js';
  * @typedef {{ baseline: string, candidate: string }} Pair environment keys, e.g. dind@20.10 and dind@26.1
  * @typedef {{ environment: string, environmentKey: string, distro: string, benchmark: string, status: string,
  *   metrics: Array<{ metric: string, better: 'higher' | 'lower', samples: number[] }> }} SampledCell
+ * @typedef {SampledCell['metrics'][number]} SampledMetric
  */
 
 export const DEFAULT_MAX_ITERATIONS = 30;
@@ -52,8 +53,8 @@ export function decisionPairs(cells, pair) {
     .filter((p) => isAsked(p.kind))
     .flatMap((p) =>
       p.candidate.metrics
-        .filter((/** @type {any} */ m) => isDecisionMetric(p.candidate.benchmark, m.metric))
-        .map((/** @type {any} */ m) => ({ pair: p, metric: m.metric, better: m.better })),
+        .filter((/** @type {SampledMetric} */ m) => isDecisionMetric(p.candidate.benchmark, m.metric))
+        .map((/** @type {SampledMetric} */ m) => ({ pair: p, metric: m.metric, better: m.better })),
     );
 }
 
@@ -75,8 +76,7 @@ export function decisionsOf(benchmark, all, o) {
     all.filter((c) => c.benchmark === benchmark),
     o.pair,
   )) {
-    const samplesOf = (/** @type {any} */ c) =>
-      c.metrics.find((/** @type {any} */ m) => m.metric === d.metric)?.samples ?? [];
+    const samplesOf = (/** @type {SampledCell} */ c) => c.metrics.find((m) => m.metric === d.metric)?.samples ?? [];
     const baseline = samplesOf(d.pair.baseline);
     const candidate = samplesOf(d.pair.candidate);
     const key = `${d.metric} ${sideOf(d.pair.baseline)} ${sideOf(d.pair.candidate)}`;

@@ -26,12 +26,14 @@ export class OtherHardwareError extends ResumeError {
 /**
  * @typedef {{environments: object[], cells: import('./runner.js').CellResult[],
  *   engineEvents?: import('./engine-watch.js').EngineEvent[]}} RunState
+ * A results document while the run is under way: its environments and cells as the run holds them.
+ * @typedef {Omit<import('#model/results.js').Results, 'environments' | 'cells'> & Pick<RunState, 'environments' | 'cells'>} PartialResults
  */
 
 export class Checkpoint {
   /**
    * @param {string} file DIR/results.json
-   * @param {(state: RunState) => any} document the whole partial results document for a state
+   * @param {(state: RunState) => PartialResults} document the whole partial results document for a state
    */
   constructor(file, document) {
     this.file = file;
@@ -83,7 +85,7 @@ export class Checkpoint {
  * The partial run in DIR, checked before anything runs: it must be a valid results document, not finished,
  * recorded on this hardware with this suite version.
  * @param {string} dir @param {{fingerprint: string, suite: {version: string, commit: string | null}}} here
- * @returns {Promise<any>} the partial results document
+ * @returns {Promise<import('#model/results.js').Results>} the partial results document
  */
 export async function readPartial(dir, here) {
   const file = path.join(path.resolve(dir), 'results.json');

@@ -11,7 +11,7 @@ import { SCHEMA_VERSION } from '../results/schema.js';
  * The partial results document for a state of the run: everything known before the run ends. The images
  * are described at the end (it takes a container each), so a partial file lists none.
  * @param {RunOptions} o @param {{runId: string, startedAt: Date, iterations: number, warmup: number, budgetMs?: number}} run
- * @returns {Promise<(state: import('./checkpoint.js').RunState) => any>}
+ * @returns {Promise<(state: import('./checkpoint.js').RunState) => import('./checkpoint.js').PartialResults>}
  */
 export async function partialDocument(o, { runId, startedAt, iterations, warmup, budgetMs }) {
   const base = await assembleResults(o, {

@@ -3,7 +3,7 @@
 // its jobs), the wall time from the file's own `expected` times, and what the runner costs for it; then
 // whether that fits the job limit of the run's CI job and the budget, and if not, how many iterations
 // would. Pure: the same estimates `run` plans and budgets with (./estimate.js), no engine asked.
-import { GUESSED_JOB_S, jobEstimate, primes, stepEstimate } from '../benchmarks/workload.js';
+import { GUESSED_JOB_S, jobEstimate, primes, stepEstimate } from '../workload/estimate.js';
 import { billedMinutes } from '../model/job-cost.js';
 import { onRunnerEngine } from '../model/environments.js';
 import { expectedJob } from '../workload/time.js';
@@ -87,13 +87,13 @@ export function sizeWorkloadPlan(a) {
 /** @param {ReturnType<typeof import('./plan.js').makePlan>} plan @param {string} key */
 const envName = (plan, key) => plan.environments.find((e) => e.key === key)?.name ?? key;
 
-/** The workload's warm-up jobs (counted as jobs, not samples). @param {WorkloadRow[]} rows @param {any} plan @param {string} bench */
+/** The workload's warm-up jobs (counted as jobs, not samples). @param {WorkloadRow[]} rows
+ * @param {ReturnType<typeof import('./plan.js').makePlan>} plan @param {string} bench
+ */
 function warmups(rows, plan, bench) {
   const keys = new Set(rows.map((r) => r.environment));
   return plan.steps.filter(
-    (/** @type {any} */ s) =>
-      s.warmup &&
-      plan.cells.some((/** @type {any} */ c) => c.key === s.cell && c.benchmark === bench && keys.has(c.env)),
+    (s) => s.warmup && plan.cells.some((c) => c.key === s.cell && c.benchmark === bench && keys.has(c.env)),
   ).length;
 }
 

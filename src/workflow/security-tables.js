@@ -14,6 +14,14 @@ const WORKFLOWS = fileURLToPath(new URL('../../.github/workflows/', import.meta.
 const BEGIN = '<!-- tables from the workflows: npm run docs:actions -->';
 const END = '<!-- end of security tables -->';
 
+/**
+ * A workflow file parsed, as far as these tables read it (the files are the project's own).
+ * @typedef {{ uses?: string, with?: Record<string, unknown> }} Step
+ * @typedef {{ 'runs-on'?: unknown, permissions?: Record<string, string>, environment?: string | { name: string },
+ *   steps?: Step[] }} Job
+ * @typedef {{ permissions?: Record<string, string>, jobs: Record<string, Job> }} Workflow
+ */
+
 /** What each uploaded artifact holds, by the start of its name (expressions left out). */
 const ARTIFACT_NOTES = {
   'shard-':
@@ -48,7 +56,7 @@ const permissions = (p, fallback) => {
   return list.length ? list.join(', ') : 'none';
 };
 
-/** The secrets a job reads (`secrets.X`), and the job's token when it hands it to a step. @param {any} job */
+/** The secrets a job reads (`secrets.X`), and the job's token when it hands it to a step. @param {Job} job */
 function secrets(job) {
   const text = JSON.stringify(job);
   const named = [...new Set([...text.matchAll(/secrets\.([A-Z0-9_]+)/g)].map((m) => m[1]))];
@@ -56,11 +64,11 @@ function secrets(job) {
   return [...token, ...named.filter((n) => n !== 'GITHUB_TOKEN').map((n) => `\`${n}\``)].join(', ') || 'none';
 }
 
-/** @param {any} env */
+/** @param {Job['environment']} env */
 const environment = (env) => (env ? `\`${typeof env === 'string' ? env : env.name}\`` : '');
 
 /**
- * The jobs table. @param {Array<[string | ((job: string) => string), any]>} workflows the file (or, per job,
+ * The jobs table. @param {Array<[string | ((job: string) => string), Workflow]>} workflows the file (or, per job,
  * the files) and the parsed workflow
  */
 function jobsTable(workflows) {
@@ -79,12 +87,12 @@ function jobsTable(workflows) {
   ].join('\n');
 }
 
-/** Every artifact the workflow uploads: [name, job]. @param {any} wf */
+/** Every artifact the workflow uploads: [name, job]. @param {Workflow} wf */
 function uploads(wf) {
   /** @type {Array<[string, string]>} */
   const out = [];
   for (const [job, j] of Object.entries(wf.jobs)) {
-    for (const s of /** @type {any[]} */ (j.steps ?? [])) {
+    for (const s of j.steps ?? []) {
       const uses = String(s.uses ?? '');
       if (/^actions\/upload-(pages-)?artifact@/.test(uses)) out.push([String(s.with?.name ?? 'artifact'), job]);
       if (s.with?.['report-artifact']) out.push([String(s.with['report-artifact']), job]);
@@ -93,7 +101,7 @@ function uploads(wf) {
   return out;
 }
 
-/** The artifacts table. @param {any} wf bench.yml parsed */
+/** The artifacts table. @param {Workflow} wf bench.yml parsed */
 function artifactsTable(wf) {
   const rows = uploads(wf).map(([name, job]) => {
     // The names as a run has them: SHARD_PREFIX is shard- (or shard.NAME.), ARTIFACT_SUFFIX empty (or .NAME).
@@ -112,7 +120,7 @@ function artifactsTable(wf) {
 export function securityTables(bench) {
   const read = (/** @type {string} */ f) => parse(readFileSync(`${WORKFLOWS}${f}`, 'utf8'));
   const own = Object.keys(parse(bench).jobs);
-  const workflows = /** @type {Array<[string | ((job: string) => string), any]>} */ ([
+  const workflows = /** @type {Array<[string | ((job: string) => string), Workflow]>} */ ([
     [
       (/** @type {string} */ job) => (own.includes(job) ? 'bench.yml, reusable-bench.yml' : 'reusable-bench.yml'),
       parse(reusableWorkflow(bench)),

@@ -12,16 +12,24 @@ import { logText } from '../text/escape.js';
 import { realOfExisting } from './compose-binds.js';
 
 /** @typedef {{ field: string, source: string, what: string }} ModelPath */
+/**
+ * The parts of compose's model (`config --format json`) that name host paths. Compose writes it, from the
+ * team's file: each value is still checked before use, so the leaves are unknown.
+ * @typedef {{ volumes?: { type?: unknown, source?: unknown }[],
+ *   build?: { context?: unknown, additional_contexts?: Record<string, unknown> } }} ModelService
+ * @typedef {{ services?: Record<string, ModelService>, volumes?: Record<string, { driver_opts?: { device?: unknown } }>,
+ *   configs?: Record<string, { file?: unknown }>, secrets?: Record<string, { file?: unknown }> }} ComposeModel
+ */
 
 /**
  * The host paths of a compose model (compose's JSON), with their fields.
- * @param {any} model @returns {ModelPath[]}
+ * @param {unknown} json compose's output parsed @returns {ModelPath[]}
  */
-export function modelPaths(model) {
+export function modelPaths(json) {
+  const model = /** @type {ComposeModel} */ (json && typeof json === 'object' ? json : {});
   /** @type {ModelPath[]} */
   const out = [];
-  for (const [name, service] of Object.entries(model?.services ?? {})) {
-    const s = /** @type {any} */ (service);
+  for (const [name, s] of Object.entries(model.services ?? {})) {
     for (const [i, v] of (Array.isArray(s?.volumes) ? s.volumes : []).entries())
       if (v?.type === 'bind' && typeof v.source === 'string')
         out.push({ field: `services.${name}.volumes[${i}].source`, source: v.source, what: 'a bind mount' });
@@ -37,14 +45,14 @@ export function modelPaths(model) {
           what: 'a build context',
         });
   }
-  for (const [name, volume] of Object.entries(model?.volumes ?? {})) {
-    const device = /** @type {any} */ (volume)?.driver_opts?.device;
+  for (const [name, volume] of Object.entries(model.volumes ?? {})) {
+    const device = volume?.driver_opts?.device;
     if (typeof device === 'string' && device.startsWith('/'))
       out.push({ field: `volumes.${name}.driver_opts.device`, source: device, what: "a named volume's host device" });
   }
-  for (const kind of ['configs', 'secrets'])
-    for (const [name, entry] of Object.entries(model?.[kind] ?? {})) {
-      const file = /** @type {any} */ (entry)?.file;
+  for (const kind of /** @type {const} */ (['configs', 'secrets']))
+    for (const [name, entry] of Object.entries(model[kind] ?? {})) {
+      const file = entry?.file;
       if (typeof file === 'string')
         out.push({ field: `${kind}.${name}.file`, source: file, what: `a file ${kind.slice(0, -1)}` });
     }

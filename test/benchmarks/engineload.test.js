@@ -2,7 +2,6 @@
 // and dind): memory series per scope, docker build cold/warm, results that validate, native recorded
 // as unavailable (not failed), a build that really fails, and nothing left behind (built images too).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +12,8 @@ import { validateResults } from '../../src/results/schema.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
 import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-engineload-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -35,10 +34,8 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
   await ensureImages(outer);
   const before = await snapshot(outer);
   const out = path.join(work, 'run');
-  const r = spawnSync(
-    process.execPath,
+  const r = runCli(
     [
-      BIN,
       'run',
       '--profile',
       'quick',
@@ -53,7 +50,7 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
       '--out',
       out,
     ],
-    { encoding: 'utf8', timeout: 300_000 },
+    { timeout: 300_000 },
   );
   assert.equal(r.status, 0, r.stderr.slice(-3000));
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
@@ -200,7 +197,7 @@ test("build in podman is Buildah's: cold and warm (the warm one from the cache),
   const before = await snapshot(outer);
   const out = path.join(work, 'podman-build');
   const args = ['run', '--profile', 'quick', '--iterations', '1', '--bench', 'build', '--env', 'podman', '--out', out];
-  const r = spawnSync(process.execPath, [BIN, ...args, '--distro', 'debian'], { encoding: 'utf8', timeout: 300_000 });
+  const r = runCli([...args, '--distro', 'debian'], { timeout: 300_000 });
   assert.equal(r.status, 0, r.stderr.slice(-3000));
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
   const cell = the(

@@ -1,7 +1,6 @@
 // Register once: a benchmark is its module in src/benchmarks/ and its name in src/benchmarks/names.js;
 // nothing else in the code lists it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { BENCHMARKS } from '../../src/benchmarks/index.js';
 import { BENCHMARK_NAMES, NOT_BENCHMARKS } from '../../src/benchmarks/names.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDER = path.join(ROOT, 'src/benchmarks');
@@ -66,11 +66,9 @@ export const noop = {
   const names = path.join(dir, 'src/benchmarks/names.js');
   writeFileSync(names, readFileSync(names, 'utf8').replace('\n];', "\n  'noop',\n];"));
   // Without its question it is refused when the suite loads it, naming where to add it.
-  const refused = spawnSync(
-    process.execPath,
-    [path.join(dir, 'bin/dind-bench.js'), 'plan', '--bench', 'noop', '--env', 'docker', '--iterations', '2'],
-    { encoding: 'utf8' },
-  );
+  const refused = runCli(['plan', '--bench', 'noop', '--env', 'docker', '--iterations', '2'], {
+    bin: path.join(dir, 'bin/dind-bench.js'),
+  });
   assert.notEqual(refused.status, 0);
   assert.match(
     refused.stderr,
@@ -84,15 +82,11 @@ export const noop = {
       "  noop: { metrics: ['nothing_ms'], resource: 'CPU' },\n  isolation: {",
     ),
   );
-  const help = spawnSync(process.execPath, [path.join(dir, 'bin/dind-bench.js'), 'run', '--help'], {
-    encoding: 'utf8',
-  });
+  const help = runCli(['run', '--help'], { bin: path.join(dir, 'bin/dind-bench.js') });
   assert.match(help.stdout.replace(/\s+/g, ' '), /, noop\)/, 'run --help offers it');
-  const plan = spawnSync(
-    process.execPath,
-    [path.join(dir, 'bin/dind-bench.js'), 'plan', '--bench', 'noop', '--env', 'docker', '--iterations', '2'],
-    { encoding: 'utf8' },
-  );
+  const plan = runCli(['plan', '--bench', 'noop', '--env', 'docker', '--iterations', '2'], {
+    bin: path.join(dir, 'bin/dind-bench.js'),
+  });
   assert.equal(plan.status, 0, plan.stderr);
   assert.match(plan.stdout + plan.stderr, /noop\s+\{"seconds":4\}\s+4\s+2\b/, 'plan estimates it from its parameters');
 });

@@ -3,7 +3,6 @@
 // and samples; a tool missing from an image must fail its cell with the step and the tool's own words;
 // the engine is left exactly as found (scratch volumes included).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +12,8 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { DockerEnvironment } from '../../src/environments/docker.js';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-tools-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -52,10 +51,8 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
     }),
   );
   const out = path.join(work, 'run');
-  const r = spawnSync(
-    process.execPath,
+  const r = runCli(
     [
-      BIN,
       'run',
       '--bench',
       Object.keys(EXPECT).join(','),
@@ -70,7 +67,7 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
       '--out',
       out,
     ],
-    { encoding: 'utf8', timeout: 900_000 },
+    { timeout: 900_000 },
   );
   assert.equal(r.status, 0, r.stderr.slice(-3000));
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');

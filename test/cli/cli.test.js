@@ -1,14 +1,13 @@
 // The command line: help everywhere, and wrong values rejected with the valid ones listed.
 // These run the real CLI and need no engine.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
-const cli = (/** @type {string[]} */ ...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const cli = (/** @type {string[]} */ ...args) => runCli(args);
 
 for (const cmd of [[], ['doctor'], ['images'], ['images', 'build'], ['run']]) {
   test(`${['dind-bench', ...cmd].join(' ')} --help`, () => {
@@ -44,17 +43,13 @@ for (const w of wrong) {
 }
 
 test('an engine that is not a unix socket is refused, with what to do', () => {
-  const r = spawnSync(process.execPath, [BIN, 'doctor'], {
-    encoding: 'utf8',
-    env: { ...process.env, DOCKER_HOST: 'tcp://127.0.0.1:2375' },
-  });
+  const r = runCli(['doctor'], { env: { ...process.env, DOCKER_HOST: 'tcp://127.0.0.1:2375' } });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /only talks to an engine over a unix socket.*Unset DOCKER_HOST/);
 });
 
 test('doctor without an engine says how to start one', () => {
-  const r = spawnSync(process.execPath, [BIN, 'doctor', '--json'], {
-    encoding: 'utf8',
+  const r = runCli(['doctor', '--json'], {
     env: { ...process.env, DOCKER_HOST: 'unix:///tmp/dind-bench-no-such.sock' },
   });
   assert.equal(r.status, 1);
@@ -66,8 +61,7 @@ test('doctor without an engine says how to start one', () => {
 
 test("run without an engine fails with the doctor's advice", () => {
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'dind-bench-no-engine-')), 'out');
-  const r = spawnSync(process.execPath, [BIN, 'run', '--out', out], {
-    encoding: 'utf8',
+  const r = runCli(['run', '--out', out], {
     env: { ...process.env, DOCKER_HOST: 'unix:///tmp/dind-bench-no-such.sock' },
   });
   assert.equal(r.status, 1);

@@ -2,7 +2,6 @@
 // their actions. Timing is measured by bench/cli-startup.js (a loaded machine makes a timing test flaky);
 // this test checks the cause instead: which modules `--help` loads, recorded by a module resolve hook.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { BENCHMARK_NAMES as REGISTERED_BENCHMARKS } from '../../src/benchmarks/index.js';
 import {
@@ -12,8 +11,8 @@ import {
 } from '../../src/environments/index.js';
 import { LAYOUTS as REGISTERED_LAYOUTS } from '../../src/workflow/job-matrix.js';
 import { BENCHMARK_NAMES, DEFAULT_ENVIRONMENTS, ENVIRONMENT_NAMES, hasEngineLines } from '../../src/cli/names.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 // Registers a resolve hook that prints every module URL the program loads to stderr.
 const HOOK = `data:text/javascript,${encodeURIComponent(`
 import { register } from 'node:module';
@@ -23,7 +22,7 @@ register('data:text/javascript,' + encodeURIComponent(
 
 /** @param {string[]} args */
 function loadedBy(args) {
-  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], { encoding: 'utf8' });
+  const r = runCli(args, { nodeArgs: ['--import', HOOK] });
   return { status: r.status, stdout: r.stdout, loaded: [...r.stderr.matchAll(/^LOADED (.*)$/gm)].map((m) => m[1]) };
 }
 

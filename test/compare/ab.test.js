@@ -2,14 +2,14 @@
 // The real quick run holds dind@20.10; a second Engine line is made from it with one metric really slowed
 // (every sample x1.6), so the gate must stop on that metric and on nothing the lines share.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { AbError, compareEnvironments } from '../../src/compare/ab.js';
 import { EXIT_INCONCLUSIVE, EXIT_REGRESSION } from '../../src/compare/command.js';
 import { gatedBy } from '../../src/reading/gate.js';
-import { BIN, fixture, tmpDir } from '../history/helpers.js';
+import { fixture, tmpDir } from '../history/helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /** The quick run with a copy of its DinD line as dind@26.1, `slow` metrics of it scaled. @param {string[]} slow */
 function twoLines(slow) {
@@ -69,13 +69,7 @@ test('compare --baseline --candidate --fail-on: exit 4 on a gated regression, 5 
   const slowed = twoLines(['container.create_ms']);
   const out = tmpDir('ab-out');
   const ab = (/** @type {string} */ file, /** @type {string[]} */ more) =>
-    spawnSync(
-      process.execPath,
-      [BIN, 'compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', ...more],
-      {
-        encoding: 'utf8',
-      },
-    );
+    runCli(['compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', ...more]);
   const r = ab(slowed.file, [
     '--fail-on',
     'regression',
@@ -106,39 +100,26 @@ test('compare --baseline --candidate --fail-on: exit 4 on a gated regression, 5 
 test('--config is read in the A/B too: a missing file or a key that matches no metric is refused', () => {
   const { file } = twoLines([]);
   const dir = tmpDir('ab-config');
-  const missing = spawnSync(
-    process.execPath,
-    [
-      BIN,
-      'compare',
-      file,
-      '--baseline',
-      'dind@20.10',
-      '--candidate',
-      'dind@26.1',
-      '--config',
-      path.join(dir, 'nope.json'),
-    ],
-    { encoding: 'utf8' },
-  );
+  const missing = runCli([
+    'compare',
+    file,
+    '--baseline',
+    'dind@20.10',
+    '--candidate',
+    'dind@26.1',
+    '--config',
+    path.join(dir, 'nope.json'),
+  ]);
   assert.notEqual(missing.status, 0);
   assert.match(missing.stderr, /compare config/);
   const typo = path.join(dir, 'typo.json');
   writeFileSync(typo, JSON.stringify({ metrics: { 'lifecycle/container.craete_ms': { threshold: 0.2 } } }));
-  const bad = spawnSync(
-    process.execPath,
-    [BIN, 'compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--config', typo],
-    { encoding: 'utf8' },
-  );
+  const bad = runCli(['compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--config', typo]);
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /typo\.json: metrics "lifecycle\/container\.craete_ms" match no metric of this run/);
   const negative = path.join(dir, 'negative.json');
   writeFileSync(negative, JSON.stringify({ defaults: { threshold: -0.1 } }));
-  const neg = spawnSync(
-    process.execPath,
-    [BIN, 'compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--config', negative],
-    { encoding: 'utf8' },
-  );
+  const neg = runCli(['compare', file, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--config', negative]);
   assert.notEqual(neg.status, 0);
   assert.match(neg.stderr, /negative\.json: not a valid compare config:[\s\S]*\/defaults\/threshold/);
 });
@@ -150,9 +131,7 @@ test('an environment the run does not have is refused, naming those it has', () 
       e instanceof AbError &&
       /no environment "dind@29\.8" in this run; its environments: native, docker, dind@20\.10/.test(e.message),
   );
-  const r = spawnSync(process.execPath, [BIN, 'compare', twoLines([]).file, '--baseline', 'dind@20.10'], {
-    encoding: 'utf8',
-  });
+  const r = runCli(['compare', twoLines([]).file, '--baseline', 'dind@20.10']);
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /--baseline and --candidate go together/);
 });

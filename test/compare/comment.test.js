@@ -2,7 +2,6 @@
 // limit (full reports go first, then lines), always with the link to the full report; and the compare
 // action's script, whose annotation level follows its fail-on-regression input.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -10,7 +9,8 @@ import { compareCommand } from '../../src/compare/command.js';
 import { CommentInputError, GITHUB_COMMENT_LIMIT, mergeComments } from '../../src/compare/comment.js';
 import { publishRun } from '../../src/history/append.js';
 import { runCompareAll } from '../helpers/compare-all.js';
-import { BIN, tmpDir, variant } from '../history/helpers.js';
+import { tmpDir, variant } from '../history/helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const URL_ = 'https://github.com/acme/app/actions/runs/42';
@@ -171,15 +171,11 @@ test('dind-bench comment: merges files, says what it did; a missing part is name
   const a = path.join(dir, 'a.md');
   writeFileSync(a, '### dind-bench\n\nfine\n');
   const out = path.join(dir, 'out.md');
-  const ok = spawnSync(process.execPath, [BIN, 'comment', a, a, '--out', out, '--report-url', URL_], {
-    encoding: 'utf8',
-  });
+  const ok = runCli(['comment', a, a, '--out', out, '--report-url', URL_]);
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stderr, /comment: 2 part\(s\), \d+ characters \(cap 60000\), complete/);
   assert.equal(readFileSync(out, 'utf8').match(/### dind-bench/g)?.length, 2);
-  const missing = spawnSync(process.execPath, [BIN, 'comment', path.join(dir, 'nope.md'), '--out', out], {
-    encoding: 'utf8',
-  });
+  const missing = runCli(['comment', path.join(dir, 'nope.md'), '--out', out]);
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /nope\.md: no such comment file/);
 });

@@ -5,21 +5,17 @@
 // loaded 2-core machine).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, FIXTURE, fixture, tmpDir, variant } from '../history/helpers.js';
+import { FIXTURE, fixture, tmpDir, variant } from '../history/helpers.js';
 import { compareWithinRun } from '../../src/results/within-run.js';
 import { compareCommand } from '../../src/compare/command.js';
 import { CompareInputError } from '../../src/compare/load-results.js';
 import { publishRun } from '../../src/history/append.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /** @param {string[]} args @param {Record<string, string>} [env] */
-const cli = (args, env = {}) =>
-  spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, GITHUB_ACTIONS: '', ...env },
-  });
+const cli = (args, env = {}) => runCli(args, { env: { ...process.env, GITHUB_ACTIONS: '', ...env } });
 
 /** A history of `count` nights on one runner, each within +-1% of the fixture run. */
 async function history(count) {

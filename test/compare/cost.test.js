@@ -4,7 +4,6 @@
 // outputs. The +3.8 s case is a real quick run of the `script` workload (test/fixtures/results/
 // workload-script-quick.json): both sides of it fit in one started minute.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -12,6 +11,7 @@ import { moneyOf, pricingText } from '../../src/model/job-cost.js';
 import { runMarkdown } from '../helpers/reading.js';
 import { workflowOutputs } from '../../src/compare/outputs.js';
 import { runCompareAll } from '../helpers/compare-all.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const fixture = (/** @type {string} */ name) =>
@@ -160,11 +160,7 @@ test('the compare action refuses a bad price or billing model before it writes a
     assert.doesNotMatch(r.stdout, /touch/, 'the value is not echoed');
   }
   // The CLI refuses what parseFloat would have half-read.
-  const cli = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin/dind-bench.js'), 'compare', WORKLOAD, '--price-per-minute', '0.006abc'],
-    { encoding: 'utf8' },
-  );
+  const cli = runCli(['compare', WORKLOAD, '--price-per-minute', '0.006abc']);
   assert.equal(cli.status, 1);
   assert.match(cli.stderr, /expected dollars per runner minute such as 0\.006/);
 });

@@ -4,14 +4,13 @@
 // `compare --baseline dind@20.10 --candidate dind@26.1 --fail-on regression` gives a verdict per metric
 // and stops the pipeline with exit 4.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { EXIT_REGRESSION } from '../../src/compare/command.js';
 import { OWNER_LABEL } from '../../src/engine/resources.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
-import { BIN, runCli } from '../helpers/run-cli.js';
+import { runCli, streamCli } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
 test(
@@ -26,7 +25,7 @@ test(
     const out = path.join(dir, 'run');
     /** @type {Promise<void> | null} */
     let throttled = null;
-    const r = await runCli(
+    const r = await streamCli(
       [
         'run',
         '--profile',
@@ -72,23 +71,18 @@ test(
     assert.equal(r.code, 0, r.lines.join('\n'));
 
     const json = path.join(dir, 'ab.json');
-    const gate = spawnSync(
-      process.execPath,
-      [
-        BIN,
-        'compare',
-        path.join(out, 'results.json'),
-        '--baseline',
-        'dind@20.10',
-        '--candidate',
-        'dind@26.1',
-        '--fail-on',
-        'regression',
-        '--json',
-        json,
-      ],
-      { encoding: 'utf8' },
-    );
+    const gate = runCli([
+      'compare',
+      path.join(out, 'results.json'),
+      '--baseline',
+      'dind@20.10',
+      '--candidate',
+      'dind@26.1',
+      '--fail-on',
+      'regression',
+      '--json',
+      json,
+    ]);
     assert.equal(gate.status, EXIT_REGRESSION, `${gate.stdout}\n${gate.stderr}`);
     // The answer first (sysbench alone measures no time a job pays: no cost line), the pair over its row.
     assert.match(gate.stdout.split('\n')[0], /^Run \S+ \(quick, 5 samples a side\) on \S+: 1 of 1 question decided\./);

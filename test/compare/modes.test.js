@@ -3,20 +3,20 @@
 // --policy no-privileged,no-runner-engine): the JSON's `modes`, `--modes` alone, a policy given to compare
 // winning over the recorded one, and bad policies refused naming what is wrong.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { readRun, runMarkdown } from '../helpers/reading.js';
+import { tmpDir } from '../history/helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /** @param {any} results */
 const modesOf = (results) => readRun(results).modes;
-import { BIN, tmpDir } from '../history/helpers.js';
 
 const FIXTURE = new URL('../fixtures/results/modes-quick.json', import.meta.url).pathname;
 const run = () => JSON.parse(readFileSync(FIXTURE, 'utf8'));
 /** @param {string[]} args */
-const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const cli = (args) => runCli(args);
 
 test('compare --json carries the mode table; --policy wins over the recorded one', () => {
   const json = path.join(tmpDir('modes-json'), 'c.json');

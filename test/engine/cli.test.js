@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { shellStep } from '../../src/engine/cli.js';
 import { available } from '../../src/engine/step-pidns.js';
-import { stepError } from '../../src/benchmarks/workload.js';
+import { stepError } from '../../src/workload/failure.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

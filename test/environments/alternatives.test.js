@@ -10,7 +10,7 @@ import { CONTAINER_TIMELINE } from '../../src/engine/startup.js';
 import { createEnvironment, hasEngineLines } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { SOCKET_PARENT } from '../../src/environments/dind-daemon.js';
-import { withHealthChecks } from '../../src/benchmarks/workload.js';
+import { withHealthChecks } from '../../src/workload/compose-run.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');

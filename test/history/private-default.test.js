@@ -9,7 +9,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { BIN, fixture, tmpDir } from './helpers.js';
+import { fixture, tmpDir } from './helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SECRETS = {
@@ -62,9 +63,7 @@ function publishAndBuild(redact) {
     encoding: 'utf8',
   });
   assert.equal(p.status, 0, p.stderr);
-  const b = spawnSync(process.execPath, [BIN, 'site', 'build', '--history', history, '--out', site], {
-    encoding: 'utf8',
-  });
+  const b = runCli(['site', 'build', '--history', history, '--out', site]);
   assert.equal(b.status, 0, b.stderr);
   return files(site);
 }

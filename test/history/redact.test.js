@@ -1,12 +1,12 @@
 // `publish --redact`: what a public site should not show (the runner's host name, e-mail addresses, the
 // runner's labels) is in no file of the history, and what is published still validates; without it, it is.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
-import { BIN, fixture, tmpDir } from './helpers.js';
+import { fixture, tmpDir } from './helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const SECRETS = ['secret-host-7', 'dev@example.com', 'ops.lead@corp.example', 'gce-secret-pool'];
 
@@ -39,15 +39,13 @@ function runWithSecrets() {
 test('publish --redact all: no host name, e-mail or label in any file of the history; what is published validates', () => {
   const file = runWithSecrets();
   const plain = tmpDir('redact-plain');
-  let r = spawnSync(process.execPath, [BIN, 'publish', file, '--history', plain], { encoding: 'utf8' });
+  let r = runCli(['publish', file, '--history', plain]);
   assert.equal(r.status, 0, r.stderr);
   const everything = allText(plain).join('\n');
   for (const s of SECRETS) assert.ok(everything.includes(s), `without --redact, ${s} is published (the control)`);
 
   const redacted = tmpDir('redact-history');
-  r = spawnSync(process.execPath, [BIN, 'publish', file, '--history', redacted, '--redact', 'all'], {
-    encoding: 'utf8',
-  });
+  r = runCli(['publish', file, '--history', redacted, '--redact', 'all']);
   assert.equal(r.status, 0, r.stderr);
   const text = allText(redacted);
   for (const s of SECRETS) assert.ok(!text.some((t) => t.includes(s)), `${s} left out`);
@@ -64,9 +62,7 @@ test('publish --redact all: no host name, e-mail or label in any file of the his
 test('publish --redact takes hostnames, emails, labels or all, and refuses anything else before writing', () => {
   const file = runWithSecrets();
   const dir = tmpDir('redact-bad');
-  const r = spawnSync(process.execPath, [BIN, 'publish', file, '--history', dir, '--redact', 'hostnames,passwords'], {
-    encoding: 'utf8',
-  });
+  const r = runCli(['publish', file, '--history', dir, '--redact', 'hostnames,passwords']);
   assert.notEqual(r.status, 0);
   assert.match(
     r.stderr,
@@ -74,9 +70,7 @@ test('publish --redact takes hostnames, emails, labels or all, and refuses anyth
   );
   assert.deepEqual(readdirSync(dir), []);
   const some = tmpDir('redact-some');
-  const ok = spawnSync(process.execPath, [BIN, 'publish', file, '--history', some, '--redact', 'labels'], {
-    encoding: 'utf8',
-  });
+  const ok = runCli(['publish', file, '--history', some, '--redact', 'labels']);
   assert.equal(ok.status, 0, ok.stderr);
   const text = allText(some).join('\n');
   assert.ok(!text.includes(SECRETS[3]), 'labels left out');
@@ -94,7 +88,7 @@ test("publish keeps run.args' file and folder options by their names alone: no a
   const file = path.join(tmpDir('args-runs'), 'results.json');
   writeFileSync(file, JSON.stringify(r));
   const history = tmpDir('args-history');
-  const p = spawnSync(process.execPath, [BIN, 'publish', file, '--history', history], { encoding: 'utf8' });
+  const p = runCli(['publish', file, '--history', history]);
   assert.equal(p.status, 0, p.stderr);
   const text = allText(history).join('\n');
   for (const s of ['/home/runner', '/srv/private', 'C:\\\\Users']) assert.ok(!text.includes(s), `${s} was published`);

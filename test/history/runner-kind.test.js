@@ -5,7 +5,6 @@
 // fixture, recorded before kinds existed) published with `dind-bench publish`, then read back through the
 // store's API.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +12,8 @@ import { test } from 'node:test';
 import { hardwareFingerprint, runnerKind } from '../../src/results/provenance.js';
 import { validateResults } from '../../src/results/schema.js';
 import { openHistory, seriesKey } from '../../src/history/store.js';
-import { BIN, fixture, tmpDir } from './helpers.js';
+import { fixture, tmpDir } from './helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 test('the runner kind: k8s in a Kubernetes pod, machine elsewhere, or what DIND_BENCH_RUNNER_KIND says (checked)', () => {
   const none = () => false;
@@ -69,7 +69,7 @@ test('an existing history: a VM run continues its series, a pod of the same mach
   const runs = tmpDir('kind-runs');
   const history = tmpDir('kind-history');
   const publish = (/** @type {string} */ file) => {
-    const r = spawnSync(process.execPath, [BIN, 'publish', file, '--history', history], { encoding: 'utf8' });
+    const r = runCli(['publish', file, '--history', history]);
     assert.equal(r.status, 0, r.stderr);
   };
   // Two runs recorded before kinds existed (the history as an upgrade finds it).

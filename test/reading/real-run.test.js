@@ -4,14 +4,14 @@
 // interval reaches beyond ±T is called equivalent, and `--fail-on inconclusive` exits non-zero naming the
 // inconclusive metrics and what they could have seen.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { equivalenceBand, reading, worseInterval } from '../../src/model/change.js';
 import { readAb, readWithinRun } from '../../src/reading/index.js';
 import { EXIT_INCONCLUSIVE } from '../../src/reading/gate.js';
-import { BIN, tmpDir } from '../history/helpers.js';
+import { tmpDir } from '../history/helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const FILE = new URL('../fixtures/results/decide-quick-5.json', import.meta.url).pathname;
 const results = () => JSON.parse(readFileSync(FILE, 'utf8'));
@@ -42,29 +42,24 @@ test('every comparison of a real 5-a-side run: equivalent only with its interval
 });
 
 test('--fail-on inconclusive on the real run: exit 8, naming the metric and what it could have seen', () => {
-  const args = [
-    BIN,
-    'compare',
-    FILE,
-    '--baseline',
-    'dind@20.10',
-    '--candidate',
-    'dind@26.1',
-    '--fail-on',
-    'inconclusive',
-  ];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const args = ['compare', FILE, '--baseline', 'dind@20.10', '--candidate', 'dind@26.1', '--fail-on', 'inconclusive'];
+  const r = runCli(args);
   assert.equal(r.status, EXIT_INCONCLUSIVE, r.stderr);
   assert.match(
     r.stdout.replace(/\n {2}/g, ' '),
     /Gate: Inconclusive: 1 of 1 gated metrics could not be judged \(lifecycle startup\.without_image_ms on dind@26\.1\/debian\); it could not have seen changes under 81%\. The gate fails \(exit 8\)\./,
   );
   // Against Docker the same run's start-up is decided: a regression, exit 4 when asked to fail on it.
-  const dind = spawnSync(
-    process.execPath,
-    [BIN, 'compare', FILE, '--baseline', 'docker', '--candidate', 'dind@20.10', '--fail-on', 'inconclusive'],
-    { encoding: 'utf8' },
-  );
+  const dind = runCli([
+    'compare',
+    FILE,
+    '--baseline',
+    'docker',
+    '--candidate',
+    'dind@20.10',
+    '--fail-on',
+    'inconclusive',
+  ]);
   assert.equal(dind.status, 4, dind.stderr);
   assert.match(
     dind.stdout.replace(/\n {2}/g, ' ').split('\n')[0],
@@ -82,24 +77,19 @@ test('10 samples a side of sysbench on a quiet machine: decided where the data c
   const config = path.join(dir, 't10.json');
   writeFileSync(config, JSON.stringify({ metrics: { 'sysbench/cpu.events_per_second': { threshold: 0.1 } } }));
   const gate = (/** @type {string} */ metric, /** @type {string[]} */ more = []) =>
-    spawnSync(
-      process.execPath,
-      [
-        BIN,
-        'compare',
-        file,
-        '--baseline',
-        'docker',
-        '--candidate',
-        'dind@20.10',
-        '--gate',
-        `sysbench/${metric}`,
-        '--fail-on',
-        'inconclusive',
-        ...more,
-      ],
-      { encoding: 'utf8' },
-    );
+    runCli([
+      'compare',
+      file,
+      '--baseline',
+      'docker',
+      '--candidate',
+      'dind@20.10',
+      '--gate',
+      `sysbench/${metric}`,
+      '--fail-on',
+      'inconclusive',
+      ...more,
+    ]);
   const at5 = gate('cpu.events_per_second');
   assert.equal(at5.status, EXIT_INCONCLUSIVE, at5.stderr);
   const row = readAb(JSON.parse(readFileSync(file, 'utf8')), 'docker', 'dind@20.10').find(

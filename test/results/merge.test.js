@@ -2,17 +2,16 @@
 // become one run that `publish` and `compare --history` accept, with DinD vs Docker compared across the
 // shards; shards that could not have been one run are refused before anything is written.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MergeError, groupsOf, mergeShards, orderOf } from '../../src/results/merge.js';
 import { engineOrSkip } from '../helpers/engine.js';
-import { BIN, fixture, tmpDir } from '../history/helpers.js';
+import { fixture, tmpDir } from '../history/helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /** @param {string[]} args */
-const cli = (args) =>
-  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, GITHUB_ACTIONS: '' } });
+const cli = (args) => runCli(args, { env: { ...process.env, GITHUB_ACTIONS: '' } });
 
 /** The fixture run cut into two shards by benchmark, as two shard jobs would have written them. */
 function fixtureShards() {

@@ -1,7 +1,7 @@
 // Versioning: `--version` and results.suite name the suite's own version, ref and commit (never the
 // caller's GITHUB_SHA); results.caller names the repository and commit that ran it. Old files still read.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -9,7 +9,8 @@ import { publishRun } from '../../src/history/append.js';
 import { openHistory } from '../../src/history/store.js';
 import { callerFacts } from '../../src/results/provenance.js';
 import { validateResults } from '../../src/results/schema.js';
-import { BIN, fixture, tmpDir } from '../history/helpers.js';
+import { fixture, tmpDir } from '../history/helpers.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -25,10 +26,7 @@ function head() {
 }
 
 test('--version prints the package version and the checkout commit, not GITHUB_SHA', () => {
-  const r = spawnSync(process.execPath, [BIN, '--version'], {
-    encoding: 'utf8',
-    env: { ...process.env, GITHUB_SHA: OTHER_SHA },
-  });
+  const r = runCli(['--version'], { env: { ...process.env, GITHUB_SHA: OTHER_SHA } });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(r.stdout.startsWith(`${PKG.version}`), r.stdout);
   assert.doesNotMatch(r.stdout, new RegExp(OTHER_SHA));
@@ -37,16 +35,10 @@ test('--version prints the package version and the checkout commit, not GITHUB_S
 });
 
 test('an action passes the ref it was called at; a malformed one is refused, naming the variable', () => {
-  const ok = spawnSync(process.execPath, [BIN, '-V'], {
-    encoding: 'utf8',
-    env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1' },
-  });
+  const ok = runCli(['-V'], { env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1' } });
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /\(v1\b/);
-  const bad = spawnSync(process.execPath, [BIN, '-V'], {
-    encoding: 'utf8',
-    env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1; rm -rf /' },
-  });
+  const bad = runCli(['-V'], { env: { ...process.env, DIND_BENCH_SUITE_REF: 'v1; rm -rf /' } });
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /DIND_BENCH_SUITE_REF=.* is not valid/);
 });

@@ -14,7 +14,7 @@ import { validateResults } from '../../src/results/schema.js';
 import { budgetForSelection, budgetToHold, fitAtPlan, isNamed, planCost } from '../../src/run/budget.js';
 import { EXIT, runCommand } from '../../src/run/command.js';
 import { engineOrSkip, ensureImages } from '../helpers/engine.js';
-import { NOTHING, STEP, runCli, settled } from '../helpers/run-cli.js';
+import { NOTHING, STEP, streamCli, settled } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
 const SETUP = { startS: 3, imageS: 3 };
@@ -167,7 +167,7 @@ test(
     await ensureImages(outer);
     const out = path.join(tmpDir('budget-named'), 'named');
     const args = ['run', '--profile', 'quick', '--bench', 'image-load', '--env', 'docker,dind,dind-vfs'];
-    const r = await runCli([...args, '--no-build', '--config', tinyConfig(), '--budget', '20s', '--out', out]);
+    const r = await streamCli([...args, '--no-build', '--config', tinyConfig(), '--budget', '20s', '--out', out]);
     const log = r.lines.join('\n');
     assert.equal(r.code, EXIT.OK, log);
     const over = lineOf(
@@ -209,7 +209,7 @@ test(
     // Nothing named: the profile's own cells. The budget holds none of them, so everything but the start-up
     // a job pays goes (that stays in every environment judged against Docker, dind-vfs included: the run
     // says it goes over instead). One iteration, to keep the test short.
-    const r = await runCli([
+    const r = await streamCli([
       'run',
       '--profile',
       'quick',
@@ -298,7 +298,7 @@ test(
       '--config',
       tinyConfig(),
     ];
-    const r = await runCli([...args, '--budget', '20s', '--budget-strict', '--out', path.join(dir, 'strict')]);
+    const r = await streamCli([...args, '--budget', '20s', '--budget-strict', '--out', path.join(dir, 'strict')]);
     const log = r.lines.join('\n');
     assert.equal(r.code, EXIT.OVER_BUDGET, log);
     assert.ok(
@@ -313,7 +313,7 @@ test(
     assert.equal(lineOf(r.lines, STEP), -1, log);
     assert.equal(existsSync(path.join(dir, 'strict', 'results.json')), false, 'nothing measured, nothing written');
 
-    const usage = await runCli([...args, '--budget-strict', '--out', path.join(dir, 'usage')]);
+    const usage = await streamCli([...args, '--budget-strict', '--out', path.join(dir, 'usage')]);
     assert.equal(usage.code, 1);
     assert.match(usage.lines.join('\n'), /--budget-strict goes with --budget/);
     assert.deepEqual(await settled(outer), NOTHING);

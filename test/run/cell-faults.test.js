@@ -19,7 +19,7 @@ import { benchImage, dindImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 import { copyImages, ownEngineUnavailable, startOwnEngine } from '../helpers/own-engine.js';
-import { NOTHING, runCli, settled, stepsIn } from '../helpers/run-cli.js';
+import { NOTHING, streamCli, settled, stepsIn } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
 const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;
@@ -150,7 +150,7 @@ test(
         }
       }
     }, 50);
-    const r = await runCli(
+    const r = await streamCli(
       [
         ...['run', '--profile', 'tiny', '--bench', 'sysbench', '--env', 'docker,dind', '--distro', 'debian'],
         ...['--engine', '20.10', '--iterations', '3', '--no-build', '--out', out],
@@ -227,7 +227,7 @@ test(
     const out = path.join(tmpDir('fault-inner-disk'), 'out');
     /** @type {Promise<string> | null} */
     let fill = null;
-    const r = await runCli(
+    const r = await streamCli(
       [
         ...['run', '--profile', 'tiny', '--bench', 'lifecycle,sysbench', '--env', 'docker,dind', '--distro', 'debian'],
         ...['--engine', '20.10', '--iterations', '3', '--no-build', '--out', out],
@@ -317,7 +317,7 @@ test(
         return;
       }
     }, 20);
-    const r = await runCli([
+    const r = await streamCli([
       ...['run', '--profile', 'tiny', '--workload', path.join(EXAMPLES, 'script', 'workload.yml'), '--bench'],
       ...['lifecycle', '--env', 'docker,dind', '--engine', '20.10', '--iterations', '2', '--no-build', '--out', out],
     ]);

@@ -4,7 +4,7 @@
 // Each test asserts: the run ends by itself, results.json validates, the failure is named, nothing
 // labelled by the run is left, and every cell is measured in the end (within the run or by --resume).
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -13,10 +13,9 @@ import { OWNER_LABEL } from '../../src/engine/resources.js';
 import { benchImage, dindImage } from '../../src/images/catalog.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
 import { copyImages, ownEngineUnavailable, startOwnEngine } from '../helpers/own-engine.js';
-import { NOTHING, runCli, settled, stepsIn } from '../helpers/run-cli.js';
+import { NOTHING, runCli, settled, stepsIn, streamCli } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const RUN = [
   'run',
   '--profile',
@@ -86,7 +85,7 @@ test(
     const waiting = new Promise((resolve) => (sawWaiting = () => resolve(true)));
     /** @type {Promise<void> | null} */
     let restart = null;
-    const r = await runCli([...RUN, '--out', out], {
+    const r = await streamCli([...RUN, '--out', out], {
       env: { DIND_BENCH_ENGINE_WAIT_S: '180', DOCKER_HOST: `unix://${own.socket}` },
       onLine: (line, lines) => {
         if (WAITING.test(line)) sawWaiting();
@@ -137,7 +136,7 @@ test(
     const out = path.join(tmpDir('fault-inner'), 'out');
     /** @type {Promise<number> | null} */
     let kill = null;
-    const r = await runCli([...RUN, '--out', out], {
+    const r = await streamCli([...RUN, '--out', out], {
       onLine: (_, lines) => {
         if (kill || stepsIn(lines) !== 5) return;
         kill = (async () => {
@@ -178,14 +177,14 @@ test(
     if (!outer) return;
     await ensureImages(outer);
     const out = path.join(tmpDir('fault-kill'), 'out');
-    const killed = await runCli([...RUN, '--out', out], {
+    const killed = await streamCli([...RUN, '--out', out], {
       onLine: (_, lines, child) => stepsIn(lines) === 5 && child.kill('SIGKILL'),
     });
     assert.equal(killed.signal, 'SIGKILL');
     const partial = resultsIn(out);
     assert.equal(partial.run.state, 'running', 'killed outright: the last state written');
     // A second run in the same folder while the lock's owner is gone takes the lock over.
-    const resumed = await runCli(['run', '--resume', out]);
+    const resumed = await streamCli(['run', '--resume', out]);
     assert.equal(resumed.code, 0, resumed.lines.join('\n'));
     assert.ok(
       resumed.lines.some((l) => /taking over a stale lock \(pid \d+ is gone\)/.test(l)),
@@ -213,7 +212,7 @@ test(
       Number(execFileSync('df', ['--output=avail', '-B1', mount], { encoding: 'utf8' }).split('\n')[1]);
     /** @type {boolean} */
     let filled = false;
-    const r = await runCli([...RUN, '--out', out], {
+    const r = await streamCli([...RUN, '--out', out], {
       onLine: (_, lines) => {
         if (filled || stepsIn(lines) !== 3) return;
         filled = true;
@@ -235,7 +234,7 @@ test(
     assert.notEqual(partial.run.complete, true);
     assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
     rmSync(filler);
-    const resumed = await runCli(['run', '--resume', out]);
+    const resumed = await streamCli(['run', '--resume', out]);
     assert.equal(resumed.code, 0, resumed.lines.join('\n'));
     assertAllMeasured(resultsIn(out));
     assert.deepEqual(await settled(outer), NOTHING);
@@ -250,9 +249,9 @@ test(
     if (!outer) return;
     await ensureImages(outer);
     const out = path.join(tmpDir('fault-lock'), 'out');
-    /** @type {ReturnType<typeof spawnSync> | null} */
+    /** @type {ReturnType<typeof runCli> | null} */
     let second = null;
-    const first = await runCli(
+    const first = await streamCli(
       [
         'run',
         '--profile',
@@ -270,9 +269,7 @@ test(
       {
         onLine: (_, lines) => {
           if (second || stepsIn(lines) !== 1) return;
-          second = spawnSync(process.execPath, [path.join(ROOT, 'bin/dind-bench.js'), ...RUN, '--out', out], {
-            encoding: 'utf8',
-          });
+          second = runCli([...RUN, '--out', out]);
         },
       },
     );

@@ -1,7 +1,6 @@
 // Per-benchmark parameter overrides from a config file (`run --config FILE`), and the `plan` estimate.
 // The CLI cases run the real command; none needs an engine (the config is checked before anything starts).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,9 +8,9 @@ import { describe, test } from 'node:test';
 import { ConfigError, paramsFor, validateParamOverrides } from '../../src/run/params.js';
 import { estimateRun } from '../../src/run/estimate.js';
 import { makePlan } from '../../src/run/plan.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
-const cli = (/** @type {string[]} */ ...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const cli = (/** @type {string[]} */ ...args) => runCli(args);
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-params-'));
 const file = (/** @type {string} */ name, /** @type {string} */ text) => {
   const f = path.join(dir, name);

@@ -2,7 +2,6 @@
 // results.json (state interrupted); `run --resume DIR` finishes it without repeating a step, and its
 // cells equal those of the same run left alone. Partial files are refused where they do not belong.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -10,7 +9,7 @@ import { OtherHardwareError, readPartial } from '../../src/run/checkpoint.js';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip } from '../helpers/engine.js';
 import { fixture, tmpDir } from '../history/helpers.js';
-import { BIN, NOTHING, STEP, runCli, settled, stepsIn } from '../helpers/run-cli.js';
+import { NOTHING, runCli, settled, STEP, stepsIn, streamCli } from '../helpers/run-cli.js';
 
 const RUN = [
   'run',
@@ -49,12 +48,12 @@ test(
     const whole = path.join(dir, 'whole');
     const cut = path.join(dir, 'cut');
 
-    const ref = await runCli([...RUN, '--out', whole]);
+    const ref = await streamCli([...RUN, '--out', whole]);
     assert.equal(ref.code, 0, ref.lines.join('\n'));
     const total = ref.lines.filter((/** @type {string} */ l) => STEP.test(l)).length;
     assert.equal(total, 8);
 
-    const killed = await runCli([...RUN, '--out', cut], {
+    const killed = await streamCli([...RUN, '--out', cut], {
       onLine: (_, lines, child) => stepsIn(lines) === 3 && child.kill('SIGTERM'),
     });
     assert.equal(killed.code, 143, killed.lines.join('\n'));
@@ -69,16 +68,12 @@ test(
     assert.ok(doneBefore >= 3 && doneBefore < total, `steps recorded before the kill: ${doneBefore}`);
     assert.ok(partial.cells.every((/** @type {any} */ c) => c.status === 'pending'));
     // publish refuses it; compare reads it
-    const pub = spawnSync(
-      process.execPath,
-      [BIN, 'publish', path.join(cut, 'results.json'), '--history', path.join(dir, 'h')],
-      { encoding: 'utf8' },
-    );
+    const pub = runCli(['publish', path.join(cut, 'results.json'), '--history', path.join(dir, 'h')]);
     assert.equal(pub.status, 1);
     assert.match(pub.stderr, /is a partial run \(state interrupted\)/);
     assert.deepEqual(await settled(outer), NOTHING, 'the killed run left nothing behind');
 
-    const resumed = await runCli(['run', '--resume', cut]);
+    const resumed = await streamCli(['run', '--resume', cut]);
     assert.equal(resumed.code, 0, resumed.lines.join('\n'));
     assert.match(resumed.lines[0], /^resuming run \S+ \(interrupted\): \d+ step\(s\) of pending cells done/);
     const again = resumed.lines.filter((/** @type {string} */ l) => STEP.test(l));
@@ -98,7 +93,7 @@ test(
     assert.deepEqual(cellSet(finished), cellSet(JSON.parse(readFileSync(path.join(whole, 'results.json'), 'utf8'))));
     assert.deepEqual(await settled(outer), NOTHING, 'nothing left behind');
 
-    const twice = spawnSync(process.execPath, [BIN, 'run', '--resume', cut], { encoding: 'utf8' });
+    const twice = runCli(['run', '--resume', cut]);
     assert.equal(twice.status, 1);
     assert.match(twice.stderr, /this run is finished; nothing to resume/);
   },

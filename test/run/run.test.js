@@ -2,7 +2,7 @@
 // offline, raw output kept, a broken benchmark recorded as a failed cell while the run goes on, SIGINT
 // cleaning up, and the engine left exactly as found every time.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
 import { parseSysbench } from '../../src/parsers/sysbench.js';
 import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-test-'));
@@ -27,10 +28,8 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
   await ensureImages(outer);
   const before = await snapshot(outer);
   const out = path.join(work, 'quick');
-  const r = spawnSync(
-    process.execPath,
+  const r = runCli(
     [
-      BIN,
       'run',
       '--profile',
       'quick',
@@ -48,7 +47,7 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
       '--runner-labels',
       'self-hosted,test',
     ],
-    { encoding: 'utf8', timeout: 480_000 },
+    { timeout: 480_000 },
   );
   assert.equal(r.status, 0, r.stderr.slice(-3000));
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
@@ -122,9 +121,7 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
   assert.ok(readFileSync(path.join(out, 'report.md'), 'utf8').includes('dind vs docker'));
 
   // A second run into the same folder refuses and leaves the first untouched.
-  const again = spawnSync(process.execPath, [BIN, 'run', '--out', out, '--bench', 'lifecycle', '--env', 'docker'], {
-    encoding: 'utf8',
-  });
+  const again = runCli(['run', '--out', out, '--bench', 'lifecycle', '--env', 'docker']);
   assert.equal(again.status, 1);
   assert.match(again.stderr, /results.json already exists: choose another --out/);
   assert.deepEqual(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), results);

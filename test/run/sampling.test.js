@@ -10,7 +10,7 @@ import { looksUpTo } from '../../src/model/decisions.js';
 import { readWithinRun } from '../../src/reading/index.js';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages } from '../helpers/engine.js';
-import { NOTHING, runCli, settled } from '../helpers/run-cli.js';
+import { NOTHING, streamCli, settled } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
 
 test(
@@ -21,7 +21,7 @@ test(
     if (!outer) return;
     await ensureImages(outer);
     const out = path.join(tmpDir('sampling'), 'run');
-    const r = await runCli([
+    const r = await streamCli([
       'run',
       '--profile',
       'quick',

@@ -4,7 +4,6 @@
 // (src/model/change.js). Named regression: half the throughput once read +50% on the page and +100% in
 // the report, because the page kept its own formula.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -16,8 +15,9 @@ import { shortPct } from '../../src/model/numbers.js';
 import { jobSentence, workloadCosts } from '../../src/results/job-cost.js';
 import { markdownReport } from '../../src/results/report.js';
 import { mdText } from '../../src/text/escape.js';
-import { BIN, fixture, tmpDir } from '../history/helpers.js';
+import { fixture, tmpDir } from '../history/helpers.js';
 import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const skip = browserOrSkip();
 const WORKLOAD_FIXTURE = new URL('../fixtures/results/workload-script-quick.json', import.meta.url).pathname;
@@ -49,7 +49,7 @@ async function siteOf(results, name) {
  */
 function reportReadings(file) {
   const json = path.join(tmpDir('agree-json'), 'c.json');
-  const r = spawnSync(process.execPath, [BIN, 'compare', file, '--json', json], { encoding: 'utf8' });
+  const r = runCli(['compare', file, '--json', json]);
   assert.equal(r.status, 0, r.stderr);
   /** @type {Map<string, [string, string | null]>} */
   const out = new Map();

@@ -2,7 +2,6 @@
 // published, the site is built and read in real headless Chromium, and each series' verdict on the page
 // is checked against the verdicts `dind-bench compare --history --json` writes for the same newest run.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,8 +10,9 @@ import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { HISTORY_STATUSES } from '../../src/reading/history.js';
 import { VERDICT_DISPLAY } from '../../site/js/verdicts.js';
-import { BIN, tmpDir, variant } from '../history/helpers.js';
+import { tmpDir, variant } from '../history/helpers.js';
 import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const skip = browserOrSkip();
 const BENCHES = ['lifecycle', 'sysbench'];
@@ -51,9 +51,7 @@ async function historyOf(count) {
  */
 function compareVerdicts(history, results) {
   const json = path.join(tmpDir('verdicts-json'), 'verdicts.json');
-  const r = spawnSync(process.execPath, [BIN, 'compare', results, '--history', history, '--json', json], {
-    encoding: 'utf8',
-  });
+  const r = runCli(['compare', results, '--history', history, '--json', json]);
   assert.equal(r.status, 0, r.stderr);
   const doc = JSON.parse(readFileSync(json, 'utf8'));
   /** @type {Map<string, string | null>} */

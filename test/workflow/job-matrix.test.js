@@ -1,12 +1,10 @@
 // The job matrix of bench.yml: a table of workflow inputs -> jobs, and inputs that are refused with the
 // valid values. Pure code, no engine.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { matrixFromBakePrint } from '../../src/images/matrix.js';
 import { jobMatrix, parseRunnerSets } from '../../src/workflow/job-matrix.js';
-
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
+import { runCli } from '../helpers/run-cli.js';
 
 const bake = { distros: ['debian', 'alpine'], engines: ['20.10', '26.1'] };
 const benchmarkNames = ['lifecycle', 'sysbench'];
@@ -180,25 +178,20 @@ test('shards: without a budget one shard per job; a cell over the budget alone i
 });
 
 test("workflow matrix --max-minutes: the standard profile split by plan's estimates", () => {
-  const r = spawnSync(
-    process.execPath,
-    [
-      BIN,
-      'workflow',
-      'matrix',
-      '--runners',
-      'self-hosted,linux,gce',
-      '--profile',
-      'standard',
-      '--layout',
-      'interleaved',
-      '--max-minutes',
-      '240',
-      '--bake-matrix',
-      JSON.stringify({ distros: ['debian'], engines: ['20.10'] }),
-    ],
-    { encoding: 'utf8' },
-  );
+  const r = runCli([
+    'workflow',
+    'matrix',
+    '--runners',
+    'self-hosted,linux,gce',
+    '--profile',
+    'standard',
+    '--layout',
+    'interleaved',
+    '--max-minutes',
+    '240',
+    '--bake-matrix',
+    JSON.stringify({ distros: ['debian'], engines: ['20.10'] }),
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const { include } = JSON.parse(r.stdout);
   assert.ok(include.length > 1);

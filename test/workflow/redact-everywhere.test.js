@@ -12,8 +12,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { runHtml, runMarkdown } from '../helpers/reading.js';
-import { BIN, fixture, tmpDir } from '../history/helpers.js';
+import { fixture, tmpDir } from '../history/helpers.js';
 import { runCompareAll } from '../helpers/compare-all.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PLANTED = { host: 'build-host-17.corp.example', name: 'arc-runner-x7k2p', label: 'gpu-pool-secret' };
@@ -77,7 +78,7 @@ test('redact all: the shard artifact, the results artifact, summaries, outputs, 
   // bench job: the run action's redaction (as its step runs it), then Partial results before the upload.
   const shard = runFolder();
   assert.deepEqual(Object.keys(found(shard)), ['host', 'name', 'label'], 'planted');
-  const cli = spawnSync(process.execPath, [BIN, 'redact', shard, '--redact', 'all'], { encoding: 'utf8' });
+  const cli = runCli(['redact', shard, '--redact', 'all']);
   assert.equal(cli.status, 0, cli.stderr);
   const partial = runFolder();
   step(
@@ -116,7 +117,7 @@ test('redact all: the shard artifact, the results artifact, summaries, outputs, 
 
 test('with redact none (the control) the identity is in the artifacts, the summary and the site: the checks can see it', () => {
   const shard = runFolder();
-  const cli = spawnSync(process.execPath, [BIN, 'redact', shard, '--redact', 'none'], { encoding: 'utf8' });
+  const cli = runCli(['redact', shard, '--redact', 'none']);
   assert.equal(cli.status, 0, cli.stderr);
   assert.deepEqual(Object.keys(found(shard)), ['host', 'name', 'label']);
   const c = compareAll(path.join(shard, 'results.json'));
@@ -148,9 +149,7 @@ function publishAndBuild(/** @type {string} */ results, /** @type {string} */ re
     encoding: 'utf8',
   });
   assert.equal(p.status, 0, p.stderr);
-  const b = spawnSync(process.execPath, [BIN, 'site', 'build', '--history', history, '--out', site], {
-    encoding: 'utf8',
-  });
+  const b = runCli(['site', 'build', '--history', history, '--out', site]);
   assert.equal(b.status, 0, b.stderr);
   return dir;
 }

@@ -3,13 +3,14 @@
 // else: in no process's command line while the run goes, in no output, results, raw file, published history
 // or site.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-build-secret-'));
@@ -88,17 +89,9 @@ test('a build secret reaches the build and nothing else: argv, output, results, 
   assert.equal(cell?.status, 'ok', cell?.reason);
   const history = path.join(work, 'history');
   const site = path.join(work, 'site');
-  const published = spawnSync(
-    process.execPath,
-    [BIN, 'publish', path.join(out, 'results.json'), '--history', history],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const published = runCli(['publish', path.join(out, 'results.json'), '--history', history]);
   assert.equal(published.status, 0, published.stderr);
-  const built = spawnSync(process.execPath, [BIN, 'site', 'build', '--history', history, '--out', site], {
-    encoding: 'utf8',
-  });
+  const built = runCli(['site', 'build', '--history', history, '--out', site]);
   assert.equal(built.status, 0, built.stderr);
   const files = [...filesUnder(out), ...filesUnder(history), ...filesUnder(site)];
   assert.ok(

@@ -30,6 +30,7 @@ import { readCredentials } from '../../src/workload/credentials.js';
 import { WorkloadError, loadWorkload } from '../../src/workload/load.js';
 import { parseReference } from '../../src/workload/reference.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /**
  * What a test's run left of the kinds this file's code makes (registries, their networks, DinD engines and
@@ -59,7 +60,6 @@ async function leftBehind(outer, before) {
   return { containers, networks };
 }
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-formats-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -404,11 +404,7 @@ test('a job pulls a digest-pinned host:port image with a credential from the env
   const user = `user-${randomBytes(6).toString('hex')}`;
   const env = { ...process.env, FORMATS_TEST_REGISTRY_USER: user, FORMATS_TEST_REGISTRY_PASSWORD: secret };
   const run = (/** @type {string} */ file, /** @type {string} */ out, /** @type {string} */ envs) =>
-    spawnSync(process.execPath, [BIN, 'run', '--workload', file, '--env', envs, '--iterations', '1', '--out', out], {
-      encoding: 'utf8',
-      timeout: 540_000,
-      env,
-    });
+    runCli(['run', '--workload', file, '--env', envs, '--iterations', '1', '--out', out], { timeout: 540_000, env });
 
   const out = path.join(work, 'private');
   const r = run(privateJob(digest), out, 'docker,dind');
@@ -429,34 +425,21 @@ test('a job pulls a digest-pinned host:port image with a credential from the env
   // Every log line and every file the run wrote, and the report it writes: the secret nowhere.
   const compare = path.join(work, 'compare');
   mkdirSync(compare);
-  const report = spawnSync(
-    process.execPath,
-    [
-      BIN,
-      'compare',
-      path.join(out, 'results.json'),
-      '--markdown',
-      path.join(compare, 'report.md'),
-      '--json',
-      path.join(compare, 'compare.json'),
-      '--pr-comment',
-      path.join(compare, 'comment.md'),
-    ],
-    { encoding: 'utf8' },
-  );
+  const report = runCli([
+    'compare',
+    path.join(out, 'results.json'),
+    '--markdown',
+    path.join(compare, 'report.md'),
+    '--json',
+    path.join(compare, 'compare.json'),
+    '--pr-comment',
+    path.join(compare, 'comment.md'),
+  ]);
   const site = path.join(work, 'site');
   const history = path.join(work, 'history');
-  const published = spawnSync(
-    process.execPath,
-    [BIN, 'publish', path.join(out, 'results.json'), '--history', history],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const published = runCli(['publish', path.join(out, 'results.json'), '--history', history]);
   assert.equal(published.status, 0, published.stderr);
-  const built = spawnSync(process.execPath, [BIN, 'site', 'build', '--history', history, '--out', site], {
-    encoding: 'utf8',
-  });
+  const built = runCli(['site', 'build', '--history', history, '--out', site]);
   assert.equal(built.status, 0, built.stderr);
   const texts = [
     r.stdout,
@@ -498,21 +481,9 @@ test('an unset credential variable stops the run before anything runs', async (t
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, FORMATS_TEST_REGISTRY_USER: 'u' };
   delete env.FORMATS_TEST_REGISTRY_PASSWORD;
-  const r = spawnSync(
-    process.execPath,
-    [
-      BIN,
-      'run',
-      '--workload',
-      privateJob(`sha256:${'1'.repeat(64)}`),
-      '--env',
-      'docker',
-      '--iterations',
-      '1',
-      '--out',
-      out,
-    ],
-    { encoding: 'utf8', timeout: 120_000, env },
+  const r = runCli(
+    ['run', '--workload', privateJob(`sha256:${'1'.repeat(64)}`), '--env', 'docker', '--iterations', '1', '--out', out],
+    { timeout: 120_000, env },
   );
   assert.notEqual(r.status, 0);
   assert.match(

@@ -2,14 +2,13 @@
 // `timeout` is ended and fails its cell naming that limit, its last stderr lines first, in results, the
 // terminal and report.md; only the build states the file asks for are measured beside the job.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-job-time-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -27,10 +26,7 @@ function workload(name, lines, files = {}) {
 
 /** @param {string} file @param {string} out */
 const run = (file, out) =>
-  spawnSync(process.execPath, [BIN, 'run', '--workload', file, '--env', 'docker', '--iterations', '1', '--out', out], {
-    encoding: 'utf8',
-    timeout: 400_000,
-  });
+  runCli(['run', '--workload', file, '--env', 'docker', '--iterations', '1', '--out', out], { timeout: 400_000 });
 
 test('a step past its own timeout is ended, and fails naming the limit and its last stderr lines', async (t) => {
   const outer = await engineOrSkip(t);

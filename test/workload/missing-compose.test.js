@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { failed, noCompose } from '../../src/benchmarks/workload.js';
+import { noCompose } from '../../src/workload/compose-run.js';
+import { failed } from '../../src/workload/failure.js';
 import { composeCheck } from '../../src/doctor.js';
 import { dockerCli } from '../../src/engine/cli.js';
 

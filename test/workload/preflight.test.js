@@ -3,7 +3,6 @@
 // naming the file, the field and what to do), before its registry, pulls and builds; so does a compose stack
 // without the compose plugin.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,8 +11,8 @@ import { findPlugin } from '../../src/engine/cli.js';
 import { loadWorkload } from '../../src/workload/load.js';
 import { checkOnRunner } from '../../src/workload/preflight.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-preflight-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -42,11 +41,9 @@ for (const [what, image, field] of [
     const file = workload([`images: [${image}]`, 'steps: [{name: s, run: "true"}]']);
     const out = path.join(work, `out-${field}`);
     const t0 = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      [BIN, 'run', '--workload', file, '--env', 'docker', '--iterations', '1', '--out', out],
-      { encoding: 'utf8', timeout: 300_000 },
-    );
+    const r = runCli(['run', '--workload', file, '--env', 'docker', '--iterations', '1', '--out', out], {
+      timeout: 300_000,
+    });
     const seconds = (performance.now() - t0) / 1000;
     assert.equal(r.status, 1, `exit 1: the run could not start\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
     assert.ok(

@@ -2,14 +2,13 @@
 // 43, item 4), on the real engine: its root is the repository, so `context: ../..` is the repository's
 // top, which the run copies; a step runs in the file's folder of that copy; the engine is left as found.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { engineOrSkip, ensureImages, imageState, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-repository-root-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -39,11 +38,9 @@ test('.github/dind-bench/workload.yml builds the repository it is in', async (t)
     ].join('\n'),
   );
   const out = path.join(work, 'out');
-  const r = spawnSync(
-    process.execPath,
-    [BIN, 'run', '--workload', file, '--env', 'docker', '--iterations', '1', '--out', out],
-    { encoding: 'utf8', timeout: 400_000 },
-  );
+  const r = runCli(['run', '--workload', file, '--env', 'docker', '--iterations', '1', '--out', out], {
+    timeout: 400_000,
+  });
   assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
   const cell = results.cells.find((/** @type {any} */ c) => c.benchmark === 'workload.repo-build');

@@ -3,15 +3,14 @@
 // target, a stand-in's name, a build's tag) name the same image after it, although the run pointed some of
 // them elsewhere; nothing the run made stays; the suite's own image named by a workload is not removed.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages, imageState, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-runner-images-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -30,11 +29,7 @@ function workload(name, lines) {
 
 /** @param {string} file @param {string} out */
 const run = (file, out) =>
-  spawnSync(
-    process.execPath,
-    [BIN, 'run', '--workload', file, '--env', 'docker,dood', '--iterations', '1', '--out', out],
-    { encoding: 'utf8', timeout: 400_000 },
-  );
+  runCli(['run', '--workload', file, '--env', 'docker,dood', '--iterations', '1', '--out', out], { timeout: 400_000 });
 
 /** @param {string} out @param {string} bench */
 function cellsOf(out, bench) {

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-step-objects-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -39,11 +39,7 @@ function workload(name, steps) {
 
 /** @param {string} file @param {string} out */
 const run = (file, out) =>
-  spawnSync(
-    process.execPath,
-    [BIN, 'run', '--workload', file, '--env', 'docker,dood', '--iterations', '1', '--out', out],
-    { encoding: 'utf8', timeout: 300_000 },
-  );
+  runCli(['run', '--workload', file, '--env', 'docker,dood', '--iterations', '1', '--out', out], { timeout: 300_000 });
 
 /** Every raw file of a run whose name has `part`, with its text. @param {string} out @param {string} part */
 const raws = (out, part) =>

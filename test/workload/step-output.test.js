@@ -5,15 +5,14 @@
 // its docker config holds the registry logins only when the file gives it `registries: true`, and the run's
 // own environment is not in the /proc it sees (issue 43, item 3).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages, imageState, snapshot } from '../helpers/engine.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-step-output-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -28,10 +27,7 @@ function workload(name, lines) {
 
 /** @param {string} file @param {string} out @param {string} envs */
 const run = (file, out, envs) =>
-  spawnSync(process.execPath, [BIN, 'run', '--workload', file, '--env', envs, '--iterations', '1', '--out', out], {
-    encoding: 'utf8',
-    timeout: 400_000,
-  });
+  runCli(['run', '--workload', file, '--env', envs, '--iterations', '1', '--out', out], { timeout: 400_000 });
 
 /** @param {string} out */
 const resultsOf = (out) =>
@@ -103,11 +99,10 @@ test("a step gets the run's registry (DIND_BENCH_REGISTRY), pushes to it only wi
   ]);
   const out = path.join(work, 'pusher-out');
   // A variable of the run's own environment: no step finds it, in its environment or any /proc/*/environ.
-  const r = spawnSync(
-    process.execPath,
-    [BIN, 'run', '--workload', file, '--env', 'docker,dind', '--iterations', '1', '--out', out],
-    { encoding: 'utf8', timeout: 400_000, env: { ...process.env, DIND_BENCH_STEP_TEST_SECRET: 'not-for-steps' } },
-  );
+  const r = runCli(['run', '--workload', file, '--env', 'docker,dind', '--iterations', '1', '--out', out], {
+    timeout: 400_000,
+    env: { ...process.env, DIND_BENCH_STEP_TEST_SECRET: 'not-for-steps' },
+  });
   assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
   assert.deepEqual(
     resultsOf(out)

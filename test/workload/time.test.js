@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { failed, jobClock, jobEstimate, stepError, workloadBenchmark } from '../../src/benchmarks/workload.js';
+import { workloadBenchmark } from '../../src/benchmarks/workload.js';
+import { jobClock } from '../../src/workload/clock.js';
+import { jobEstimate } from '../../src/workload/estimate.js';
+import { failed, stepError } from '../../src/workload/failure.js';
 import { loadWorkload } from '../../src/workload/load.js';
 import { DEFAULT_JOB_TIMEOUT_MS, DEFAULT_STEP_TIMEOUT_MS, jobLimits, statesOf } from '../../src/workload/time.js';
 

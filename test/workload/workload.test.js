@@ -3,7 +3,6 @@
 // cell with the tool's own words while the run goes on, and the registry pulled from by the runner's engine
 // and by an inner engine, directly and through a pull-through mirror. The engine is left as found.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,19 +15,17 @@ import { benchImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
 import { engineOrSkip, ensureImages, imageState, snapshot, the } from '../helpers/engine.js';
 import { packagedPlugin } from '../helpers/plugins.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-workload-engine-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 /** @param {string} file @param {string} out @param {string[]} [extra] */
 function runWorkload(file, out, extra = []) {
-  return spawnSync(
-    process.execPath,
-    [BIN, 'run', '--workload', file, '--env', 'docker,dind', '--iterations', '1', '--out', out, ...extra],
-    { encoding: 'utf8', timeout: 540_000 },
-  );
+  return runCli(['run', '--workload', file, '--env', 'docker,dind', '--iterations', '1', '--out', out, ...extra], {
+    timeout: 540_000,
+  });
 }
 
 for (const [example, phases] of /** @type {[string, string[]][]} */ ([
@@ -223,10 +220,8 @@ test("dind-mirror: fresh inner engines pull through a mirror in front of the run
   await ensureImages(outer);
   const before = await snapshot(outer);
   const out = path.join(work, 'mirror');
-  const r = spawnSync(
-    process.execPath,
+  const r = runCli(
     [
-      BIN,
       'run',
       '--workload',
       path.join(EXAMPLES, 'script', 'workload.yml'),
@@ -237,7 +232,7 @@ test("dind-mirror: fresh inner engines pull through a mirror in front of the run
       '--out',
       out,
     ],
-    { encoding: 'utf8', timeout: 540_000 },
+    { timeout: 540_000 },
   );
   assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
   const results = validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
