@@ -15,15 +15,19 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * The probe's time on the machine the estimates were measured on (this project's 2-core machine: the
- * fastest of 20 probes there, docs/planning.md "Calibration and the re-plan").
+ * The probe's time on the machine the estimates were measured on (this project's 2-core machine), estimated
+ * from its parts at their fastest there (`npm run bench:calibration`: the machine was never quiet while it
+ * was measured; docs/planning.md "Calibration and the re-plan").
  */
-export const REFERENCE_PROBE_MS = 600;
+export const REFERENCE_PROBE_MS = 650;
 /** Threads the probe's CPU part runs on: the reference machine's cores. */
 export const PROBE_THREADS = 2;
-/** SHA-256 rounds over 64 KiB each thread does, and the MiB the disk part writes (fsync after each). */
-const CPU_ROUNDS = 2600;
-const DISK_MIB = 8;
+/**
+ * SHA-256 rounds over 64 KiB each thread does (about 0.5 s on a free core of the reference machine), and
+ * the MiB the disk part writes (fsync after each; about 0.1 s there).
+ */
+export const CPU_ROUNDS = 13_000;
+export const DISK_MIB = 32;
 /**
  * The factor's bounds: below 0.75 the time-bound tools would make a faster machine's plan too short to hold;
  * above 4 a burst during the probe is the likelier cause, and the first iterations re-plan anyway.

@@ -129,6 +129,9 @@ function keepWithinBudget(steps, from, cells, run, budget) {
   const prev = steps[from - 1];
   const roundStart = !prev || prev.iteration !== steps[from].iteration || prev.warmup !== steps[from].warmup;
   if (!run.progress.measured || !roundStart || budget.over) return;
+  // Until every cell has its own first iteration, the re-plan after each is what judges (and may leave
+  // default cells out); this projection must not pre-empt it.
+  if (budget.replan && !budget.replan.said) return;
   let needS = 0;
   for (let j = from; j < steps.length; j++) {
     if (cells.get(steps[j].cell)?.status === 'pending') needS += run.progress.secondsOf(j, { extrapolate: false });
