@@ -1,5 +1,5 @@
-// The budget bounds the whole run, decided once, at plan time, before the first step: nothing is left out
-// halfway. What the command line named (--bench, --workload, --env, --engine, --distro, or the A/B pair)
+// The budget bounds the whole run, decided at plan time, before the first step, and again after each cell's
+// first iteration (below). What the command line named (--bench, --workload, --env, --engine, --distro, or the A/B pair)
 // is always kept, at its planned rounds. Only cells the profile added by default may be left out, and only
 // when the plan's estimate (src/run/estimate.js) does not fit in what the budget leaves for the planned
 // rounds. When even what was named does not fit, the run says so before the first step with the time it
