@@ -30,7 +30,8 @@ try {
   for (let i = 0; i < REPEAT; i++) {
     if (i > 0 && PAUSE_S > 0) await delay(PAUSE_S * 1000);
     const load = os.loadavg()[0];
-    const p = await probeMachine(dir);
+    // Uncut (no limit): each part timed whole.
+    const p = await probeMachine(dir, Infinity);
     rows.push({ ...p, load });
     console.log(
       `probe ${i + 1}: ${p.probeMs} ms (cpu ${p.cpuMs}, disk ${p.diskMs}), load ${load.toFixed(2)}, factor ${calibrationOf(p.probeMs).factor}`,

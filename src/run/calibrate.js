@@ -62,14 +62,27 @@ export function calibrated(estimates, factor) {
 
 /**
  * Times the probe: the CPU part on PROBE_THREADS threads at once, then the disk part in a folder of its own
- * under `dir` (removed after).
- * @param {string} dir @returns {Promise<Probe>}
+ * under `dir` (removed after). It never takes much longer than `limitMs`: past it the factor is at its
+ * bound whatever the rest would take, so the threads are stopped and the writes end there (probeMs is then
+ * at least limitMs).
+ * @param {string} dir @param {number} [limitMs] @returns {Promise<Probe>}
  */
-export async function probeMachine(dir) {
+export async function probeMachine(dir, limitMs = REFERENCE_PROBE_MS * FACTOR_MAX) {
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: PROBE_THREADS }, () => cpuThread(CPU_ROUNDS)));
+  const deadline = t0 + limitMs;
+  const workers = Array.from({ length: PROBE_THREADS }, () => cpuThread(CPU_ROUNDS));
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  // An unbounded probe (bench:calibration times each part whole) has no timer: setTimeout would take
+  // Infinity as 1 ms.
+  const late = new Promise((resolve) => {
+    if (Number.isFinite(limitMs)) timer = setTimeout(resolve, limitMs);
+  });
+  await Promise.race([Promise.all(workers.map((w) => w.done)), late]);
+  clearTimeout(timer);
+  await Promise.all(workers.map((w) => w.worker.terminate()));
   const t1 = performance.now();
-  await diskWrites(dir, DISK_MIB);
+  await diskWrites(dir, DISK_MIB, deadline);
   const t2 = performance.now();
   return { cpuMs: Math.round(t1 - t0), diskMs: Math.round(t2 - t1), probeMs: Math.round(t2 - t0) };
 }
@@ -84,23 +97,24 @@ for (let i = 0; i < workerData; i++) h = createHash('sha256').update(h).update(b
 parentPort.postMessage(h.toString('hex'));
 `;
 
-/** @param {number} rounds @returns {Promise<string>} */
+/** @param {number} rounds @returns {{ worker: Worker, done: Promise<unknown> }} */
 function cpuThread(rounds) {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(WORKER, { eval: true, workerData: rounds });
-    w.once('message', resolve);
-    w.once('error', reject);
+  const worker = new Worker(WORKER, { eval: true, workerData: rounds });
+  const done = new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
   });
+  return { worker, done };
 }
 
-/** @param {string} dir @param {number} mib */
-async function diskWrites(dir, mib) {
+/** @param {string} dir @param {number} mib @param {number} deadline performance.now() past which it stops */
+async function diskWrites(dir, mib, deadline) {
   const own = await mkdtemp(path.join(dir, '.calibration-'));
   try {
     const f = await open(path.join(own, 'probe'), 'w');
     try {
       // Each MiB differs (a hash of its index), so no layer below can tell writes apart.
-      for (let i = 0; i < mib; i++) {
+      for (let i = 0; i < mib && performance.now() < deadline; i++) {
         const seed = createHash('sha256').update(String(i)).digest();
         await f.write(Buffer.alloc(1 << 20, seed));
         await f.datasync();

@@ -136,3 +136,15 @@ test('the probe runs its threads and its writes, and removes its folder', async 
   }
   assert.equal(existsSync(dir), false);
 });
+
+test('the probe stops at its limit: past it the factor is at its bound whatever the rest would take', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'calibration-test-'));
+  try {
+    const p = await probeMachine(dir, 1);
+    assert.ok(p.probeMs >= 1, JSON.stringify(p));
+    assert.equal(calibrationOf(p.probeMs, 1).factor, FACTOR_MAX);
+    assert.deepEqual(readdirSync(dir), [], 'nothing left behind');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
