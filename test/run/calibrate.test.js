@@ -3,11 +3,12 @@
 // slower machine plans less (naming what it leaves out) and a faster one keeps the whole plan, never more
 // than the budget. The probe itself really runs here (threads and a disk), and leaves nothing behind.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { BENCHMARKS } from '../../src/benchmarks/index.js';
+import { validateResults } from '../../src/results/schema.js';
 import { fitAtPlan } from '../../src/run/budget.js';
 import {
   FACTOR_MAX,
@@ -146,5 +147,42 @@ test('the probe stops at its limit: past it the factor is at its bound whatever 
     assert.deepEqual(readdirSync(dir), [], 'nothing left behind');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('results record the calibration, the re-plans and each question; the schema refuses what they cannot be', () => {
+  const doc = JSON.parse(readFileSync(new URL('../fixtures/results/decide-quick-5.json', import.meta.url), 'utf8'));
+  doc.run.calibration = { probeMs: 1084, referenceMs: REFERENCE_PROBE_MS, factor: 1.67 };
+  doc.run.replans = [
+    {
+      after: 'iozone/dind@20.10/debian',
+      remainingS: 52.3,
+      leftS: 40.1,
+      dropped: ['iozone/dind-vfs@20.10/debian'],
+      why: 'its planned rounds no longer fit',
+    },
+  ];
+  doc.run.replannedS = 398.2;
+  doc.run.questions = [
+    {
+      benchmark: 'lifecycle',
+      metric: 'startup.without_image_ms',
+      baseline: 'docker/debian',
+      candidate: 'dind@20.10/debian',
+      samples: 5,
+      stopped: 'decided',
+    },
+  ];
+  assert.doesNotThrow(() => validateResults(structuredClone(doc), 'with planning'));
+  for (const [what, change] of /** @type {[string, (d: any) => void][]} */ ([
+    ['a factor of 0', (d) => (d.run.calibration.factor = 0)],
+    ['an unknown field', (d) => (d.run.calibration.extra = 1)],
+    ['a re-plan without why', (d) => delete d.run.replans[0].why],
+    ['an unknown stop', (d) => (d.run.questions[0].stopped = 'bored')],
+    ['negative samples', (d) => (d.run.questions[0].samples = -1)],
+  ])) {
+    const bad = structuredClone(doc);
+    change(bad);
+    assert.throws(() => validateResults(bad, what), /not a valid results document/, what);
   }
 });
