@@ -71,6 +71,7 @@ try {
   const teardownAt = lines.find((l) => l.line.startsWith('tearing down'))?.at ?? wall;
   const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
   const rssMb = results.harness.peakRssBytes / 2 ** 20;
+  const budgetS = (results.run.budgetMs ?? 0) / 1000;
   const failed = results.cells.filter((/** @type {any} */ c) => c.status === 'failed');
   // The catalogue's promise: every benchmark gives metrics in docker and dind, each with its unit, its
   // direction and one raw sample per iteration.
@@ -105,7 +106,8 @@ try {
   const report = readFileSync(path.join(dir, 'report.md'), 'utf8');
   const named =
     leftOut.length === 0 ||
-    (/^\*\*Measured less than planned: /m.test(report) && /left out at plan time to keep the run within/.test(report));
+    (/^\*\*Measured less than planned: /m.test(report) &&
+      /left out (at plan time to keep the run within|after \S+'s first iteration)/.test(report));
   const rows = [
     [
       'metrics, docker + dind',
@@ -128,6 +130,13 @@ try {
       few.length === 0,
     ],
     ['quick run wall time', `${wall.toFixed(1)} s`, `<= ${TARGET_SECONDS} s`, wall <= TARGET_SECONDS],
+    // The time the run announced: its budget (it plans within it, calibrated, and re-plans to hold it).
+    [
+      'run against its budget',
+      `${wall.toFixed(1)} s of ${budgetS} s`,
+      '<= budget + 15%',
+      !budgetS || wall <= budgetS * 1.15,
+    ],
     ['harness peak RSS', `${rssMb.toFixed(0)} MiB`, `< ${TARGET_RSS_MB} MB`, rssMb * 1.048576 < TARGET_RSS_MB],
     // Unavailable cells (native has no engine for memory, build, image-load) are by design, not failures.
     [
@@ -157,6 +166,19 @@ try {
   console.log(
     `load average (1, 5, 15 min) before ${load(loadBefore)}, after ${load(loadAfter)} (a shared machine: the wall time measures the neighbours too)`,
   );
+  // What the plan knew of the machine (src/run/calibrate.js) and how it was re-made (src/run/replan.js).
+  const cal = results.run.calibration;
+  if (cal) console.log(`calibration: probe ${cal.probeMs} ms against ${cal.referenceMs} ms: estimates x${cal.factor}`);
+  if (results.run.replannedS !== undefined)
+    console.log(`re-made plan: the planned rounds to end at ${results.run.replannedS} s of the run`);
+  for (const r of results.run.replans ?? [])
+    console.log(
+      `re-plan after ${r.after}: ${r.remainingS} s needed, ${r.leftS} s left: left out ${r.dropped.join(', ')}`,
+    );
+  for (const q of results.run.questions ?? [])
+    console.log(
+      `  question: ${q.benchmark} ${q.metric}, ${q.candidate} against ${q.baseline}: ${q.samples} a side, ${q.stopped}`,
+    );
   /** @type {Map<string, string>} */
   const sampling = new Map();
   for (const c of results.cells.filter((/** @type {any} */ x) => x.sampling))

@@ -59,6 +59,46 @@ export interface DindBenchResultsOneRun {
      * how many times the run's sampling design could look at its decisions (src/model/decisions.js LOOKS; 1 for a fixed design, absent in older files): the reading spends its false-alarm rate over them
      */
     looks?: number;
+    /**
+     * with a budget: how this machine compared, before the plan, with the one the estimates were measured on (src/run/calibrate.js): a probe of CPU on two threads and fsynced writes took probeMs here, referenceMs there; the plan's estimates were factor times theirs (bounded); absent in older files
+     */
+    calibration?: {
+      probeMs: number;
+      referenceMs: number;
+      factor: number;
+    };
+    /**
+     * each time the plan, re-made after a cell's first iteration from the cells' own times (src/run/replan.js), left cells out to keep the run within its budget: after which cell, what the planned rounds left needed and what the budget had left, which cells (benchmark/environment/distribution) it left out and why; absent when nothing was left out then
+     *
+     * @maxItems 1000
+     */
+    replans?: {
+      after: Line;
+      remainingS: number;
+      leftS: number;
+      /**
+       * @maxItems 1000
+       */
+      dropped: Line[];
+      why: Text;
+    }[];
+    /**
+     * with a budget: when, in seconds from the run's start, the planned rounds were to end by the plan re-made once every cell had its own first iteration (the time the run said then)
+     */
+    replannedS?: number;
+    /**
+     * with a budget: each decision the run asked (a benchmark's decision metric, candidate against baseline, each `environment key/distribution`), the samples a side it had when it was decided or when its sampling stopped, and why it stopped (src/run/adaptive.js): decided, iteration cap, budget spent (its next sample did not fit), or left out for the budget (a side was)
+     *
+     * @maxItems 10000
+     */
+    questions?: {
+      benchmark: Name;
+      metric: Name;
+      baseline: Line;
+      candidate: Line;
+      samples: number;
+      stopped: 'decided' | 'iteration cap' | 'budget spent' | 'left out for the budget';
+    }[];
     warmup: number;
     startedAt: string;
     endedAt: string;
@@ -262,7 +302,7 @@ export interface DindBenchResultsOneRun {
       [k: string]: unknown;
     }[];
     /**
-     * with run --budget: the measured iterations the cell got and why it stopped taking more (src/run/adaptive.js); left out for the budget: its planned rounds did not fit, so the cell is unavailable (src/run/budget.js)
+     * with run --budget: the measured iterations the cell got and why it stopped taking more (src/run/adaptive.js); left out for the budget: its planned rounds did not fit, so the cell is unavailable (src/run/budget.js at plan time with no iterations, or src/run/replan.js after its first iteration, which it keeps)
      */
     sampling?: {
       iterations: number;

@@ -1,21 +1,38 @@
-// After the plan, with a budget: one interleaved round at a time (one more iteration of each running cell
-// of one benchmark that an open decision needs, in plan order), for the benchmark ./adaptive.js picks,
-// until every decision is decided, capped, or the budget cannot pay for another round. Decisions are read
-// at the design's looks only (./adaptive.js isLook). ./adaptive.js decides; this runs the rounds.
+// After the plan, with a budget: one sample at a time for the open question ./adaptive.js picks (the
+// cheapest to decide): one more iteration of each of its two sides under the cap, interleaved in plan
+// order, until every decision is decided, capped, or the budget cannot pay for the next sample. Decisions
+// are read at the design's looks only (./adaptive.js isLook). At the end each question records its samples
+// and why it stopped (results run.questions), and each cell its own (sampling). ./adaptive.js decides; this
+// runs the rounds.
 import { gateFor } from '../reading/gate.js';
-import { decisionsOf, isLook, nextRound, runLevel, sideOf, stopReason } from './adaptive.js';
+import {
+  cellStop,
+  decisionPairs,
+  decisionsOf,
+  isLook,
+  nextQuestion,
+  questionStop,
+  runLevel,
+  sideOf,
+} from './adaptive.js';
 import { cellKey } from './plan.js';
 import { addCellTime, addRoundTime, runGuarded } from './steps.js';
 
 /**
  * @typedef {import('./cells.js').CellResult} CellResult
- * @typedef {import('./adaptive.js').AdaptiveOptions & { startedAt: number, over?: boolean }} RoundOptions
+ * @typedef {import('./adaptive.js').AdaptiveOptions & { startedAt: number, over?: boolean, replan?: Replanning }} RoundOptions
  *   startedAt: when the run began (performance.now()), so the budget counts image builds and setup too;
- *   over: the planned rounds were said to go past the budget (./budget.js): no round after them
+ *   over: the planned rounds were said to go past the budget (./budget.js): no round after them;
+ *   replan: the plan is re-made after each cell's first iteration (./replan.js, ./steps.js)
+ * @typedef {{ cells: import('./budget.js').PlanCell[], estimates: number[], record: Replanned[], said?: boolean, remadeS?: number }} Replanning
+ *   cells: the pending cells at plan time, as the budget judged them; estimates: each step's calibrated
+ *   estimate, in plan order; record: each re-plan that left cells out; said: the re-made plan's time was
+ *   said; remadeS: that time, from the start of the run
+ * @typedef {{ after: string, remainingS: number, leftS: number, dropped: string[], why: string }} Replanned
  */
 
 /**
- * Each cell records how many iterations it got and why it stopped.
+ * Each question records its samples and why it stopped (run.questions), each cell its iterations and why.
  * @param {ReturnType<typeof import('./plan.js').makePlan>} plan
  * @param {Map<string, import('./runner.js').Environment>} envs
  * @param {Map<string, CellResult>} cells @param {import('./runner.js').RunContext} run
@@ -36,47 +53,59 @@ export async function runAdaptiveRounds(plan, envs, cells, run, opts, save) {
   const level = runLevel(all(), opts);
   /** @type {Map<string, import('./adaptive.js').OpenDecision | null>} each decision as read at its latest look */
   const memo = new Map();
+  /** @type {Map<string, number>} samples a side each decided question had when it was decided */
+  const decidedAt = new Map();
   for (;;) {
     if (run.tracker.closing || run.engines?.lost) break;
-    const states = order
+    const questions = order
       .filter((b) => all().some((c) => c.benchmark === b && c.status === 'pending'))
-      .map((b) => stateOf(b, all(), run, { ...opts, gated }, level, memo));
-    const next = opts.over ? null : nextRound(states, remaining(), opts);
+      .flatMap((b) => questionsOf(b, all(), run, { ...opts, gated }, level, memo, decidedAt));
+    const next = opts.over ? null : nextQuestion(questions, remaining(), opts);
     if (!next) {
-      undecided(states, run);
-      recordStops(states, all(), remaining(), opts);
+      undecided(questions, run);
+      run.questions = recordStops(questions, decidedAt, all(), opts);
       break;
     }
-    const nearest = Math.min(...next.open.map((d) => d.samplesToDecide ?? Infinity));
+    const would =
+      next.samplesToDecide === null
+        ? 'more samples may not decide it'
+        : `about ${next.samplesToDecide} samples a side would decide it`;
     run.log(
-      `sampling: ${next.benchmark} round ${next.iterations + 1} for ${next.open.length} open decision(s) (${Number.isFinite(nearest) ? `about ${nearest} samples a side would decide the nearest` : 'more samples may not decide them'}; ${next.cells.length} cells, about ${Math.round(next.roundMs / 1000)} s, ${Math.round(remaining() / 1000)} s left)`,
+      `sampling: ${next.benchmark} ${next.metric}, ${next.candidate} against ${next.baseline}, sample ${next.n + 1} (${would}; ${next.cells.length} cell(s), about ${Math.round(next.sampleMs / 1000)} s, ${Math.round(remaining() / 1000)} s left)`,
     );
     for (const cell of all().filter((c) => c.benchmark === next.benchmark)) {
       if (run.tracker.closing || run.engines?.lost || cell.status !== 'pending') continue;
       if (!next.cells.includes(sideOf(cell))) continue;
       const key = cellKey(cell.benchmark, cell.environmentKey, cell.distro);
       const env = /** @type {import('./runner.js').Environment} */ (envs.get(cell.environmentKey));
+      const iteration = samplesOf(cell);
       const t0 = performance.now();
-      await runGuarded({ cell: key, iteration: next.iterations, warmup: false }, cell, env, run, `[sampling] ${key}`);
-      addRoundTime(run, cell.benchmark, next.iterations, performance.now() - t0);
+      await runGuarded({ cell: key, iteration, warmup: false }, cell, env, run, `[sampling] ${key}`);
+      addRoundTime(run, cell.benchmark, iteration, performance.now() - t0);
       addCellTime(run, key, performance.now() - t0);
       await save();
     }
   }
 }
 
+/** Measured iterations a cell has. @param {any} cell */
+const samplesOf = (cell) => cell.metrics[0]?.samples.length ?? 0;
+
+/** A question's key, as the memo has it. @param {{ metric: string, baseline: string, candidate: string }} q */
+const keyOf = (q) => `${q.metric} ${q.baseline} ${q.candidate}`;
+
 /**
- * Where one benchmark stands: its decisions (each read again at its looks only, ./adaptive.js decisionsOf),
- * which running cells they need, what a round of those costs now, and how many samples a side the nearest
- * open decision has.
+ * One benchmark's open questions (each read again at its looks only, ./adaptive.js decisionsOf), with what
+ * one more sample of each costs now: a step of each side still pending and under the cap. The decided
+ * ones are noted with the samples they had when first seen decided.
  * @param {string} benchmark @param {CellResult[]} all every cell
  * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts @param {number} level
- * @param {Map<string, import('./adaptive.js').OpenDecision | null>} memo
- * @returns {import('./adaptive.js').BenchmarkState}
+ * @param {Map<string, import('./adaptive.js').OpenDecision | null>} memo @param {Map<string, number>} decidedAt
+ * @returns {import('./adaptive.js').Question[]}
  */
-function stateOf(benchmark, all, run, opts, level, memo) {
+function questionsOf(benchmark, all, run, opts, level, memo, decidedAt) {
   const mine = all.filter((c) => c.benchmark === benchmark);
-  const { open, decided } = decisionsOf(benchmark, mine, {
+  const { open, settled } = decisionsOf(benchmark, mine, {
     level,
     pair: opts.pair,
     thresholdOf: opts.thresholdOf,
@@ -84,17 +113,21 @@ function stateOf(benchmark, all, run, opts, level, memo) {
     isLook: (n) => isLook(n, opts),
     memo,
   });
-  const needed = new Set(open.flatMap((d) => [d.baseline, d.candidate]));
-  const cells = mine.filter((c) => c.status === 'pending' && needed.has(sideOf(c)));
-  return {
-    benchmark,
-    open,
-    decided,
-    gated: open.some((d) => d.gated),
-    roundMs: cells.length ? cells.reduce((s, c) => s + recentMs(run, c), 0) : Infinity,
-    iterations: open.length ? Math.min(...open.map((d) => d.n)) : 0,
-    cells: cells.map(sideOf),
-  };
+  for (const d of settled) if (!decidedAt.has(keyOf(d))) decidedAt.set(keyOf(d), d.n);
+  return open.map((d) => {
+    const sides = mine.filter(
+      (c) =>
+        c.status === 'pending' &&
+        (sideOf(c) === d.baseline || sideOf(c) === d.candidate) &&
+        samplesOf(c) < opts.maxIterations,
+    );
+    return {
+      ...d,
+      benchmark,
+      sampleMs: sides.length ? sides.reduce((s, c) => s + recentMs(run, c), 0) : Infinity,
+      cells: sides.map(sideOf),
+    };
+  });
 }
 
 /** What one more step of a cell costs now: the mean of its newest three measured steps. @param {import('./runner.js').RunContext} run @param {CellResult} cell */
@@ -105,32 +138,60 @@ function recentMs(run, cell) {
 }
 
 /**
- * Each running cell's `sampling`: its iterations, and why it stopped: its benchmark's reason when an open
- * decision needed it, else "decided" (every decision it takes part in was made, or it has none).
- * @param {import('./adaptive.js').BenchmarkState[]} states @param {CellResult[]} all @param {number} remainingMs @param {RoundOptions} opts
+ * Why sampling stopped, per question (returned, for results run.questions) and per cell (its `sampling`):
+ * a question decided, at the cap, out of budget, or not asked because a side was left out for the budget;
+ * a cell decided when each question it takes part in is (./adaptive.js cellStop).
+ * @param {import('./adaptive.js').Question[]} open the questions still open
+ * @param {Map<string, number>} decidedAt @param {CellResult[]} all every cell @param {RoundOptions} opts
+ * @returns {import('./adaptive.js').QuestionRecord[]}
  */
-function recordStops(states, all, remainingMs, opts) {
-  for (const s of states)
-    for (const c of all.filter((x) => x.benchmark === s.benchmark)) {
-      if (c.sampling?.stopped === 'left out for the budget') continue;
-      const iterations = c.metrics[0]?.samples.length ?? 0;
-      c.sampling = { iterations, stopped: s.cells.includes(sideOf(c)) ? stopReason(s, remainingMs, opts) : 'decided' };
+function recordStops(open, decidedAt, all, opts) {
+  const leftOut = (/** @type {any} */ c) => c.sampling?.stopped === 'left out for the budget';
+  // Every question the run asked, a left-out cell's too (read as if it had run, to name it).
+  const asked = decisionPairs(
+    all.map((c) => (leftOut(c) ? { ...c, status: 'ok' } : c)),
+    opts.pair,
+  );
+  /** @type {import('./adaptive.js').QuestionRecord[]} */
+  const records = [];
+  /** @type {Map<string, Array<'decided' | 'iteration cap' | 'budget spent'>>} */
+  const byCell = new Map();
+  for (const d of asked) {
+    const benchmark = d.pair.candidate.benchmark;
+    const q = { metric: d.metric, baseline: sideOf(d.pair.baseline), candidate: sideOf(d.pair.candidate) };
+    const n = Math.min(samplesOf(d.pair.baseline), samplesOf(d.pair.candidate));
+    if (leftOut(d.pair.baseline) || leftOut(d.pair.candidate)) {
+      records.push({ benchmark, ...q, samples: n, stopped: 'left out for the budget' });
+      continue;
     }
+    const still = open.find((o) => o.benchmark === benchmark && keyOf(o) === keyOf(q)) ?? null;
+    if (!still && !decidedAt.has(keyOf(q))) continue; // a side no longer runs (failed): no decision to sample
+    const stopped = questionStop(still, opts);
+    records.push({ benchmark, ...q, samples: still ? still.n : (decidedAt.get(keyOf(q)) ?? n), stopped });
+    for (const side of [q.baseline, q.candidate]) {
+      const k = `${benchmark} ${side}`;
+      byCell.set(k, [...(byCell.get(k) ?? []), stopped]);
+    }
+  }
+  for (const c of all) {
+    if (c.status !== 'pending' || leftOut(c)) continue;
+    c.sampling = { iterations: samplesOf(c), stopped: cellStop(byCell.get(`${c.benchmark} ${sideOf(c)}`) ?? []) };
+  }
+  return records;
 }
 
 /**
  * When the rounds end with a gated decision still open, say so, with about how many samples a side would
  * decide it.
- * @param {import('./adaptive.js').BenchmarkState[]} states @param {import('./runner.js').RunContext} run
+ * @param {import('./adaptive.js').Question[]} open @param {import('./runner.js').RunContext} run
  */
-function undecided(states, run) {
-  for (const s of states)
-    for (const d of s.open.filter((x) => x.gated)) {
-      const would = d.samplesToDecide
-        ? `about ${d.samplesToDecide.toLocaleString('en')}`
-        : 'more than the runner can give';
-      run.log(
-        `sampling: ${s.benchmark} ${d.metric}, ${d.candidate} against ${d.baseline}, is still inconclusive at ${s.iterations} samples a side: ${would} samples a side would decide it`,
-      );
-    }
+function undecided(open, run) {
+  for (const d of open.filter((x) => x.gated)) {
+    const would = d.samplesToDecide
+      ? `about ${d.samplesToDecide.toLocaleString('en')}`
+      : 'more than the runner can give';
+    run.log(
+      `sampling: ${d.benchmark} ${d.metric}, ${d.candidate} against ${d.baseline}, is still inconclusive at ${d.n} samples a side: ${would} samples a side would decide it`,
+    );
+  }
 }

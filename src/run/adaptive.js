@@ -1,11 +1,12 @@
 // Sampling until decided (`run --budget`, and the quick profile's own budget): after the planned rounds,
 // the run looks at its decisions (src/model/decisions.js: each benchmark's decision metric for the pairs
-// the run asks) and gives the next interleaved round to the benchmark whose open decisions are closest to
-// an answer per second of runner time, each round only to the cells an open decision still needs. A
-// decision stops when it is decided (regression, improvement or equivalent), at the iteration cap, or when
-// the budget cannot pay for another round; a cell stops when none of its decisions is open, and gives its
-// time to the others. Gated decisions (the gate's metrics: by default the start-up a job pays, or a
-// workload's job time) go first. Pure decisions here; ./adaptive-rounds.js runs the rounds.
+// the run asks) and gives the next sample to the open question cheapest to decide: the samples it is still
+// expected to need times what one sample of it costs (a step of each of its two sides, interleaved), never
+// to a decided one. A decision stops when it is decided (regression, improvement or equivalent), at the
+// iteration cap, or when the budget cannot pay for its next sample; a cell stops when none of its
+// decisions is open, and gives its time to the others. Gated decisions (the gate's metrics: by default the
+// start-up a job pays, or a workload's job time) go first. Pure decisions here; ./adaptive-rounds.js runs
+// the rounds.
 //
 // Why looking again does not buy false decisions: decisions are read only at the looks of the design
 // (src/model/decisions.js LOOKS: 5, 7, 10, 14 ... samples a side, up to the cap), and the reading spends its
@@ -23,11 +24,13 @@ import { isDecisionMetric, looksUpTo } from '../model/decisions.js';
  *   budgetMs: the whole run's wall-time budget; reserveMs: kept for provenance and teardown; firstLook: the
  *   planned iterations (the first look); pair: the A/B the rounds aim at, if any; thresholdOf: each metric's
  *   T; gated: the gate's metrics
- * @typedef {{ benchmark: string, open: OpenDecision[], decided: number, roundMs: number, iterations: number,
- *   gated: boolean, cells: string[] }} BenchmarkState
- *   open: its decisions not yet decided; decided: how many are; roundMs: what one more round of the cells
- *   it needs costs (measured); iterations: samples a side so far; cells: the environment keys and distros
- *   (`env/distro`) an open decision needs
+ * @typedef {OpenDecision & { benchmark: string, sampleMs: number, cells: string[] }} Question
+ *   an open decision with what one more sample costs: one step of each of its sides under the cap
+ *   (sampleMs, measured); cells: those sides (`env/distro`)
+ * @typedef {{ benchmark: string, metric: string, baseline: string, candidate: string, samples: number,
+ *   stopped: 'decided' | 'iteration cap' | 'budget spent' | 'left out for the budget' }} QuestionRecord
+ *   one decision's sampling, as results record it (run.questions): samples a side it had when it was decided
+ *   or when sampling stopped, and why it stopped
  * @typedef {{ metric: string, baseline: string, candidate: string, samplesToDecide: number | null, gated: boolean, n: number }} OpenDecision
  *   baseline, candidate: `env/distro` of each side; n: samples a side (the smaller side's)
  * @typedef {{ baseline: string, candidate: string }} Pair environment keys, e.g. dind@20.10 and dind@26.1
@@ -65,12 +68,15 @@ export function decisionPairs(cells, pair) {
  * @param {string} benchmark @param {SampledCell[]} all every cell of the run
  * @param {{ level: number, pair?: Pair, thresholdOf?: AdaptiveOptions['thresholdOf'], gated?: AdaptiveOptions['gated'],
  *   isLook?: (n: number) => boolean, memo?: Map<string, OpenDecision | null> }} o
- * @returns {{ open: OpenDecision[], decided: number }}
+ * @returns {{ open: OpenDecision[], decided: number, settled: { metric: string, baseline: string, candidate: string, n: number }[] }}
+ *   settled: the decided ones, with their samples a side now
  */
 export function decisionsOf(benchmark, all, o) {
   const thresholdOf = o.thresholdOf ?? defaultThreshold;
   /** @type {OpenDecision[]} */
   const open = [];
+  /** @type {{ metric: string, baseline: string, candidate: string, n: number }[]} */
+  const settled = [];
   let decided = 0;
   for (const d of decisionPairs(
     all.filter((c) => c.benchmark === benchmark),
@@ -101,10 +107,12 @@ export function decisionsOf(benchmark, all, o) {
             };
       o.memo?.set(key, state);
     }
-    if (state === null) decided++;
-    else open.push({ ...state, n });
+    if (state === null) {
+      decided++;
+      settled.push({ metric: d.metric, baseline: sideOf(d.pair.baseline), candidate: sideOf(d.pair.candidate), n });
+    } else open.push({ ...state, n });
   }
-  return { open, decided };
+  return { open, decided, settled };
 }
 
 /**
@@ -123,43 +131,56 @@ export const looksOf = (opts) => looksUpTo(opts.firstLook, opts.maxIterations).l
 export const isLook = (n, opts) => looksUpTo(opts.firstLook, opts.maxIterations).includes(n);
 
 /**
- * Which benchmark gets the next round, or null to stop: among those with an open decision, under the cap,
- * whose round fits in what is left, the one closest to an answer per second: the fewest samples its
- * nearest decision still needs (samplesToDecide - iterations; a decision more samples cannot decide comes
- * last), times what a round costs. Gated decisions first. Ties go to the earlier benchmark (plan order).
- * @param {BenchmarkState[]} states @param {number} remainingMs @param {AdaptiveOptions} opts
- * @returns {BenchmarkState | null}
+ * Which question gets the next sample, or null to stop: among the open decisions under the cap whose next
+ * sample fits in what is left, the one cheapest to decide: the samples a side it is still expected to need
+ * (samplesToDecide - n, at least 1; one more samples cannot decide counts as 1e6, so it comes last) times
+ * what one more sample of it costs (a step of each of its sides under the cap, measured). A decided
+ * question is never in the list. Gated decisions first, while one can take a sample. Ties go to the earlier
+ * question (plan order).
+ * @param {Question[]} questions the open ones @param {number} remainingMs @param {AdaptiveOptions} opts
+ * @returns {Question | null}
  */
-export function nextRound(states, remainingMs, opts) {
-  const runnable = (/** @type {BenchmarkState} */ s) =>
-    s.open.length > 0 && s.iterations < opts.maxIterations && s.roundMs <= remainingMs;
-  const pool = states.some((s) => s.gated && runnable(s)) ? states.filter((s) => s.gated) : states;
+export function nextQuestion(questions, remainingMs, opts) {
+  const runnable = (/** @type {Question} */ q) =>
+    q.n < opts.maxIterations && q.cells.length > 0 && q.sampleMs <= remainingMs;
+  const pool = questions.some((q) => q.gated && runnable(q)) ? questions.filter((q) => q.gated) : questions;
   let best = null;
   let bestCost = Infinity;
-  for (const s of pool) {
-    if (!runnable(s)) continue;
-    const cost = Math.max(1, s.roundMs) * distance(s);
+  for (const q of pool) {
+    if (!runnable(q)) continue;
+    const cost = costToDecide(q);
     if (best === null || cost < bestCost) {
-      best = s;
+      best = q;
       bestCost = cost;
     }
   }
   return best;
 }
 
-/** Rounds the nearest open decision still needs (1e6 when more samples cannot decide it). @param {BenchmarkState} s */
-function distance(s) {
-  const needs = s.open.map((d) => (d.samplesToDecide === null ? 1e6 : Math.max(1, d.samplesToDecide - s.iterations)));
-  return Math.min(...needs);
+/** What deciding a question is expected to cost, in ms: samples a side still needed × a sample's cost. @param {Question} q */
+export function costToDecide(q) {
+  const samples = q.samplesToDecide === null ? 1e6 : Math.max(1, q.samplesToDecide - q.n);
+  return samples * Math.max(1, q.sampleMs);
 }
 
 /**
- * Why a benchmark's cells stopped taking samples, as recorded in results.json (`sampling.stopped`).
- * @param {BenchmarkState} s @param {number} remainingMs @param {AdaptiveOptions} opts
+ * Why a question stopped taking samples, as results record it (`run.questions`, and each cell's
+ * `sampling.stopped`): decided, at the cap, or the budget could not pay for its next sample.
+ * @param {{ n: number } | null} q the open decision, null when decided @param {AdaptiveOptions} opts
  * @returns {'decided' | 'iteration cap' | 'budget spent'}
  */
-export function stopReason(s, remainingMs, opts) {
-  if (s.open.length === 0) return 'decided';
-  if (s.iterations >= opts.maxIterations) return 'iteration cap';
-  return 'budget spent';
+export function questionStop(q, opts) {
+  if (q === null) return 'decided';
+  return q.n >= opts.maxIterations ? 'iteration cap' : 'budget spent';
+}
+
+/**
+ * A cell's reason to stop, from the questions it takes part in: decided when each of them is (or it has
+ * none), else the budget when it stopped one of them, else the cap.
+ * @param {Array<'decided' | 'iteration cap' | 'budget spent'>} reasons
+ * @returns {'decided' | 'iteration cap' | 'budget spent'}
+ */
+export function cellStop(reasons) {
+  if (reasons.includes('budget spent')) return 'budget spent';
+  return reasons.includes('iteration cap') ? 'iteration cap' : 'decided';
 }

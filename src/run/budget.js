@@ -1,12 +1,15 @@
-// The budget bounds the whole run, decided once, at plan time, before the first step: nothing is left out
-// halfway. What the command line named (--bench, --workload, --env, --engine, --distro, or the A/B pair)
+// The budget bounds the whole run, decided at plan time, before the first step, and again after each cell's
+// first iteration (below). What the command line named (--bench, --workload, --env, --engine, --distro, or the A/B pair)
 // is always kept, at its planned rounds. Only cells the profile added by default may be left out, and only
 // when the plan's estimate (src/run/estimate.js) does not fit in what the budget leaves for the planned
 // rounds. When even what was named does not fit, the run says so before the first step with the time it
 // will take, and runs it anyway with no adaptive rounds (never under the planned samples: quick's 5 a side,
-// the minimum for a testable comparison) or, with --budget-strict, refuses to start. While the run goes on,
-// a machine slower than the estimates makes the run go over its budget: ./steps.js says so once (and stops
-// there with --budget-strict); it never leaves a cell out. Pure decisions here; ./command.js applies them.
+// the minimum for a testable comparison) or, with --budget-strict, refuses to start. The estimates it
+// decides on are this machine's (./calibrate.js scales them by a probe before the plan), and after each
+// cell's first iteration the plan is re-made by the same rules from the cells' own times (./replan.js):
+// default cells that no longer fit go then, named. Past that, a machine slower than the estimates makes
+// the run go over its budget: ./steps.js says so once (and stops there with --budget-strict); it leaves no
+// cell out after the first round. Pure decisions here; ./command.js and ./steps.js apply them.
 //
 // Which default cells go first, by the value of each comparison per second it costs. A comparison is a
 // non-baseline cell (DinD, an alternative) against its benchmark's Docker cell. Before any sample, nothing

@@ -120,12 +120,13 @@ export function reopen(cell) {
 }
 
 /**
- * A cell left out for the run's budget at plan time (./budget.js): unavailable, with why, and no samples.
+ * A cell left out for the run's budget (./budget.js): unavailable, with why. At plan time it has no samples;
+ * left out by the re-plan after its first iteration (./replan.js), it keeps the one it took.
  * @param {CellResult} cell @param {string} reason
  */
 export function leaveOut(cell, reason) {
   markUnavailable(cell, reason);
-  cell.sampling = { iterations: 0, stopped: 'left out for the budget' };
+  cell.sampling = { iterations: cell.metrics[0]?.samples.length ?? 0, stopped: 'left out for the budget' };
 }
 
 /** @param {CellResult} cell @param {string} reason */

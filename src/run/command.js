@@ -27,6 +27,7 @@ import { duration } from './progress.js';
 import { designOf, runIdOf } from './design.js';
 import { executePlan } from './runner.js';
 import { BudgetError, budgetForSelection, budgetToHold, fitAtPlan, isNamed } from './budget.js';
+import { calibrated, calibrationOf, probeMachine } from './calibrate.js';
 import { startPeakRss } from './memory.js';
 import { OUT_LOCK, lockOut } from './out-lock.js';
 
@@ -106,10 +107,12 @@ async function runLocked(o) {
     only: o.only ?? null,
   });
   checkPair(o.pair, plan);
-  const estimates = logPlan(o, design, plan);
+  // With a budget, the plan's estimates are this machine's (./calibrate.js) before the budget decides.
+  const calibration = design.budgetMs && !o.resumed ? calibrationOf((await probeMachine(outDir)).probeMs) : null;
+  const estimates = logPlan(o, design, plan, calibration);
   try {
-    const fit = fitToBudget(o, design, plan, estimates, images.unavailable);
-    return await measure(o, { design, plan, estimates, images, fit, peakRss, outDir, file });
+    const fit = fitToBudget(o, design, plan, estimates, images.unavailable, calibration?.factor ?? 1);
+    return await measure(o, { design, plan, estimates, images, fit, calibration, peakRss, outDir, file });
   } catch (e) {
     if (!(e instanceof BudgetError)) throw e;
     o.log(e.message);
@@ -121,9 +124,10 @@ async function runLocked(o) {
  * The plan run, described and written out.
  * @param {RunOptions} o
  * @param {{ design: Design, plan: ReturnType<typeof makePlan>, estimates: number[], fit: ReturnType<typeof fitToBudget>,
+ *   calibration: import('./calibrate.js').Calibration | null,
  *   images: Awaited<ReturnType<typeof prepareImages>>, peakRss: ReturnType<typeof startPeakRss>, outDir: string, file: string }} p
  */
-async function measure(o, { design, plan, estimates, images, fit, peakRss, outDir, file }) {
+async function measure(o, { design, plan, estimates, images, fit, calibration, peakRss, outDir, file }) {
   const runId = o.resumed?.run.id ?? runIdOf(design.startedAt);
   const facts = { startedAt: design.startedAt, iterations: design.iterations, warmup: design.profile.warmup };
   const partial = await partialDocument(o, { runId, ...facts, budgetMs: design.budgetMs });
@@ -142,7 +146,13 @@ async function measure(o, { design, plan, estimates, images, fit, peakRss, outDi
       : undefined,
     checkpoint: new Checkpoint(file, partial),
     estimates,
-    adaptive: adaptiveOf(design, Boolean(o.budgetStrict), o.pair, fit.over),
+    adaptive: adaptiveOf(
+      design,
+      Boolean(o.budgetStrict),
+      o.pair,
+      fit.over,
+      fit.cells.length ? { cells: fit.cells, estimates, record: [] } : undefined,
+    ),
     leftOut: fit.leftOut,
   }).catch((e) => {
     if (e instanceof BudgetError)
@@ -169,6 +179,7 @@ async function measure(o, { design, plan, estimates, images, fit, peakRss, outDi
     executed,
     images: described,
     peakRss,
+    calibration,
   });
   if (o.resumed) resumedFacts(results, o.resumed, executed.cells);
   const reading = await writeOutputs(outDir, file, results);
@@ -229,20 +240,29 @@ function outputPaths(o) {
 }
 
 /**
- * Says what the plan will do and how long it should take; returns each step's estimate, for the ETA.
+ * Says what the plan will do and how long it should take on this machine; returns each step's estimate
+ * (calibrated), for the ETA and the budget.
  * @param {RunOptions} o @param {Design} design @param {ReturnType<typeof makePlan>} plan
+ * @param {import('./calibrate.js').Calibration | null} calibration
  */
-function logPlan(o, design, plan) {
+function logPlan(o, design, plan, calibration) {
   const { registry, profile, iterations } = design;
-  const estimates = stepEstimates({ plan, profile: o.profile, paramOverrides: o.paramOverrides, registry });
+  const reference = stepEstimates({ plan, profile: o.profile, paramOverrides: o.paramOverrides, registry });
+  // The share of the profile is the reference plan's: both sides on the same machine.
+  design.budgetMs = budgetOfSelection(o, design, reference.setupS + reference.steps.reduce((a, b) => a + b, 0));
+  const budgetMs = design.budgetMs;
+  const estimates = calibrated(reference, calibration?.factor ?? 1);
   const estimate = estimates.setupS + estimates.steps.reduce((a, b) => a + b, 0);
-  const budgetMs = (design.budgetMs = budgetOfSelection(o, design, estimate));
+  if (calibration)
+    o.log(
+      `calibration: a ${(calibration.probeMs / 1000).toFixed(1)} s probe (${(calibration.referenceMs / 1000).toFixed(1)} s on the machine the estimates were measured on): this machine's estimates are ${calibration.factor}x those`,
+    );
   const each = `${profile.warmup} warm-up + ${iterations} iterations each, interleaved`;
   const more = budgetMs
     ? `, within a budget of ${Math.round(budgetMs / 1000)} s (then samples where a decision is still open)`
     : '';
   o.log(
-    `plan: ${plan.cells.length} cells, ${plan.steps.length} steps (${each}), estimated ${duration(estimate)}${more}`,
+    `plan: ${plan.cells.length} cells, ${plan.steps.length} steps (${each}), estimated ${duration(estimate)}${calibration ? ' on this machine' : ''}${more}`,
   );
   return estimates.steps;
 }
@@ -253,11 +273,13 @@ function logPlan(o, design, plan) {
  * the budget (reserveMs).
  * @param {Design} design @param {boolean} strict @param {import('./adaptive.js').Pair} [pair]
  * @param {boolean} [over] the plan was said at plan time to go over the budget: not said again as it runs
+ * @param {import('./adaptive-rounds.js').Replanning} [replan] re-make the plan after each cell's first iteration
  * @returns {import('./adaptive-rounds.js').RoundOptions & {strict: boolean, over: boolean} | undefined}
  */
-function adaptiveOf({ budgetMs, profile, t0, iterations }, strict, pair, over = false) {
+function adaptiveOf({ budgetMs, profile, t0, iterations }, strict, pair, over = false, replan = undefined) {
   if (!budgetMs) return undefined;
   return {
+    replan,
     pair,
     budgetMs,
     firstLook: iterations,
@@ -317,12 +339,13 @@ function budgetOfSelection(o, design, selectedS) {
  * --budget-strict refuses (BudgetError). A resumed run keeps the decisions of its first attempt.
  * @param {RunOptions} o @param {Design} design @param {ReturnType<typeof makePlan>} plan
  * @param {number[]} estimates each step's, in plan order @param {Record<string, string>} unavailableImages
- * @returns {{ leftOut: Map<string, string>, over: boolean }} leftOut: by key, with why; over: what is kept
- *   does not fit either (said here)
+ * @param {number} factor this machine's over the estimates' (./calibrate.js): the set-up scales with it too
+ * @returns {{ leftOut: Map<string, string>, over: boolean, cells: import('./budget.js').PlanCell[] }} leftOut:
+ *   by key, with why; over: what is kept does not fit either (said here); cells: those kept, as judged here
  */
-function fitToBudget(o, design, plan, estimates, unavailableImages) {
+function fitToBudget(o, design, plan, estimates, unavailableImages, factor) {
   const budgetMs = design.budgetMs;
-  if (!budgetMs || o.resumed) return { leftOut: new Map(), over: false };
+  if (!budgetMs || o.resumed) return { leftOut: new Map(), over: false, cells: [] };
   const cells = planCells(plan, design.registry, unavailableImages);
   /** @type {Map<string, number>} */
   const stepsS = new Map();
@@ -347,7 +370,7 @@ function fitToBudget(o, design, plan, estimates, unavailableImages) {
   const spentS = (performance.now() - design.t0) / 1000;
   const budgetS = Math.round(budgetMs / 1000);
   const leftS = budgetMs / 1000 - RESERVE_MS / 1000 - spentS;
-  const fit = fitAtPlan(runnable, leftS, { startS: DIND_START_S, imageS: IMAGE_LOAD_S });
+  const fit = fitAtPlan(runnable, leftS, { startS: DIND_START_S * factor, imageS: IMAGE_LOAD_S * factor });
   const hold = budgetToHold(fit.keptS, spentS, RESERVE_MS);
   const left = `${Math.max(0, Math.round(leftS))} s are left of ${budgetS} s for the planned rounds`;
   // Every round costs about the same: how many of them the budget holds (a workload's long job makes this the figure to give).
@@ -392,7 +415,7 @@ function fitToBudget(o, design, plan, estimates, unavailableImages) {
         `(--budget ${hold} would hold it, or ${fitting} iteration(s) would fit it: --iterations ${fitting}; with --budget and --budget-strict it would refuse to start instead)`,
     );
   }
-  return { leftOut: out, over: !fit.fits };
+  return { leftOut: out, over: !fit.fits, cells: runnable.filter((c) => !fit.leftOut.includes(c)) };
 }
 
 /**

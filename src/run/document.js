@@ -63,12 +63,14 @@ export function resumedFacts(results, resumed, cells) {
  * @param {{
  *   startedAt: Date, iterations: number, warmup: number, budgetMs: number | undefined, looks?: number, images: object[], peakRss: {stop: () => number},
  *   executed: Awaited<ReturnType<typeof import('./runner.js').executePlan>>,
+ *   calibration?: import('./calibrate.js').Calibration | null,
  * }} run
+ *   calibration: how this machine compared with the estimates' (./calibrate.js), when the run had a budget
  * @returns {Promise<import('#model/results.js').Results>}
  */
 export async function assembleResults(
   o,
-  { startedAt, iterations, warmup, budgetMs, looks = 1, executed, images, peakRss },
+  { startedAt, iterations, warmup, budgetMs, looks = 1, executed, images, peakRss, calibration },
 ) {
   const info = await o.outer.info();
   const version = await o.outer.version();
@@ -93,6 +95,7 @@ export async function assembleResults(
       complete: executed.cells.every((c) => c.status !== 'failed'),
       state: 'finished',
       ...engineEventsOf(executed.engineEvents),
+      ...planningOf(calibration, executed),
     },
     host: hostFacts(),
     runner: await runnerFacts({ labels: o.runnerLabels }),
@@ -123,4 +126,19 @@ export async function assembleResults(
  */
 function engineEventsOf(events) {
   return events?.length ? { engineEvents: events } : {};
+}
+
+/**
+ * What the plan knew of this machine and how it was re-made (./calibrate.js, ./replan.js), and each
+ * decision's sampling (./adaptive-rounds.js): each only when there is something to say.
+ * @param {import('./calibrate.js').Calibration | null | undefined} calibration
+ * @param {{ replans?: import('./adaptive-rounds.js').Replanned[], remadeS?: number, questions?: import('./adaptive.js').QuestionRecord[] }} executed
+ */
+function planningOf(calibration, { replans, remadeS, questions }) {
+  return {
+    ...(calibration ? { calibration } : {}),
+    ...(replans?.length ? { replans } : {}),
+    ...(remadeS !== undefined ? { replannedS: remadeS } : {}),
+    ...(questions?.length ? { questions } : {}),
+  };
 }

@@ -39,11 +39,13 @@ import { guardTeardown } from './teardown.js';
  *   environments: EnvironmentResult[],
  *   roundMs: Map<string, number[]>, cellMs?: Map<string, number[]>, engines?: EngineWatch,
  *   budget?: import('./adaptive-rounds.js').RoundOptions & {strict?: boolean},
+ *   questions?: import('./adaptive.js').QuestionRecord[],
  * }} RunContext
  *   roundMs: per benchmark, the wall time of each measured interleaved round (every cell once); cellMs: per
  *   cell, the wall time of each measured step
  *   engines: checks the engines before each step and recovers a lost one (./engine-watch.js)
  *   budget: the whole run's budget (./budget.js): fitted at plan time; over: the run was projected past it
+ *   questions: each decision's samples and why its sampling stopped, once the adaptive rounds end
  *   What every step of a run shares.
  */
 
@@ -72,8 +74,12 @@ import { guardTeardown } from './teardown.js';
  *   when the run began (performance.now()), so the budget counts image builds and setup too
  *   leftOut: cells left out for the budget at plan time (./budget.js), by key, with why: never set up, never run
  * @returns {Promise<{runId: string, environments: EnvironmentResult[], cells: CellResult[], interrupted: boolean,
- *   engineEvents: import('./engine-watch.js').EngineEvent[], lost: string | null}>}
- *   lost: why the run stopped early because an engine did not come back (its partial file says interrupted)
+ *   engineEvents: import('./engine-watch.js').EngineEvent[], lost: string | null,
+ *   replans?: import('./adaptive-rounds.js').Replanned[], remadeS?: number,
+ *   questions?: import('./adaptive.js').QuestionRecord[]}>}
+ *   lost: why the run stopped early because an engine did not come back (its partial file says interrupted);
+ *   replans: each re-plan after a cell's first iteration that left cells out; remadeS: the re-made plan's
+ *   time from the run's start; questions: with a budget, each decision's samples and why sampling stopped
  */
 export async function executePlan({
   outer,
@@ -155,6 +161,9 @@ export async function executePlan({
     interrupted,
     engineEvents,
     lost: watch.lost,
+    replans: adaptive?.replan?.record,
+    remadeS: adaptive?.replan?.remadeS,
+    questions: run.questions,
   };
 }
 

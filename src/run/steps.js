@@ -7,9 +7,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withTimeout } from '../engine/containers.js';
 import { UnavailableError } from '../benchmarks/benchmark.js';
-import { markFailed, markUnavailable, record, reopen } from './cells.js';
+import { leaveOut, markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
 import { BudgetError, overMessage } from './budget.js';
+import { allMeasured, remainingByCell, replan } from './replan.js';
+import { duration } from './progress.js';
 import { killWatch, stepLabel } from './kills.js';
 import { faultNotes } from './fault-notes.js';
 import { logText } from '../text/escape.js';
@@ -54,13 +56,69 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
     // What a round costs: the measured steps of one iteration of every cell of the benchmark, summed.
     if (!step.warmup) addRoundTime(run, cell.benchmark, step.iteration, performance.now() - t0);
     if (!step.warmup) addCellTime(run, step.cell, performance.now() - t0);
+    if (ok && !step.warmup && step.iteration === 0 && run.budget?.replan) {
+      replanAfterFirst(steps, i + 1, cells, run, run.budget, run.budget.replan);
+    }
   }
 }
 
 /**
+ * After a cell's first measured iteration: its estimate becomes what that iteration took, and the plan is
+ * re-made (./replan.js): default cells that no longer fit are left out now, named, with why, and recorded
+ * (results run.replans); when what is kept still does not fit, the run says it goes over, once (stops with
+ * --budget-strict). Once every cell left has its own time, the run says the re-made plan's time, once.
+ * @param {import('./plan.js').PlannedStep[]} steps @param {number} from the next step
+ * @param {Map<string, CellResult>} cells @param {RunContext} run @param {NonNullable<RunContext['budget']>} budget
+ * @param {NonNullable<NonNullable<RunContext['budget']>['replan']>} rp
+ */
+function replanAfterFirst(steps, from, cells, run, budget, rp) {
+  const pending = (/** @type {string} */ k) => cells.get(k)?.status === 'pending';
+  const measured = run.cellMs ?? new Map();
+  const remaining = remainingByCell(steps, from, rp.estimates, measured, pending);
+  const leftS = (budget.startedAt + budget.budgetMs - budget.reserveMs - performance.now()) / 1000;
+  const budgetS = Math.round(budget.budgetMs / 1000);
+  const r = budget.over ? null : replan(rp.cells, remaining, leftS);
+  const after = steps[from - 1].cell;
+  if (r?.dropped.length) {
+    const keys = r.dropped.map((c) => c.key);
+    const why = `its planned rounds no longer fit in the run's budget of ${budgetS} s once the cells that ran had their own first iteration's time: the profile added it by default (not named on the command line)`;
+    for (const k of keys)
+      leaveOut(/** @type {CellResult} */ (cells.get(k)), `left out after ${after}'s first iteration: ${why}`);
+    rp.record.push({ after, remainingS: round1(r.remainingS), leftS: round1(Math.max(0, leftS)), dropped: keys, why });
+    run.log(
+      `re-plan: after ${after}'s first iteration the planned rounds left need about ${Math.round(r.remainingS)} s, ${Math.max(0, Math.round(leftS))} s are left of ${budgetS} s: leaving out ${keys.length} cell(s) the profile added by default, about ${Math.round(r.remainingS - r.keptS)} s: ${keys.join(', ')}`,
+    );
+  }
+  if (r && !r.fits) {
+    const over = overMessage({ needS: r.keptS, leftS }, budgetS);
+    if (budget.strict) throw new BudgetError(`${over}; stopped (--budget-strict)`);
+    budget.over = true;
+    run.log(
+      `${over}: this machine is slower than the plan's estimates. What is kept (what was named, the start-up a job pays) keeps its planned rounds; the run goes over its budget and takes no adaptive rounds`,
+    );
+  }
+  const left = [...cells].filter(([, c]) => c.status === 'pending').map(([k]) => k);
+  if (!rp.said && allMeasured(left, measured)) {
+    rp.said = true;
+    const restS = [...remainingByCell(steps, from, rp.estimates, measured, pending).values()].reduce(
+      (a, b) => a + b,
+      0,
+    );
+    const elapsedS = (performance.now() - budget.startedAt) / 1000;
+    rp.remadeS = round1(elapsedS + restS);
+    run.log(
+      `re-plan: from each cell's first iteration, the planned rounds left take about ${duration(restS)}: the run's planned rounds end at about ${duration(elapsedS + restS)} of its budget of ${duration(budget.budgetMs / 1000)} (then samples where a decision is still open, while the budget lasts)`,
+    );
+  }
+}
+
+const round1 = (/** @type {number} */ x) => Math.round(x * 10) / 10;
+
+/**
  * Before step `from`, at the start of a round: when the planned rounds left are projected past what is left
- * of the budget (a machine slower than the plan's estimates), say so once; every cell keeps its planned
- * rounds (what to leave out was decided at plan time, ./budget.js), and the adaptive rounds get nothing.
+ * of the budget (a machine slower than the plan's estimates), say so once; every cell left keeps its planned
+ * rounds (what to leave out was decided at plan time, ./budget.js, and after each cell's first iteration,
+ * replanAfterFirst), and the adaptive rounds get nothing.
  * With --budget-strict the run stops there instead, its partial results resumable. A cell that has run
  * here is costed by what its steps took, one not started yet by the plan's estimate.
  * @param {import('./plan.js').PlannedStep[]} steps @param {number} from
@@ -71,6 +129,9 @@ function keepWithinBudget(steps, from, cells, run, budget) {
   const prev = steps[from - 1];
   const roundStart = !prev || prev.iteration !== steps[from].iteration || prev.warmup !== steps[from].warmup;
   if (!run.progress.measured || !roundStart || budget.over) return;
+  // Until every cell has its own first iteration, the re-plan after each is what judges (and may leave
+  // default cells out); this projection must not pre-empt it.
+  if (budget.replan && !budget.replan.said) return;
   let needS = 0;
   for (let j = from; j < steps.length; j++) {
     if (cells.get(steps[j].cell)?.status === 'pending') needS += run.progress.secondsOf(j, { extrapolate: false });
@@ -81,7 +142,7 @@ function keepWithinBudget(steps, from, cells, run, budget) {
   if (budget.strict) throw new BudgetError(`${over}; stopped (--budget-strict)`);
   budget.over = true;
   run.log(
-    `${over}: this machine is slower than the plan's estimates. Every cell keeps its planned rounds (nothing is left out halfway); the run goes over its budget and takes no adaptive rounds`,
+    `${over}: this machine is slower than the plan's estimates. Every cell left keeps its planned rounds (after the first round nothing is left out); the run goes over its budget and takes no adaptive rounds`,
   );
 }
 

@@ -1,8 +1,16 @@
-// Sampling until decided (src/run/adaptive.js): which decisions are open at a look, which benchmark gets
-// the next round, why one stops, the design's looks, and --budget's durations.
+// Sampling until decided (src/run/adaptive.js): which decisions are open at a look, which question gets
+// the next sample (the cheapest to decide), why one stops, the design's looks, and --budget's durations.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decisionsOf, isLook, looksOf, nextRound, stopReason } from '../../src/run/adaptive.js';
+import {
+  cellStop,
+  costToDecide,
+  decisionsOf,
+  isLook,
+  looksOf,
+  nextQuestion,
+  questionStop,
+} from '../../src/run/adaptive.js';
 import { looksUpTo } from '../../src/model/decisions.js';
 import { normalDeviate, seededRandom } from '../../src/stats/index.js';
 import { parseDuration } from '../../src/text/durations.js';
@@ -38,7 +46,16 @@ test('a decision is open until its interval decides it; described metrics never 
   );
   assert.ok(noisy.open[0].samplesToDecide === null || noisy.open[0].samplesToDecide > 5);
   // The same with 1% noise: both decided (dind a regression beyond 10%).
-  assert.deepEqual(decisionsOf('lifecycle', lifecycle(5, 0.01, 1.2), { level }), { open: [], decided: 2 });
+  const quiet = decisionsOf('lifecycle', lifecycle(5, 0.01, 1.2), { level });
+  assert.deepEqual([quiet.open, quiet.decided], [[], 2]);
+  // The decided ones are named, with the samples a side they were decided at (results run.questions).
+  assert.deepEqual(
+    quiet.settled.map((d) => [d.candidate, d.n]),
+    [
+      ['dind@20.10/debian', 5],
+      ['dind-vfs@20.10/debian', 5],
+    ],
+  );
 });
 
 test('between looks a decision stays as it was read at the last look', () => {
@@ -61,50 +78,74 @@ test("the design's looks: the planned rounds, LOOKS between, the cap", () => {
   assert.ok(isLook(7, opts) && !isLook(8, opts) && isLook(12, opts));
 });
 
-/** @param {Partial<import('../../src/run/adaptive.js').BenchmarkState> & { need?: number }} s */
-const state = ({ need = 10, ...s }) => ({
+/**
+ * An open question: `need` samples a side would decide it, `sampleMs` one more sample costs.
+ * @param {Partial<import('../../src/run/adaptive.js').Question> & { need?: number | null }} q
+ * @returns {import('../../src/run/adaptive.js').Question}
+ */
+const question = ({ need = 10, ...q }) => ({
   benchmark: 'b',
-  open: [
-    { metric: 'm', baseline: 'docker/debian', candidate: 'dind/debian', samplesToDecide: need, gated: false, n: 5 },
-  ],
-  decided: 0,
-  roundMs: 1000,
-  iterations: 5,
+  metric: 'm',
+  baseline: 'docker/debian',
+  candidate: 'dind/debian',
+  samplesToDecide: need,
   gated: false,
+  n: 5,
+  sampleMs: 1000,
   cells: ['docker/debian', 'dind/debian'],
-  ...s,
+  ...q,
 });
+const OPTS = { budgetMs: 600_000, maxIterations: 12, reserveMs: 0, firstLook: 5 };
 
-test('next round: the open decision closest to an answer per second; none when all are decided, capped or too dear', () => {
-  const opts = { budgetMs: 600_000, maxIterations: 12, reserveMs: 0, firstLook: 5 };
-  const near = state({ benchmark: 'near', need: 7, roundMs: 10_000 });
-  const far = state({ benchmark: 'far', need: 40, roundMs: 1000 });
-  const cheapNear = state({ benchmark: 'cheap', need: 6, roundMs: 1000 });
-  assert.equal(nextRound([near, far], 60_000, opts)?.benchmark, 'near'); // 2 rounds x 10 s < 35 rounds x 1 s
-  assert.equal(nextRound([near, far, cheapNear], 60_000, opts)?.benchmark, 'cheap');
-  // A decision more samples cannot decide comes last.
+test("next sample: the open question cheapest to decide, its samples still needed times a sample's cost", () => {
+  const near = question({ benchmark: 'near', need: 7, sampleMs: 10_000 }); // 2 x 10 s = 20 s
+  const far = question({ benchmark: 'far', need: 40, sampleMs: 1000 }); // 35 x 1 s = 35 s
+  const cheapNear = question({ benchmark: 'cheap', need: 6, sampleMs: 1000 }); // 1 x 1 s
+  assert.equal(costToDecide(near), 20_000);
+  assert.equal(costToDecide(far), 35_000);
+  assert.equal(nextQuestion([far, near], 60_000, OPTS)?.benchmark, 'near');
+  assert.equal(nextQuestion([near, far, cheapNear], 60_000, OPTS)?.benchmark, 'cheap');
+  // Per question, not per benchmark: a cheap question beside a dear one of the same benchmark is cheap.
+  const dearSide = question({ candidate: 'dind-vfs/debian', need: 8, sampleMs: 9000 });
+  const cheapSide = question({ candidate: 'dind/debian', need: 8, sampleMs: 2000 });
+  assert.equal(nextQuestion([dearSide, cheapSide], 60_000, OPTS), cheapSide);
+  // A question more samples cannot decide comes last, but before stopping while the budget lasts.
+  const never = question({ benchmark: 'never', need: null });
+  assert.equal(nextQuestion([never, far], 60_000, OPTS)?.benchmark, 'far');
+  assert.equal(nextQuestion([never], 60_000, OPTS)?.benchmark, 'never');
+  // Ties: the earlier in plan order.
   assert.equal(
-    nextRound(
-      [state({ benchmark: 'never', need: undefined, open: [{ ...state({}).open[0], samplesToDecide: null }] }), far],
-      60_000,
-      opts,
-    )?.benchmark,
-    'far',
+    nextQuestion([question({ benchmark: 'first' }), question({ benchmark: 'second' })], 60_000, OPTS)?.benchmark,
+    'first',
   );
-  assert.equal(nextRound([state({ open: [] })], 60_000, opts), null);
-  assert.equal(nextRound([state({ iterations: 12 })], 60_000, opts), null);
-  assert.equal(nextRound([state({ roundMs: 90_000 })], 60_000, opts), null);
-  assert.equal(stopReason(state({ open: [] }), 0, opts), 'decided');
-  assert.equal(stopReason(state({ iterations: 12 }), 60_000, opts), 'iteration cap');
-  assert.equal(stopReason(state({}), 0, opts), 'budget spent');
 });
 
-test('next round: an open gated decision goes first, however near the others', () => {
-  const opts = { budgetMs: 600_000, maxIterations: 12, reserveMs: 0, firstLook: 5 };
-  const gated = state({ benchmark: 'gated', need: 40, gated: true, roundMs: 20_000 });
-  assert.equal(nextRound([state({ benchmark: 'other', need: 6 }), gated], 600_000, opts)?.benchmark, 'gated');
-  // Once it cannot get another round (too dear for what is left), the others go on.
-  assert.equal(nextRound([state({ benchmark: 'other', need: 6 }), gated], 10_000, opts)?.benchmark, 'other');
+test('next sample: never a decided question, none at the cap, none whose next sample the budget cannot pay', () => {
+  // Only open questions are given: with none open, nothing more is sampled.
+  assert.equal(nextQuestion([], 60_000, OPTS), null);
+  assert.equal(nextQuestion([question({ n: 12 })], 60_000, OPTS), null);
+  assert.equal(nextQuestion([question({ sampleMs: 90_000 })], 60_000, OPTS), null);
+  assert.equal(nextQuestion([question({ cells: [], sampleMs: Infinity })], 60_000, OPTS), null);
+  // The one that fits goes on when the cheaper one does not.
+  const dear = question({ benchmark: 'dear', need: 6, sampleMs: 50_000 });
+  const fits = question({ benchmark: 'fits', need: 100, sampleMs: 1000 });
+  assert.equal(nextQuestion([dear, fits], 60_000, OPTS)?.benchmark, 'dear');
+  assert.equal(nextQuestion([dear, fits], 40_000, OPTS)?.benchmark, 'fits');
+  assert.equal(questionStop(null, OPTS), 'decided');
+  assert.equal(questionStop(question({ n: 12 }), OPTS), 'iteration cap');
+  assert.equal(questionStop(question({}), OPTS), 'budget spent');
+  assert.equal(cellStop([]), 'decided', 'a cell in no question (native) has nothing open');
+  assert.equal(cellStop(['decided', 'iteration cap']), 'iteration cap');
+  assert.equal(cellStop(['iteration cap', 'budget spent', 'decided']), 'budget spent');
+});
+
+test('next sample: an open gated question goes first, however cheap the others', () => {
+  const gated = question({ benchmark: 'gated', need: 40, gated: true, sampleMs: 20_000 });
+  assert.equal(nextQuestion([question({ benchmark: 'other', need: 6 }), gated], 600_000, OPTS)?.benchmark, 'gated');
+  // Once it cannot take another sample (too dear for what is left, or capped), the others go on.
+  assert.equal(nextQuestion([question({ benchmark: 'other', need: 6 }), gated], 10_000, OPTS)?.benchmark, 'other');
+  const capped = { ...gated, n: 12 };
+  assert.equal(nextQuestion([question({ benchmark: 'other', need: 6 }), capped], 600_000, OPTS)?.benchmark, 'other');
 });
 
 test('--budget durations', () => {
