@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The most `any` src/ may hold; lower it when the count falls, never raise it to let one in. */
-export const CEILING = 55;
+export const CEILING = 44;
 
 const TAG = /@(?:type|param|returns?|typedef|property|prop|template|this|satisfies|throws|enum|yields)\s*\{/g;
 

@@ -6,6 +6,8 @@ import { median } from '../stats/index.js';
 import { num, unsignedPct } from '../model/numbers.js';
 import { reading } from '../model/change.js';
 
+/** @typedef {import('#model/results.js').Cell} Cell */
+
 /** How results.json marks a cell left out for the budget (`sampling.stopped`, src/run/budget.js). */
 export const LEFT_OUT = 'left out for the budget';
 
@@ -33,11 +35,11 @@ const againstDocker = (k) => k !== 'docker' && k !== 'native';
 export function summaryTables(results, all) {
   const comparisons = all.filter((c) => c.kind === 'dind-vs-docker');
 
-  /** @type {Map<string, any[]>} */
+  /** @type {Map<string, Cell[]>} */
   const byBench = new Map();
   for (const c of results.cells) {
     if (!byBench.has(c.benchmark)) byBench.set(c.benchmark, []);
-    /** @type {any[]} */ (byBench.get(c.benchmark)).push(c);
+    byBench.get(c.benchmark)?.push(c);
   }
   /** @type {SummaryTable[]} */
   const tables = [];
@@ -55,13 +57,13 @@ export function summaryTables(results, all) {
     for (const distro of distros.length ? distros : ['host']) {
       const col = (/** @type {string} */ k) =>
         ok.find((c) => c.environmentKey === k && (c.distro === distro || c.distro === 'host'));
-      const metricNames = [...new Set(ok.flatMap((c) => c.metrics.map((/** @type {any} */ m) => m.metric)))];
+      const metricNames = [...new Set(ok.flatMap((c) => c.metrics.map((m) => m.metric)))];
       /** @type {string[][]} */
       const rows = [];
       /** @type {Array<Array<import('./index.js').Comparison | null>>} */
       const rowComparisons = [];
       for (const metric of metricNames) {
-        const found = envKeys.map((k) => col(k)?.metrics.find((/** @type {any} */ x) => x.metric === metric));
+        const found = envKeys.map((k) => col(k)?.metrics.find((x) => x.metric === metric));
         const any = found.find(Boolean);
         const cmp = dindKeys.map(
           (k) =>
@@ -164,14 +166,14 @@ function shownTail(logTail) {
  * @returns {ProblemGroup[]}
  */
 export function problemGroups(results) {
-  /** @type {Map<string, { status: string, reason: string, cells: any[] }>} */
+  /** @type {Map<string, { status: string, reason: string, cells: Cell[] }>} */
   const groups = new Map();
-  for (const c of results.cells.filter((/** @type {any} */ x) => x.status !== 'ok')) {
+  for (const c of results.cells.filter((x) => x.status !== 'ok')) {
     let reason = String(c.reason ?? 'no reason recorded').split('\n')[0];
     if (c.image) reason = reason.split(`image ${c.image}`).join('its image').split(c.image).join('its image');
     const key = `${c.status}\u0000${reason}`;
     if (!groups.has(key)) groups.set(key, { status: c.status, reason, cells: [] });
-    /** @type {any} */ (groups.get(key)).cells.push(c);
+    groups.get(key)?.cells.push(c);
   }
   return [...groups.values()].map((g) => {
     const tail = shownTail(g.cells.find((c) => c.logTail)?.logTail);
@@ -188,7 +190,7 @@ export function problemGroups(results) {
 /**
  * "sysbench, lifecycle in docker, dind@20.10 (alpine)": the benchmarks, environments and distributions
  * of a group of cells, each listed once.
- * @param {any[]} cells
+ * @param {Cell[]} cells
  */
 function whereText(cells) {
   const uniq = (/** @type {string} */ k) => [...new Set(cells.map((c) => c[k]))].join(', ');
@@ -223,12 +225,11 @@ export const READING =
  * @param {import('#model/results.js').Results} results
  */
 export function memorySeriesNote(results) {
-  const cells = results.cells.filter((/** @type {any} */ c) => c.timeseries?.length);
+  const cells = results.cells.filter((c) => c.timeseries?.length);
   if (!cells.length) return '';
-  const n = cells.reduce((a, /** @type {any} */ c) => a + c.timeseries.length, 0);
+  const n = cells.reduce((a, c) => a + (c.timeseries?.length ?? 0), 0);
   const where = cells.map(
-    (/** @type {any} */ c) =>
-      `${c.benchmark}/${c.environmentKey} (${[...new Set(c.timeseries.map((/** @type {any} */ s) => s.scope))].join(' + ')})`,
+    (c) => `${c.benchmark}/${c.environmentKey} (${[...new Set((c.timeseries ?? []).map((s) => s.scope))].join(' + ')})`,
   );
   return `Time series: ${n} sampled series kept in results.json (timeseries, workload and environment scopes apart): ${where.join(', ')}.`;
 }
@@ -240,7 +241,7 @@ export function memorySeriesNote(results) {
  */
 export function samplingNote(results) {
   // Cells left out for the budget are named at the top of the report (leftOutNote), not here.
-  const cells = results.cells.filter((/** @type {any} */ c) => c.sampling && c.sampling.stopped !== LEFT_OUT);
+  const cells = results.cells.filter((c) => c.sampling && c.sampling.stopped !== LEFT_OUT);
   const budget = results.run.budgetMs;
   if (!cells.length) return '';
   /** @type {Map<string, string>} */
