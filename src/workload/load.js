@@ -265,6 +265,10 @@ function describeError(e) {
     says = `must be ${EXPECTED[e.schemaPath] ?? 'text of the form this field takes (docs/workloads.md)'}`;
   else if (e.keyword === 'const') says = `must be ${JSON.stringify(e.params.allowedValue)}`;
   else if (e.keyword === 'enum') says = `must be one of ${e.params.allowedValues.join(', ')}`;
+  else if (e.keyword === 'type' && typeof e.data === 'number' && /\/duration\//.test(e.schemaPath))
+    // A bare number is refused rather than read in one unit: many tools take seconds, GitHub's own
+    // timeout-minutes takes minutes. The error says what to write.
+    says = `must be a time with its unit: write ${durationsFor(e.data)} (a bare number is not read as seconds or minutes)`;
   else if (e.keyword === 'propertyNames')
     return `field ${field}: ${logText(String(e.params?.propertyName ?? ''))}: a name this field does not take`;
   else if (e.keyword === 'additionalProperties')
@@ -272,6 +276,12 @@ function describeError(e) {
   else says = e.message;
   return `field ${field}: ${says}${got}`;
 }
+
+/** "600s or 10m": a number of seconds as the workload's times take it. @param {number} n */
+const durationsFor = (n) => {
+  const s = Math.max(1, Math.round(Math.abs(n)));
+  return s % 60 === 0 ? `${s}s or ${s / 60}m` : `${s}s`;
+};
 
 /** A value as given, short and safe to print. @param {unknown} value */
 function shown(value) {
