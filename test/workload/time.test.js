@@ -47,7 +47,11 @@ test("the file's limits, states and expected times are read", async () => {
 const BAD = [
   ['a duration in words', 'timeout: { job: an hour }\n', /field \/timeout\/job: must be a time such as 90s/],
   ['a bare number', 'timeout: { step: 90 }\n', /field \/timeout\/step: must be a time with its unit: write 90s \(/],
-  ['a bare number of minutes', 'timeout: { job: 600 }\n', /field \/timeout\/job: must be a time with its unit: write 600s or 10m /],
+  [
+    'a bare number of minutes',
+    'timeout: { job: 600 }\n',
+    /field \/timeout\/job: must be a time with its unit: write 600s or 10m /,
+  ],
   ['over 6h', 'timeout: { job: 7h }\n', /field \/timeout\/job: "?7h"? is outside 1s to 6h/],
   ['zero', 'timeout: { step: 0s }\n', /field \/timeout\/step: "?0s"? is outside 1s to 6h/],
   [
