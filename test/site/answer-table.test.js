@@ -124,6 +124,23 @@ test('a hostile overview: markup, a pipe and control characters are shown as tex
   }
 });
 
+test('a hostile runner name in a valid results file reaches the paragraph as text', { skip }, async (t) => {
+  const hostile = structuredClone(results);
+  hostile.runner.name = '<img src=x onerror="window.pwned=3">|vm';
+  const own = await siteOf(hostile, 'answer-hostile-runner');
+  t.after(() => own.site.close());
+  const intro = readRun(hostile).intro;
+  assert.ok(intro.includes(hostile.runner.name), 'the Reading names the runner');
+  for (const [screen, width] of SCREENS) {
+    const { page, errors } = await openPage(browser.context, own.site.url, { width });
+    assert.equal((await page.locator('#answer .answer-intro').textContent())?.trim(), intro, screen);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).pwned), undefined);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test(
   'an answer of the wrong shape or size: the parts left out are named, the rest of the page stands',
   { skip },
