@@ -78,6 +78,17 @@ export async function openPage(
       errors.length = 0;
     }
   }
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  try {
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  } catch (e) {
+    // A page that never got ready says why, if it said anything (an error, a failed request): a timeout
+    // alone cannot tell a script that threw from a machine too loaded to draw the page in time.
+    throw new Error(
+      `${url} was not ready within 30 s (${errors.length ? errors.join('; ') : 'no error on the page'})`,
+      {
+        cause: e,
+      },
+    );
+  }
   return { page, errors };
 }
