@@ -26,7 +26,13 @@ export default [
   },
   {
     // page.evaluate() bodies run in the browser.
-    files: ['test/site/**/*.js', 'test/helpers/browser.js', 'bench/site.js'],
+    files: [
+      'test/site/**/*.js',
+      'test/helpers/browser.js',
+      'test/helpers/site.js',
+      'bench/site.js',
+      'bench/doc-images.js',
+    ],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 ];

@@ -1,11 +1,13 @@
-// The first screen: the runner's newest run, the plain-words answer, what changed since the previous
-// runs, each environment against Docker per metric (chart and table). Everything comes from one precomputed file.
+// The first screen: the runner's newest run's answer table (./answer.js; the sentences of older overview
+// files), then the run's facts, what changed since the previous runs, each environment against Docker per
+// metric (chart and table). Everything comes from one precomputed file.
 import { addTools, alpha, colorOf, makeChart } from './charts.js';
 import { costChange, costFactor, worseInterval } from '#model/change.js';
 import { comparedWithDocker } from '#model/environments.js';
 import { jobSentence } from '#model/job-cost.js';
 import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '#model/isolation.js';
 import { num, shortPct, unsignedPct } from '#model/numbers.js';
+import { renderAnswerTable } from './answer.js';
 import { date, esc, factorLabel, factorTicks, shortCommit } from './format.js';
 import { visible } from './state.js';
 import { verdictBadge, verdictCss, withinBadge, withinCss } from './verdicts.js';
@@ -85,12 +87,20 @@ function renderFacts(latest, runFile) {
     ` <a href="${esc(runFile)}">results.json</a>`;
 }
 
-/** The answer to "does DinD cost me on this machine, and where?" in one paragraph. */
+/**
+ * The answer to "does DinD cost me on this machine, and where?": since overview version 7 the Reading's
+ * answer table, as every report opens with it; older files (a history keeps them) as they always read.
+ */
 function renderAnswer(
   /** @type {import('#model/overview.js').Overview} */ latest,
   /** @type {import('#model/overview.js').OverviewRow[]} */ rows,
   /** @type {import('./state.js').State} */ state,
 ) {
+  if ((typeof latest.version === 'number' && latest.version >= 7) || latest.answer !== undefined) {
+    renderAnswerTable($('answer'), latest.answer);
+    return;
+  }
+  $('answer').className = 'answer';
   const parts = [];
   const dindKeys = [
     ...new Set(

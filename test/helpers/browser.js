@@ -65,19 +65,31 @@ export async function openPage(
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
-  // Chromium abandons a navigation when the machine's network interfaces change (ERR_NETWORK_CHANGED),
-  // as they do whenever an engine on the same machine adds or removes a bridge or a container's veth:
-  // that navigation is tried again, and what it recorded is dropped. Any other failure is the test's.
+  /** @type {() => void} */
+  let networkChanged = () => {};
+  page.on('requestfailed', (r) => {
+    errors.push(`request failed: ${r.url()} (${r.failure()?.errorText ?? 'no reason'})`);
+    if (/ERR_NETWORK_CHANGED/.test(r.failure()?.errorText ?? '')) networkChanged();
+  });
+  // Chromium abandons a navigation, and any request of the page still under way, when the machine's network
+  // interfaces change (ERR_NETWORK_CHANGED), as they do whenever an engine on the same machine adds or
+  // removes a bridge or a container's veth: a module the page imports is then never loaded and the page
+  // never gets ready. The page is loaded again, and what it recorded is dropped. Any other failure is the
+  // test's, and a page that never got ready says what it logged.
   for (let attempt = 1; ; attempt++) {
+    errors.length = 0;
+    const changed = new Promise((resolve) => (networkChanged = () => resolve('network changed')));
     try {
       await page.goto(url);
-      break;
+      const ready = page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 }).then(() => 'ready');
+      if ((await Promise.race([ready, changed])) === 'ready') break;
+      ready.catch(() => {}); // the abandoned wait: the next load's readiness, or its own timeout, ends it
+      if (attempt >= 3) throw new Error('the network changed under the page three times');
     } catch (e) {
-      if (attempt >= 3 || !/ERR_NETWORK_CHANGED/.test(String(e))) throw e;
-      errors.length = 0;
+      if (attempt < 3 && /ERR_NETWORK_CHANGED/.test(String(e))) continue;
+      const logged = errors.length ? errors.join('; ') : 'no error on the page';
+      throw new Error(`${url} was not ready within 30 s (${logged})`, { cause: e });
     }
   }
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   return { page, errors };
 }

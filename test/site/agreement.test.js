@@ -2,22 +2,20 @@
 // site built and read in real headless Chromium, and each "vs Docker" number and word on the page is
 // checked against what `compare --json` gives for the same pair, read the way report.md reads it
 // (src/model/change.js). Named regression: half the throughput once read +50% on the page and +100% in
-// the report, because the page kept its own formula.
+// the report, because the page kept its own formula. A workload run's page opens with the job's rows of
+// the answer table, as report.md does.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { publishRun } from '../../src/history/append.js';
-import { buildSite } from '../../src/site/build.js';
-import { serveSite } from '../../src/site/serve.js';
 import { costChange } from '../../src/model/change.js';
 import { shortPct } from '../../src/model/numbers.js';
-import { jobSentence, workloadCosts } from '../../src/results/job-cost.js';
-import { markdownReport } from '../../src/results/report.js';
 import { mdText } from '../../src/text/escape.js';
 import { fixture, tmpDir } from '../history/helpers.js';
 import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
+import { readRun, runMarkdown } from '../helpers/reading.js';
+import { answerOnPage, siteOf } from '../helpers/site.js';
 
 const skip = browserOrSkip();
 const WORKLOAD_FIXTURE = new URL('../fixtures/results/workload-script-quick.json', import.meta.url).pathname;
@@ -27,21 +25,6 @@ before(async () => {
   if (!skip) browser = await launch();
 });
 after(() => browser?.close());
-
-/**
- * Publishes one results document, builds and serves the site; returns the results file and the server.
- * @param {any} results @param {string} name
- */
-async function siteOf(results, name) {
-  const file = path.join(tmpDir(`agree-run-${name}`), 'results.json');
-  writeFileSync(file, JSON.stringify(results));
-  const history = tmpDir(`agree-history-${name}`);
-  await publishRun(history, file);
-  const site = await serveSite(
-    (await buildSite({ history, out: path.join(tmpDir(`agree-site-${name}`), 'site') })).out,
-  );
-  return { file, site };
-}
 
 /**
  * `compare --json`'s within-run comparisons against Docker, read as report.md reads them: key -> [number, word].
@@ -133,17 +116,30 @@ test(
   },
 );
 
-test('a workload run: the page opens with the same sentence about the job as report.md', { skip }, async (t) => {
-  const results = JSON.parse(readFileSync(WORKLOAD_FIXTURE, 'utf8'));
-  const { file, site } = await siteOf(results, 'workload');
-  t.after(() => site.close());
-  const expected = jobSentence(workloadCosts(results)[0]);
-  const report = markdownReport(JSON.parse(readFileSync(file, 'utf8')));
-  assert.ok(report.includes(`**${mdText(expected)}**`), 'report.md opens its answers with the job sentence');
-  const { page, errors } = await openPage(browser.context, site.url);
-  const first = await page.locator('#answer b').first().textContent();
-  await page.close();
-  assert.deepEqual(errors, []);
-  assert.equal(first, expected);
-  assert.match(expected, /^On this runner your job \(workload\.script, debian\) takes .* in docker and /);
-});
+test(
+  "a workload run: the page opens with the job's rows of the answer table, the same cells as report.md's",
+  { skip },
+  async (t) => {
+    const results = JSON.parse(readFileSync(WORKLOAD_FIXTURE, 'utf8'));
+    const { site } = await siteOf(results, 'workload');
+    t.after(() => site.close());
+    const { header, rows, groups } = readRun(results).table;
+    assert.deepEqual(
+      rows.map((r) => r[0]),
+      ['job', 'job'],
+      "the workload's job, one question per DinD environment",
+    );
+    const { page, errors } = await openPage(browser.context, site.url);
+    const shown = await answerOnPage(page);
+    await page.close();
+    assert.deepEqual(errors, []);
+    assert.deepEqual(shown, { header, rows, groups });
+    assert.match(shown.rows[0][2], /^\+\d+\.\d s \[\+[\d.]+, \+[\d.]+\] \(\+[\d,]+%\)$/, 'the job pays seconds');
+    // report.md lays out the same cells (escaped for Markdown), its cost table for the workload below them.
+    const report = runMarkdown(results);
+    const line = (/** @type {string[]} */ cells) => `| ${cells.map(mdText).join(' | ')} |`;
+    for (const r of rows) assert.ok(report.includes(line(r)), `report.md has the row ${line(r)}`);
+    const costTable = report.indexOf('## workload.script (debian): cost per job');
+    assert.ok(costTable > report.indexOf(line(rows[1])), "the workload's cost table stays below the answer");
+  },
+);

@@ -1,16 +1,12 @@
 // The site opens on what the answer is about: the benchmark that holds what a job pays (the start-up in
 // lifecycle), not the first name in alphabetical order ("build" used to open a run's page), and the answer
-// above it is the run's reading, the same sentences as report.md.
+// above it is the run's Reading, the same answer table as report.md.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { publishRun } from '../../src/history/append.js';
-import { answers } from '../../src/results/report.js';
-import { buildSite } from '../../src/site/build.js';
-import { serveSite } from '../../src/site/serve.js';
-import { tmpDir } from '../history/helpers.js';
 import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
+import { answerRow, readRun } from '../helpers/reading.js';
+import { answerOnPage, siteOf } from '../helpers/site.js';
 
 const skip = browserOrSkip();
 const fixture = (/** @type {string} */ name) =>
@@ -38,20 +34,19 @@ test(
       run.cells.some((/** @type {any} */ c) => c.benchmark === 'build'),
       'the run has build cells',
     );
-    const file = path.join(tmpDir('first-view-run'), 'results.json');
-    writeFileSync(file, JSON.stringify(run));
-    const history = tmpDir('first-view-history');
-    await publishRun(history, file);
-    const site = await serveSite((await buildSite({ history, out: path.join(tmpDir('first-view-site'), 'site') })).out);
+    const { site } = await siteOf(run, 'first-view');
     try {
       const { page, errors } = await openPage(browser.context, site.url);
       assert.equal(await page.locator('#f-bench').inputValue(), 'lifecycle');
-      const answer = (await page.locator('#answer').innerText()).replace(/\s+/g, ' ');
-      for (const a of answers(run)) assert.ok(answer.includes(a.replace(/\s+/g, ' ')), `the page says: ${a}`);
-      assert.match(
-        answer,
-        /dind@20\.10 costs a job \+1\.6 s \[\+0\.32 s, \+4\.9 s\] to start against docker, before its images/,
+      const reading = readRun(run);
+      const { header, rows, groups } = reading.table;
+      assert.deepEqual(await answerOnPage(page), { header, rows, groups });
+      const startup = answerRow(
+        reading,
+        (/** @type {any} */ q) => q.resource === 'start-up' && q.subject === 'dind@20.10' && q.baseline === 'docker',
       );
+      assert.equal(startup?.answer, 'regression');
+      assert.match(startup?.['change [interval]'] ?? '', /^\+1\.6 s \[\+0\.\d+, \+\d\.\d\] \(\+\d+%\)$/);
       assert.deepEqual(errors, []);
       await page.close();
     } finally {

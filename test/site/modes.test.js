@@ -6,12 +6,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
-import { modesOf } from '../../src/results/report.js';
 import { modeTableText } from '../../src/model/isolation.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { tmpDir } from '../history/helpers.js';
 import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
+import { readRun } from '../helpers/reading.js';
 
 const skip = browserOrSkip();
 const fixture = () =>
@@ -37,7 +37,7 @@ test("the site shows the latest run's mode table, its answer and each fact's evi
   try {
     const { page, errors } = await openPage(browser.context, site.url);
     await page.locator('#modes-table tbody tr').first().waitFor();
-    const want = modesOf(run);
+    const want = readRun(run).modes;
     assert.ok(want?.answer, 'the run recorded a policy, so the table has an answer');
     const t = modeTableText(/** @type {NonNullable<typeof want>} */ (want));
     assert.equal((await page.locator('#modes-answer').innerText()).trim(), want.answer);

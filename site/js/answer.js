@@ -1,0 +1,176 @@
+// The answer table the site opens on (overview version 7): the run's one short paragraph, one row per
+// question (question | answer | change [interval] | $ per 1,000 jobs | open: what would decide it) under the
+// title of the pair it judges, and the caveats once below: the Reading's own strings
+// (src/reading/read-run.js), the same cells in the same order as report.md, report.html and the terminal.
+// The overview file is data from a history anyone may have written: its answer is checked for shape and
+// size first, anything unexpected is left out with a note saying so, and every string reaches the page as a
+// text node (never as markup).
+
+/**
+ * @typedef {import('#model/reading.js').TextTable} TextTable
+ * @typedef {{ intro: string | null, leftOut: string, table: TextTable | null, caveats: string[], problems: string[] }} CheckedAnswer
+ */
+
+/** What a sane answer holds at most: far above any real run's (11 questions, 4 caveats), far below a page's limits. */
+export const ANSWER_LIMITS = Object.freeze({ columns: 12, rows: 500, cell: 600, paragraph: 4000, caveats: 30 });
+
+// Control characters, line and paragraph separators and the bidirectional overrides that would make a
+// cell read differently from what it holds: shown as a space, as report.md shows them (src/text/escape.js).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** @param {unknown} s @param {number} max @returns {s is string} */
+const isText = (s, max) => typeof s === 'string' && s.length <= max;
+
+/** @param {string} s */
+const plain = (s) => s.replace(CONTROL, ' ');
+
+/**
+ * The answer of an overview file as the page may print it, each part checked on its own: a part of the wrong
+ * shape or size is null (or empty) and named in `problems`, so the page says what it left out.
+ * @param {unknown} raw `answer` of the overview file
+ * @returns {CheckedAnswer}
+ */
+export function checkAnswer(raw) {
+  /** @type {string[]} */
+  const problems = [];
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { intro: null, leftOut: '', table: null, caveats: [], problems: ['the answer is not an object'] };
+  const a = /** @type {Record<string, unknown>} */ (raw);
+  const intro = isText(a.intro, ANSWER_LIMITS.paragraph) ? plain(a.intro) : null;
+  if (intro === null) problems.push('its paragraph');
+  let leftOut = '';
+  if (isText(a.leftOut, ANSWER_LIMITS.paragraph)) leftOut = plain(a.leftOut);
+  else if (a.leftOut !== undefined) problems.push('what the budget left out');
+  const table = checkTable(a.table);
+  if (!table) problems.push('its table');
+  /** @type {string[]} */
+  let caveats = [];
+  if (
+    Array.isArray(a.caveats) &&
+    a.caveats.length <= ANSWER_LIMITS.caveats &&
+    a.caveats.every((c) => isText(c, ANSWER_LIMITS.paragraph))
+  )
+    caveats = a.caveats.map(plain);
+  else if (a.caveats !== undefined) problems.push('its caveats');
+  return { intro, leftOut, table, caveats, problems };
+}
+
+/**
+ * A table of strings, every row as wide as the header, the groups (when there) one per row; else null.
+ * @param {unknown} raw @returns {TextTable | null}
+ */
+function checkTable(raw) {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const { header, rows, groups } = /** @type {Record<string, unknown>} */ (raw);
+  const cells = (/** @type {unknown} */ r) =>
+    Array.isArray(r) && r.length === width && r.every((c) => isText(c, ANSWER_LIMITS.cell));
+  if (!Array.isArray(header) || header.length < 1 || header.length > ANSWER_LIMITS.columns) return null;
+  const width = header.length;
+  if (!cells(header) || !Array.isArray(rows) || rows.length > ANSWER_LIMITS.rows || !rows.every(cells)) return null;
+  if (groups !== undefined && (!Array.isArray(groups) || groups.length !== rows.length)) return null;
+  if (groups !== undefined && !groups.every((g) => isText(g, ANSWER_LIMITS.cell))) return null;
+  const text = (/** @type {string[]} */ r) => r.map(plain);
+  return {
+    header: text(/** @type {string[]} */ (header)),
+    rows: /** @type {string[][]} */ (rows).map(text),
+    ...(groups ? { groups: text(/** @type {string[]} */ (groups)) } : {}),
+  };
+}
+
+/**
+ * An element with text in it. Words are kept whole, each in a span that does not wrap: a line breaks only
+ * between words, never inside a name such as dind-vfs@20.10 (at its hyphen) or a figure with its interval.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {string} text @param {string} [cls] @returns {HTMLElementTagNameMap[K]}
+ */
+function textElement(tag, text, cls) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  text.split(' ').forEach((word, i) => {
+    if (i) el.append(' ');
+    if (!word) return;
+    const w = document.createElement('span');
+    w.className = 'word';
+    w.textContent = word;
+    el.append(w);
+  });
+  return el;
+}
+
+/** The CSS class of an answer cell: a regression or an improvement in colour (as report.html). @param {string} answer */
+const answerClass = (answer) =>
+  answer.startsWith('regression') ? 'worse' : answer.startsWith('improvement') ? 'better' : '';
+
+/**
+ * The answer table: a title row where the pair judged changes, then its questions. Each cell carries its
+ * column's name (data-label) for the phone's layout, where each question is a block of labelled lines.
+ * @param {TextTable} t
+ */
+function answerTable(t) {
+  const table = document.createElement('table');
+  table.id = 'answer-table';
+  table.className = 'answers';
+  const head = table.createTHead().insertRow();
+  for (const h of t.header) {
+    const th = textElement('th', h);
+    th.scope = 'col';
+    head.append(th);
+  }
+  const body = table.createTBody();
+  t.rows.forEach((row, i) => {
+    const g = t.groups?.[i];
+    if (g !== undefined && g !== t.groups?.[i - 1]) {
+      const tr = body.insertRow();
+      tr.className = 'group';
+      const th = textElement('th', g);
+      th.colSpan = t.header.length;
+      th.scope = 'colgroup';
+      tr.append(th);
+    }
+    const tr = body.insertRow();
+    tr.className = 'question';
+    row.forEach((cell, j) => {
+      const td = document.createElement('td');
+      if (j === 1 && answerClass(cell)) td.className = answerClass(cell);
+      td.dataset.label = t.header[j];
+      // The words in one element of their own: on a phone the cell lays out its label beside it.
+      td.append(textElement('span', cell, 'cell'));
+      tr.append(td);
+    });
+  });
+  return table;
+}
+
+/**
+ * Fills `box` with the answer: what the budget left out, the paragraph, the table, the caveats; and a note
+ * naming whatever part of the file's answer was not in the shape this page reads (left out, not guessed at).
+ * @param {HTMLElement} box @param {unknown} raw the overview's `answer`
+ */
+export function renderAnswerTable(box, raw) {
+  const a = checkAnswer(raw);
+  box.replaceChildren();
+  box.className = 'answer-box';
+  if (a.leftOut) box.append(textElement('p', a.leftOut, 'answer-left worse'));
+  if (a.intro) box.append(textElement('p', a.intro, 'answer-intro'));
+  if (a.table && a.table.rows.length) {
+    const wrap = document.createElement('div');
+    wrap.className = 'answer-wrap';
+    wrap.append(answerTable(a.table));
+    box.append(wrap);
+  } else if (a.table) box.append(textElement('p', 'This run asked no question of its environments.', 'note'));
+  if (a.caveats.length) {
+    const ul = document.createElement('ul');
+    ul.className = 'note answer-caveats';
+    for (const c of a.caveats) ul.append(textElement('li', c));
+    box.append(ul);
+  }
+  if (a.problems.length) {
+    const note = textElement(
+      'p',
+      `Left out, as this page cannot read it from the run's overview file: ${a.problems.join(', ')}.`,
+      'note answer-problem',
+    );
+    box.append(note);
+  }
+}
