@@ -4,7 +4,7 @@
 import { parseIozone } from '../parsers/iozone.js';
 import { runStep } from './benchmark.js';
 
-/** @typedef {{fileSize: string, recordSize: string}} IozoneParams */
+/** @typedef {{fileSize: string, recordSize: string, direct: boolean}} IozoneParams */
 
 /** @type {import('./benchmark.js').Benchmark<IozoneParams>} */
 export const iozone = {
@@ -12,8 +12,8 @@ export const iozone = {
   image: 'iozone',
   description: 'IOzone write, rewrite, read, reread (4 KB records) on the container filesystem: MiB/s',
   params: {
-    quick: { fileSize: '16m', recordSize: '4k' },
-    standard: { fileSize: '1g', recordSize: '4k' },
+    quick: { fileSize: '16m', recordSize: '4k', direct: false },
+    standard: { fileSize: '1g', recordSize: '4k', direct: false },
   },
   // Calibrated on this project's 2-core machine: about 40 MiB/s for the fsync'd writes, reads from cache.
   estimateSeconds: (p) => 0.5 + (2 * sizeMiB(p.fileSize)) / 40,
@@ -26,7 +26,7 @@ export const iozone = {
     const { stdout } = await runStep(env, ctx, 'iozone', [
       'sh',
       '-c',
-      `iozone -e -i 0 -i 1 -r ${p.recordSize} -s ${p.fileSize} -f ./iozone.tmp; s=$?; rm -f ./iozone.tmp; exit $s`,
+      `iozone -e${p.direct ? ' -I' : ''} -i 0 -i 1 -r ${p.recordSize} -s ${p.fileSize} -f ./iozone.tmp; s=$?; rm -f ./iozone.tmp; exit $s`,
     ]);
     return parseIozone(stdout);
   },

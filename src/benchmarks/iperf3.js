@@ -7,7 +7,7 @@ import { parsePingMtu } from '../parsers/ping-mtu.js';
 import { parseSockperf } from '../parsers/sockperf.js';
 import { listeningProbe, networksOf, plannedNetworks, runSteps, withService } from './benchmark.js';
 
-/** @typedef {{seconds: number, latencySeconds: number, mtuPings: number, networks: number, readyTimeoutMs: number}} Iperf3Params */
+/** @typedef {{seconds: number, omitSeconds: number, latencySeconds: number, mtuPings: number, networks: number, readyTimeoutMs: number}} Iperf3Params */
 
 /** @type {import('./benchmark.js').Benchmark<Iperf3Params>} */
 export const iperf3 = {
@@ -18,8 +18,8 @@ export const iperf3 = {
     // networks: how many of the environment's networks (networksOf in ./benchmark.js). Quick measures the
     // bridge only: sockperf's client spends ~2 s of its own before every test, so each network costs
     // ~4.5 s plus two containers, and 5 quick iterations of every benchmark must fit 15 minutes.
-    quick: { seconds: 1, latencySeconds: 1, mtuPings: 3, networks: 1, readyTimeoutMs: 30_000 },
-    standard: { seconds: 10, latencySeconds: 10, mtuPings: 10, networks: 2, readyTimeoutMs: 60_000 },
+    quick: { seconds: 1, omitSeconds: 0, latencySeconds: 1, mtuPings: 3, networks: 1, readyTimeoutMs: 30_000 },
+    standard: { seconds: 10, omitSeconds: 0, latencySeconds: 10, mtuPings: 10, networks: 2, readyTimeoutMs: 60_000 },
   },
   // Loopback + each network's throughput and latency run (sockperf adds ~2 s of its own to each), the
   // MTU pings, and ~1.5 s per server start. Standard, measured: 58 s per step.
@@ -49,7 +49,7 @@ export const iperf3 = {
       `iperf3 -s -1 -B 127.0.0.1 -p ${port} >/dev/null 2>&1 & ` +
       // No readiness signal from a background iperf3: retry the client briefly until it connects.
       // (iperf3 3.12 exits 0 with an "error" in its JSON when the connection is refused.)
-      `i=0; until iperf3 -c 127.0.0.1 -p ${port} -t ${p.seconds} -O 0 --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
+      `i=0; until iperf3 -c 127.0.0.1 -p ${port} -t ${p.seconds} -O ${p.omitSeconds} --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
       `i=$((i+1)); if [ $i -ge 50 ]; then cat loop.json; exit 1; fi; sleep 0.1; done; cat loop.json; rm -f loop.json`;
 
     for (const [n, network] of networksOf(env, p.networks).entries()) {
@@ -76,7 +76,7 @@ export const iperf3 = {
           ...(n === 0 ? [{ step: 'loopback', sh: loopback }] : []),
           {
             step: `${network}-throughput`,
-            sh: `iperf3 -c ${server.host} -p ${server.ports[0]} -t ${p.seconds} -O 0 --json`,
+            sh: `iperf3 -c ${server.host} -p ${server.ports[0]} -t ${p.seconds} -O ${p.omitSeconds} --json`,
           },
           {
             step: `${network}-latency`,
