@@ -63,15 +63,27 @@ const startedAt = new Date().toISOString();
 try {
   for (const bench of benches)
     for (const variant of variants) {
-      const r = await measure(bench, variant);
+      // Of several variants, those whose config does not name this benchmark would only repeat the defaults:
+      // such a benchmark runs once, with its defaults, as "unchanged".
+      if (
+        variants.length > 1 &&
+        !names(variant, bench) &&
+        (variant !== variants[0] || variants.some((v) => names(v, bench)))
+      )
+        continue;
+      const unchanged = variants.length > 1 && !variants.some((v) => names(v, bench));
+      const r = await measure(bench, unchanged ? { name: 'unchanged', config: null } : variant);
       host ??= r.host;
       rows.push(...r.rows);
+      // Written after every run: a long measurement stopped halfway keeps what it measured.
+      write();
     }
 } finally {
   if (stress) stopLoad(stress);
   throttle?.restore();
 }
-write();
+console.log(noiseTable(rows));
+console.log(`written: docs/noise.md (section ${name}), bench/results/noise-${name}.json`);
 
 /**
  * One run of one benchmark in the A/A's environments, and its rows.
@@ -118,6 +130,11 @@ async function measure(bench, variant) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Whether a variant's config sets parameters of `bench`. @param {{config: string | null}} v @param {string} bench */
+function names(v, bench) {
+  return v.config !== null && bench in JSON.parse(readFileSync(v.config, 'utf8'));
 }
 
 /** `stress-ng --cpu 1` beside the runs: one core kept busy. */
@@ -167,6 +184,4 @@ function write() {
     noiseTable(rows),
   ].join('\n');
   writeFileSync(md, replaceSection(text, name, body));
-  console.log(noiseTable(rows));
-  console.log(`written: docs/noise.md (section ${name}), ${path.relative(ROOT, json)}`);
 }
