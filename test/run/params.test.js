@@ -46,7 +46,8 @@ describe('parameter overrides', () => {
     { doc: [], message: /expected an object of benchmark names/ },
     {
       doc: { iozone: { x: 1 } },
-      message: /"iozone\.x" is not a parameter of iozone; valid: fileSize \(string\), recordSize \(string\), direct \(boolean\)/,
+      message:
+        /"iozone\.x" is not a parameter of iozone; valid: fileSize \(string\), recordSize \(string\), direct \(boolean\)/,
     },
   ];
   for (const b of bad) {
