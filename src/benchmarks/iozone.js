@@ -22,7 +22,9 @@ export const iozone = {
   // Calibrated on this project's 2-core machine: about 40 MiB/s for the fsync'd writes, reads from cache.
   estimateSeconds: (p) => 0.5 + (2 * sizeMiB(p.fileSize)) / 40,
   // One quick-profile step, measured per environment (src/run/estimate.js says where from).
-  quickStepS: { native: 0.12, docker: 0.4, dind: 0.38, 'dind-vfs': 5.22 },
+  // Since issue 53 (direct I/O, 64 MiB): the whole quick run's figures plus what bench:noise measured the change
+  // to add per step, before and after back to back (+0.56 s docker, +0.60 s dind, docs/noise.md).
+  quickStepS: { native: 0.7, docker: 0.96, dind: 0.98, 'dind-vfs': 5.8 },
 
   async measure(env, ctx) {
     const p = ctx.params;

@@ -22,7 +22,9 @@ export const redis = {
   // standard: 18.9 s per step), plus the server starts.
   estimateSeconds: (p) => (plannedNetworks(p.networks) * String(p.tests).split(',').length * p.requests) / 120_000 + 2,
   // One quick-profile step, measured per environment (src/run/estimate.js says where from).
-  quickStepS: { native: 0.54, docker: 1.18, dind: 1.18, 'dind-vfs': 3.92 },
+  // Since issue 53 (60 000 requests): the whole quick run's figures times what bench:noise measured the change
+  // to cost per step, before and after back to back (x1.46 docker, x1.6 dind, docs/noise.md).
+  quickStepS: { native: 0.79, docker: 1.72, dind: 1.89, 'dind-vfs': 6.27 },
 
   async measure(env, ctx) {
     const p = ctx.params;
