@@ -27,21 +27,24 @@ export const BUILD_CONTEXT = fileURLToPath(new URL('../../images/workloads/build
  * is what no current job uses: it is not measured any more.
  * @param {import('dockerode')} docker
  * @param {import('../engine/resources.js').ResourceTracker} tracker
- * @param {{tag: string, base: string, nocache: boolean, context?: string, builder?: import('../engine/cli.js').Builder}} opts
+ * @param {{tag: string, base: string, nocache: boolean, context?: string, builder?: import('../engine/cli.js').Builder,
+ *   buildArgs?: Record<string, string>}} opts
  *   context: the build context folder (default: the shipped reference, images/workloads/build/);
+ *   buildArgs: more `--build-arg`s (the reference's size, FILES);
  *   builder: the engine's (BUILDERS): BuildKit through buildx, or Buildah through Podman's /build
  * @returns {Promise<{ms: number, id: string, log: string}>}
  */
 export async function buildReference(
   docker,
   tracker,
-  { tag, base, nocache, context = BUILD_CONTEXT, builder = 'BuildKit' },
+  { tag, base, nocache, context = BUILD_CONTEXT, builder = 'BuildKit', buildArgs = {} },
 ) {
   const config = await cliConfig();
   const iidfile = path.join(config.dir, 'iid');
   try {
     const args = [...BUILDERS[builder].build, '--tag', tag, '--iidfile', iidfile];
     args.push('--build-arg', `BASE=${base}`, '--label', `${RUN_LABEL}=${tracker.runId}`);
+    for (const [k, v] of Object.entries(buildArgs)) args.push('--build-arg', `${k}=${v}`);
     if (nocache) args.push('--no-cache');
     const r = await dockerCli({
       socket: socketOf(docker),
@@ -90,7 +93,7 @@ async function dataRoot(env) {
   );
 }
 
-/** @typedef {{context?: string}} BuildParams */
+/** @typedef {{context?: string, files?: number}} BuildParams */
 /** @type {import('./benchmark.js').Benchmark<BuildParams>} */
 export const build = {
   name: 'build',
@@ -99,7 +102,11 @@ export const build = {
     "`docker buildx build` (BuildKit) of a reference Dockerfile (copy, generate, checksum, package) with a cold and a warm cache, on the environment's engine",
   // The Dockerfile is fixed (its size is part of what is measured). `context` may point at another
   // folder holding a Dockerfile and generate.pl (the tests use it for a build that fails).
-  params: { quick: {}, standard: {} },
+  // files: the reference's size (its FILES build argument). At 300 its own work takes about 0.1 s of a ~1 s
+  // cold build, which is mostly BuildKit's start. 1500 (about 0.5 s more work) was measured no quieter on a
+  // loaded machine (docs/noise.md, per-sample CV 18-33% against 15-21%), so the default stays 300 until a
+  // build with more CPU-bound work is measured.
+  params: { quick: { files: 300 }, standard: { files: 300 } },
   usesBuilder: true,
   // Cold and warm build together: under 1 s on overlay2 here (dind-vfs: ~2 s more than its run overhead).
   estimateSeconds: () => 1,
@@ -110,14 +117,16 @@ export const build = {
   },
 
   async measure(env, ctx) {
-    const { context } = ctx.params;
+    const { context, files } = ctx.params;
+    /** @type {Record<string, string>} */
+    const buildArgs = files === undefined ? {} : { FILES: String(Math.floor(files)) };
     const { docker, tracker, builder } = capability(env, 'engineApi')();
     const tag = `dind-bench-work/build:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let step = 'cold';
     try {
       const root = await dataRoot(env);
       const coldBuild = () =>
-        buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context, builder });
+        buildReference(docker, tracker, { tag, base: ctx.image, nocache: true, context, builder, buildArgs });
       const disk = root ? await watchDisk(root, coldBuild) : null;
       const cold = disk ? disk.result : await coldBuild();
       await ctx.saveRaw(
@@ -125,7 +134,14 @@ export const build = {
         `${cold.log}\n--- disk ---\n${disk ? `data-root ${root}: ${JSON.stringify({ ...disk, result: undefined })}` : 'data-root not visible from this host: no disk figures'}`,
       );
       step = 'warm';
-      const warm = await buildReference(docker, tracker, { tag, base: ctx.image, nocache: false, context, builder });
+      const warm = await buildReference(docker, tracker, {
+        tag,
+        base: ctx.image,
+        nocache: false,
+        context,
+        builder,
+        buildArgs,
+      });
       await ctx.saveRaw('warm', warm.log);
       if (warm.id !== cold.id)
         throw new Error(

@@ -28,6 +28,21 @@ describe('IOzone parser', () => {
     }
   });
 
+  test("quick's direct I/O run (-I, 64 KiB records, 64 MiB): the same table, O_DIRECT in the banner", () => {
+    // Captured on this project's 2-core machine from the iozone image, in the container's own layer.
+    const text = fixture('write-read-64m-64k-direct.txt');
+    assert.match(text, /O_DIRECT feature enabled/);
+    assert.deepEqual(
+      parseIozone(text).map((m) => [m.metric, m.value]),
+      [
+        ['write_mib_per_s', mib(138150)],
+        ['rewrite_mib_per_s', mib(172527)],
+        ['read_mib_per_s', mib(373201)],
+        ['reread_mib_per_s', mib(586106)],
+      ],
+    );
+  });
+
   test('a run that could not open its file: the empty result row is the offending line', () => {
     assert.throws(
       () => parseIozone(fixture('cannot-open.txt')),

@@ -25,6 +25,18 @@ describe('iperf3 --json', () => {
     assert.ok(r.throughput_mbps > 0);
     assert.equal(typeof r.retransmits, 'number');
   });
+  test('with -O 1 (the slow start omitted): the throughput is of the counted seconds only', () => {
+    // Captured with `iperf3 -c SERVER -t 2 -O 1 --json` across a bridge on this project's machine, loaded.
+    const text = fixture('iperf3/bridge-omit-1s.json');
+    const doc = JSON.parse(text);
+    assert.equal(doc.start.test_start.omit, 1);
+    assert.equal(doc.intervals[0].sum.omitted, true);
+    const r = parseIperf3(text);
+    assert.equal(r.throughput_mbps, doc.end.sum_received.bits_per_second / 1e6);
+    // The end sums cover the 2 counted seconds, not the omitted one before them.
+    assert.ok(Math.abs(doc.end.sum_received.seconds - 2) < 0.05, `${doc.end.sum_received.seconds}`);
+    assert.equal(r.retransmits, 455);
+  });
   test('iperf3 own error (it exits 0 with "error" in the JSON): refused with its words', () => {
     assert.throws(
       () => parseIperf3(fixture('iperf3/error-connection-refused.json')),

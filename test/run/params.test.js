@@ -28,7 +28,7 @@ describe('parameter overrides', () => {
       vmBytes: '256M',
       hddBytes: '1G',
     });
-    assert.deepEqual(paramsFor('iozone', 'quick', o), { fileSize: '16m', recordSize: '4k' });
+    assert.deepEqual(paramsFor('iozone', 'quick', o), { fileSize: '64m', recordSize: '64k', direct: true });
   });
   const bad = [
     { doc: { fioo: {} }, message: /c\.json: unknown benchmark "fioo"; valid: .*fio.*storage/ },
@@ -40,12 +40,13 @@ describe('parameter overrides', () => {
       doc: { fio: { seconds: '5' } },
       message: /c\.json: "fio\.seconds" must be a non-negative number like 0\.2, got "5"/,
     },
-    { doc: { iozone: { fileSize: 1024 } }, message: /"iozone\.fileSize" must be a string like "16m", got 1024/ },
+    { doc: { iozone: { fileSize: 1024 } }, message: /"iozone\.fileSize" must be a string like "64m", got 1024/ },
     { doc: { fio: 'big' }, message: /"fio" must be an object of parameters; valid for fio: size/ },
     { doc: [], message: /expected an object of benchmark names/ },
     {
       doc: { iozone: { x: 1 } },
-      message: /"iozone\.x" is not a parameter of iozone; valid: fileSize \(string\), recordSize \(string\)/,
+      message:
+        /"iozone\.x" is not a parameter of iozone; valid: fileSize \(string\), recordSize \(string\), direct \(boolean\)/,
     },
   ];
   for (const b of bad) {
