@@ -1,8 +1,11 @@
 // Which test files `npm test` runs, and which of them need a Docker engine. A test file needs one when it
 // imports the engine helpers (test/helpers/engine.js: engineOrSkip, or test/helpers/own-engine.js): that
 // import is how a test says so, so the split follows the tests as they change and no list is kept by hand.
-// The files that need no engine can run side by side; those that use the engine run one at a time, since
-// they start engines, fill disks and time what an engine does (scripts/test.js).
+// The files that need no engine run side by side, one per core. Those that use the engine run two at a time
+// on it, each checking only what it made (its own owner label: test/helpers/engine.js), except the files
+// that say `// npm test: alone: WHY` on a line of their own: they restart or fill an engine, judge a timing
+// or a memory figure that a neighbour's work would move, or compare every image of the engine, so they run
+// one at a time, with nothing else on the engine (scripts/test.js).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,6 +17,18 @@ const ENGINE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](?:\.{1,2}\/)+helpers\
 
 /** Whether a test file's text imports an engine helper. @param {string} text */
 export const needsEngine = (text) => ENGINE_IMPORT.test(text);
+
+/** The line by which an engine test asks to run alone, with its reason: `// npm test: alone: it restarts an engine`. */
+const ALONE = /^\/\/ npm test: alone: (\S.{9,})$/m;
+
+/**
+ * Why an engine test file must run with no other on the engine, or null when it can run beside another.
+ * @param {string} text @returns {string | null}
+ */
+export const aloneBecause = (text) => ALONE.exec(text)?.[1] ?? null;
+
+/** How many engine test files run at once on the engine, those marked alone apart. */
+export const BESIDE = 2;
 
 /**
  * The test files under the paths given (files as they are, folders searched through), sorted, each once.
@@ -38,14 +53,17 @@ export function testFiles(paths) {
 }
 
 /**
- * The files split by whether they need an engine.
+ * The files split by whether they need an engine, and those that do by whether they must run alone on it.
  * @param {string[]} files @param {(file: string) => string} [read]
- * @returns {{ free: string[], engine: string[] }}
+ * @returns {{ free: string[], beside: string[], alone: string[] }}
  */
 export function splitByEngine(files, read = (f) => readFileSync(f, 'utf8')) {
-  /** @type {{ free: string[], engine: string[] }} */
-  const out = { free: [], engine: [] };
-  for (const f of files) out[needsEngine(read(f)) ? 'engine' : 'free'].push(f);
+  /** @type {{ free: string[], beside: string[], alone: string[] }} */
+  const out = { free: [], beside: [], alone: [] };
+  for (const f of files) {
+    const text = read(f);
+    out[!needsEngine(text) ? 'free' : aloneBecause(text) ? 'alone' : 'beside'].push(f);
+  }
   return out;
 }
 

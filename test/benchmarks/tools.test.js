@@ -12,7 +12,7 @@ import { iozone } from '../../src/benchmarks/iozone.js';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { DockerEnvironment } from '../../src/environments/docker.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { onEngine, the } from '../helpers/engine.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-tools-'));
@@ -38,10 +38,8 @@ const EXPECT = {
 };
 
 test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, direction, samples; engine as found', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const config = path.join(work, 'small.json');
   writeFileSync(
     config,
@@ -108,14 +106,13 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
     ms('copy_up.layer_ms') > ms('copy_up.volume_ms'),
     'on overlay2 the first write to a lower-layer file pays the copy-up',
   );
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test("a tool missing from the image: the step fails with the tool's own words, nothing left behind", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`tools-test-${process.pid}`);
   const env = new DockerEnvironment(outer);
   await env.setup({ tracker });
@@ -134,5 +131,5 @@ test("a tool missing from the image: the step fails with the tool's own words, n
   } finally {
     await tracker.cleanup(outer);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });

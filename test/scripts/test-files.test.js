@@ -1,14 +1,21 @@
 // npm test's split (scripts/test-files.js, scripts/test.js): a file that imports the engine helpers runs in
-// the engine part, one at a time, every other one in the first part, side by side; `--no-engine` runs the
-// first part only and says what it left out; a failure in either part fails the exit code; the options it
-// does not know are refused, naming those it knows.
+// the engine part, two at a time, or alone on the engine when it says why; every other one in the first
+// part, side by side; `--no-engine` runs the first part only and says what it left out; a failure in any
+// part fails the exit code; the options it does not know are refused, naming those it knows.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { needsEngine, parseTestArgs, slowestFirst, splitByEngine, testFiles } from '../../scripts/test-files.js';
+import {
+  aloneBecause,
+  needsEngine,
+  parseTestArgs,
+  slowestFirst,
+  splitByEngine,
+  testFiles,
+} from '../../scripts/test-files.js';
 import { tmpDir } from '../history/helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,8 +42,10 @@ test('every test of the project that asks for an engine is in the engine part; h
     'only *.test.js',
   );
   assert.ok(!files.some((f) => f.includes(`${path.sep}helpers${path.sep}`)));
-  const { free, engine } = splitByEngine(files);
+  const { free, beside, alone } = splitByEngine(files);
+  const engine = [...beside, ...alone];
   assert.ok(engine.length >= 20 && free.length >= 60, `${engine.length} engine, ${free.length} free`);
+  assert.ok(beside.length >= 10 && alone.length >= 5, `${beside.length} beside, ${alone.length} alone`);
   for (const f of free) {
     const text = readFileSync(f, 'utf8');
     for (const helper of ['engineOrSkip', 'startOwnEngine', 'ensureImages'])
@@ -48,6 +57,25 @@ test('every test of the project that asks for an engine is in the engine part; h
   assert.ok(
     engine.some((f) => f.endsWith('images/rootfs-cache.test.js')),
     'a dynamic import counts',
+  );
+});
+
+test('an engine file runs alone on the engine when a line of its own says so, and why', () => {
+  const engineFile = (/** @type {string} */ more) => `import { engineOrSkip } from '${ENGINE}';\n${more}\n`;
+  const why = 'it restarts an engine of its own';
+  assert.equal(aloneBecause(engineFile(`// npm test: alone: ${why}`)), why);
+  assert.equal(aloneBecause(engineFile('// npm test: alone: short')), null, 'a reason of ten characters at least');
+  assert.equal(aloneBecause(engineFile(`const s = '// npm test: alone: ${why}';`)), null, 'a comment line of its own');
+  assert.equal(aloneBecause(engineFile('// runs alone')), null);
+  const texts = /** @type {Record<string, string>} */ ({
+    'a.test.js': engineFile(`// npm test: alone: ${why}`),
+    'b.test.js': engineFile(''),
+    'c.test.js': `// npm test: alone: ${why}\n`,
+  });
+  assert.deepEqual(
+    splitByEngine(Object.keys(texts), (f) => texts[f]),
+    { free: ['c.test.js'], beside: ['b.test.js'], alone: ['a.test.js'] },
+    'an engine file with the line is alone, one without it beside the others, a file with no engine free',
   );
 });
 
@@ -82,7 +110,7 @@ test('options: the ones npm test knows, checked; files and folders that exist; a
     assert.throws(() => parseTestArgs(args, here), says, args.join(' '));
 });
 
-/** A folder of three tests: one that passes, one that fails, one that imports the engine helpers. */
+/** A folder of tests: one that passes; two that import the engine helpers, one of them alone on the engine. */
 function folder() {
   const dir = path.join(tmpDir('npm-test'), 'test');
   mkdirSync(path.join(dir, 'sub'), { recursive: true });
@@ -90,6 +118,10 @@ function folder() {
   writeFileSync(
     path.join(dir, 'sub', 'engine.test.js'),
     `import { test } from 'node:test';\nimport '${ENGINE}';\ntest('never here without its helper', () => {});\n`,
+  );
+  writeFileSync(
+    path.join(dir, 'sub', 'alone.test.js'),
+    `// npm test: alone: it would restart the engine\nimport { test } from 'node:test';\nimport '${ENGINE}';\ntest('never here either', () => {});\n`,
   );
   writeFileSync(path.join(dir, 'helper.js'), 'throw new Error("a helper is not a test file");\n');
   return dir;
@@ -110,16 +142,19 @@ test('--no-engine runs the files that need no engine and names how many it left 
   assert.match(r.stdout, /^ok 1 - passes$/m);
   assert.doesNotMatch(r.stdout, /never here|a helper is not a test file/);
   assert.match(r.stderr, /npm test: 1 file without an engine, \d+ at a time: \d+ s/);
-  assert.match(r.stderr, /npm test: --no-engine left out 1 file with the engine/);
+  assert.match(r.stderr, /npm test: --no-engine left out 2 files with the engine/);
 });
 
-test('the whole run: the engine part runs after the first, and its failure fails the exit code', () => {
+test('the whole run: the engine parts run after the first, and their failure fails the exit code', () => {
   const dir = folder();
   const r = npmTest([dir]);
   assert.equal(r.status, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /^ok 1 - passes$/m);
   assert.match(r.stdout, /^not ok 1 - .*engine\.test\.js$/m, 'the engine file ran, and failed on its missing helper');
+  assert.match(r.stdout, /^not ok 1 - .*alone\.test\.js$/m, 'so did the one alone on the engine, after it');
+  assert.ok(r.stdout.indexOf('engine.test.js') < r.stdout.indexOf('alone.test.js'), r.stdout);
   assert.match(r.stderr, /npm test: 1 file with the engine, one at a time: \d+ s/);
+  assert.match(r.stderr, /npm test: 1 file with the engine, alone on it: \d+ s/);
   // A failing file in the first part fails the run too.
   writeFileSync(
     path.join(dir, 'fail.test.js'),

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-build-secret-'));
@@ -37,10 +37,8 @@ function inArgv(text) {
 }
 
 test('a build secret reaches the build and nothing else: argv, output, results, raw, history, site', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const secret = `tok-${randomBytes(16).toString('hex')}`;
   const dir = mkdtempSync(path.join(work, 'job-'));
   mkdirSync(path.join(dir, 'app'));
@@ -111,5 +109,5 @@ test('a build secret reaches the build and nothing else: argv, output, results, 
     ...files.map((f) => [f, readFileSync(f).toString('latin1')]),
   ])
     assert.ok(!text.includes(secret), `the secret in ${what}`);
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
