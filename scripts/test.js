@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: node's test runner over test/ (or the files and folders given), in two parts. First the test
+// `npm test`: node's test runner over test/ (or the files and folders given), in three parts. First the test
 // files that need no engine, side by side (one per core): most of the files, a small part of the time.
 // Then those that use the engine (scripts/test-files.js tells them by their import of the engine helpers),
 // two at a time: each counts only what it made when it checks that it left the engine as found
@@ -9,7 +9,10 @@
 // before and after, or judge what an engine does (a throttled Engine line must read as a regression), so a
 // neighbour's images or noise would change what they see. Every part runs whatever the others' outcome;
 // the exit code fails when any failed. `--no-engine` runs the first part only: the loop to keep running
-// while working on anything but the engine (it says how many files it left out).
+// while working on anything but the engine (it says how many files it left out). The long end-to-end
+// scenarios (files marked `// npm run test:e2e: WHY`: whole runs on the real engine, minutes each) are left
+// to `npm run test:e2e` (this script with --e2e, the same parts over those files only), which .ci/run runs
+// after npm test; npm test's files still reach every module of src/ (test/scripts/test-files.test.js).
 //
 // Within a part, the files that took longest last time start first (their times are kept in
 // node_modules/.cache/dind-bench/test-times.json), so no long file starts last and holds the part open
@@ -20,17 +23,18 @@
 //
 //   npm test                                every test
 //   npm test -- --no-engine                 the tests that need no engine
+//   npm run test:e2e                        the long end-to-end scenarios npm test leaves out
 //   npm test -- test/stats/ test/run/plan.test.js     those files, and those under the folders
 //   npm test -- --test-name-pattern=verdict            also --test-only, --test-reporter=spec|tap|dot,
 //                                                      --test-concurrency=N (the first part), --test-timeout=MS
 import { setMaxListeners } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from 'node:test';
 import * as reporters from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
-import { BESIDE, parseTestArgs, slowestFirst, splitByEngine, testFiles } from './test-files.js';
+import { BESIDE, forCommand, parseTestArgs, slowestFirst, splitByEngine, testFiles } from './test-files.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TIMES = path.join(ROOT, 'node_modules/.cache/dind-bench/test-times.json');
@@ -43,7 +47,13 @@ try {
   process.stderr.write(`npm test: ${/** @type {Error} */ (e).message}\n`);
   process.exit(1);
 }
-const { free, beside, alone } = splitByEngine(testFiles(o.paths.length ? o.paths : [path.join(ROOT, 'test')]));
+// A file named on the command line runs whichever command names it; those found in folders run under the
+// command their text says (npm test, or npm run test:e2e: --e2e).
+const named = new Set(o.paths.filter((p) => !statSync(p).isDirectory()).map((p) => path.normalize(p)));
+const found = testFiles(o.paths.length ? o.paths : [path.join(ROOT, 'test')]);
+const mine = new Set([...forCommand(found, o.e2e), ...found.filter((f) => named.has(f))]);
+const leftOut = found.length - mine.size;
+const { free, beside, alone } = splitByEngine(found.filter((f) => mine.has(f)));
 
 /** @returns {Record<string, number>} seconds per file (relative to the project) as last measured */
 function lastTimes() {
@@ -168,6 +178,12 @@ else {
     );
   if (alone.length) lines.push(`npm test: ${files(alone.length)} with the engine, alone on it: ${s(t3 - t2)}`);
 }
+if (leftOut)
+  lines.push(
+    o.e2e
+      ? `npm run test:e2e: ${files(leftOut)} of npm test left to it`
+      : `npm test: ${files(leftOut)} of long end-to-end scenarios left to npm run test:e2e`,
+  );
 const slowest = Object.entries(took)
   .sort((a, b) => b[1] - a[1])
   .slice(0, 5)
