@@ -5,6 +5,7 @@
 // environments kept over the budget, default cells left out and named before the first step and at the top
 // of the report (exit 6), --budget-strict refusing before the first step (exit 7), and a machine slower
 // than the estimates never losing a cell halfway.
+// npm run test:e2e: whole quick-profile runs under budgets, on the real engine
 // npm test: alone: a run must keep to its time estimates, which a neighbour's load would overrun
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

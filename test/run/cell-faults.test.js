@@ -8,6 +8,7 @@
 // - the run's registry SIGKILLed while a workload's job pulls from it: the job's cells fail naming the
 //   registry, the other benchmark's cells are measured.
 // Each asserts that results.json validates and that nothing the run made is left on the engine.
+// npm run test:e2e: whole runs with a fault inside a cell (a container killed, a disk filled, a registry killed)
 // npm test: alone: it fills an inner engine's disk and kills containers mid-run; it counts unlabelled objects
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -3,6 +3,7 @@
 // engine killed from the host by its PID, the run SIGKILLed and resumed, and the disk under --out filled.
 // Each test asserts: the run ends by itself, results.json validates, the failure is named, nothing
 // labelled by the run is left, and every cell is measured in the end (within the run or by --resume).
+// npm run test:e2e: whole runs faulted mid-way (an engine restarted, a disk filled, a run killed and resumed)
 // npm test: alone: it restarts an engine and fills the disk under --out mid-run
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
