@@ -54,8 +54,8 @@ export async function ensureImages(outer, engines = ['20.10'], podman = []) {
 export const snapshot = (outer) => ownObjects(outer);
 
 /**
- * Nothing that this test process owns on the engine now is new since `before`: for a test that runs
- * alone, where other users' unlabelled objects may go meanwhile (so not an equality).
+ * Nothing that this test process owns on the engine now is new since `before`: not an equality, as the
+ * unlabelled objects of other users, which count when a file runs alone, may go meanwhile.
  * @param {import('dockerode')} docker @param {import('./left-as-found.js').EngineObjects} before @param {string} [what]
  */
 export async function nothingAdded(docker, before, what = 'nothing is left behind') {
@@ -66,8 +66,7 @@ export async function nothingAdded(docker, before, what = 'nothing is left behin
  * An engine test's set-up, shared by the engine tests: the engine (or the test skipped, or failed under
  * CI), the images it uses (built if missing, one build at a time across the test files), what it owns on
  * the engine before it starts, and the checks that it leaves the engine as found: `leftAsFound`, what it
- * owns is what it owned before; `nothingLeft`, nothing it owns now is new (for a test that runs alone, where
- * other users' unlabelled objects may go meanwhile).
+ * owns is what it owned before; `nothingLeft`, nothing it owns now is new (`nothingAdded`).
  * @param {import('node:test').TestContext} t
  * @param {{ engines?: string[], podman?: string[], images?: boolean }} [o] the inner Engine lines and Podman
  *   versions whose images the test uses (default: Engine 20.10); `images: false` builds none
