@@ -1,18 +1,19 @@
 // The engine workloads against the real engine (lean: quick parameters, one iteration, Debian, docker
 // and dind): memory series per scope, docker build cold/warm, results that validate, native recorded
 // as unavailable (not failed), a build that really fails, and nothing left behind (built images too).
+// npm test: alone: a warm build must beat a cold one, and the cold build's disk writes are read host-wide
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { BENCHMARKS } from '../../src/benchmarks/index.js';
 import { BUILD_CONTEXT } from '../../src/benchmarks/build.js';
+import { BENCHMARKS } from '../../src/benchmarks/index.js';
 import { validateResults } from '../../src/results/schema.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
-import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { onEngine, the } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-engineload-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -29,10 +30,9 @@ const builtImages = async (outer) =>
   (await outer.listImages()).filter((i) => (i.RepoTags ?? []).some((t) => t.startsWith('dind-bench-work/')));
 
 test('memory and build in docker and dind: metrics, time series per scope, schema-valid, native unavailable, engine as found', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const out = path.join(work, 'run');
   const r = runCli(
     [
@@ -120,14 +120,13 @@ test('memory and build in docker and dind: metrics, time series per scope, schem
     /Time series: 4 sampled series .*memory\/dind@\u2060?20\.10 \(workload \+ environment\)/,
   );
   assert.deepEqual(await builtImages(outer), []);
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test('a build that fails: the cell says benchmark, environment, step and the offending line; the run goes on; no image left', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const imagesBefore = (await outer.listImages({ all: true })).map((i) => i.Id);
   // The shipped context with a last step that fails after two that succeeded (their layers must go too).
   const broken = mkdtempSync(path.join(work, 'broken-'));
@@ -187,14 +186,13 @@ test('a build that fails: the cell says benchmark, environment, step and the off
     if (h.some((/** @type {any} */ x) => /generate\.pl|no-such-compiler/.test(x.CreatedBy))) leftovers.push(i.Id);
   }
   assert.deepEqual(leftovers, []);
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test("build in podman is Buildah's: cold and warm (the warm one from the cache), recorded so; engine as found", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, [], ['4.3']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: [], podman: ['4.3'] });
+  if (!setup) return;
+  const { outer } = setup;
   const out = path.join(work, 'podman-build');
   const args = ['run', '--profile', 'quick', '--iterations', '1', '--bench', 'build', '--env', 'podman', '--out', out];
   const r = runCli([...args, '--distro', 'debian'], { timeout: 300_000 });
@@ -221,6 +219,6 @@ test("build in podman is Buildah's: cold and warm (the warm one from the cache),
   // Buildah's own step lines in the raw log: the classic build's output, not BuildKit's.
   const log = readFileSync(path.join(out, 'raw', 'build', 'podman', 'debian', '01-cold.txt'), 'utf8');
   assert.match(log, /STEP 1\/\d+: FROM /);
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
   assert.deepEqual(await builtImages(outer), [], 'no built image left on the runner');
 });

@@ -10,23 +10,9 @@ import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { modeFacts } from '../../src/model/isolation.js';
 import { parseIsolationProbe } from '../../src/parsers/isolation.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');
-
-/**
- * Nothing this test made is left: what exists now existed before (other runs sharing the engine may remove
- * theirs meanwhile, so the two are not compared for equality).
- * @param {Record<string, string[]>} before @param {Record<string, string[]>} after
- */
-function assertNothingLeft(before, after) {
-  for (const [kind, ids] of Object.entries(after))
-    assert.deepEqual(
-      ids.filter((id) => !before[kind]?.includes(id)),
-      [],
-      `${kind} left behind`,
-    );
-}
 
 /**
  * The isolation benchmark measured once in one environment: its facts, by scope and name.
@@ -58,10 +44,9 @@ async function probe(outer, name, engine) {
 }
 
 test('isolation: each fact detected where it holds and absent where it does not, on the real engine', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, ['20.10']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: ['20.10'] });
+  if (!setup) return;
+  const { outer } = setup;
 
   const docker = await probe(outer, 'docker', null);
   // Docker without privileges: a filtered, capability-limited container that cannot mount a host disk,
@@ -116,7 +101,7 @@ test('isolation: each fact detected where it holds and absent where it does not,
   assert.equal(rootless.mode.host_root.value, 'no');
   assert.equal(rootless.mode.privileged.value, 'no');
 
-  assertNothingLeft(before, await snapshot(outer));
+  await setup.nothingLeft();
 });
 
 /**
@@ -149,16 +134,15 @@ async function probeContainer(outer, tracker, hostConfig) {
 }
 
 test('isolation: a host disk given to a container is visible, and mountable only with CAP_SYS_ADMIN (a read-only attempt)', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, []);
+  const setup = await onEngine(t, { engines: [] });
+  if (!setup) return;
+  const { outer } = setup;
   const parts = (await readFile('/proc/partitions', 'utf8'))
     .split('\n')
     .slice(2)
     .map((l) => l.trim().split(/\s+/)[3]);
   const disk = parts.find((p) => p && !/^(loop|ram|zram|sr|nbd)/.test(p));
   if (!disk) return t.skip('no host disk listed in /proc/partitions');
-  const before = await snapshot(outer);
   const tracker = new ResourceTracker(`test-iso-dev-${process.pid}`);
   const devices = [{ PathOnHost: `/dev/${disk}`, PathInContainer: `/dev/${disk}`, CgroupPermissions: 'r' }];
   try {
@@ -175,14 +159,13 @@ test('isolation: a host disk given to a container is visible, and mountable only
   } finally {
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assertNothingLeft(before, await snapshot(outer));
+  await setup.nothingLeft();
 });
 
 test("isolation: the host's processes, cgroup tree and /dev, detected when a container is given them", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, []);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: [] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`test-iso-host-${process.pid}`);
   try {
     // The probe only reads: these binds are looked at with access(W_OK) and mountinfo, never written.
@@ -202,5 +185,5 @@ test("isolation: the host's processes, cgroup tree and /dev, detected when a con
   } finally {
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assertNothingLeft(before, await snapshot(outer));
+  await setup.nothingLeft();
 });

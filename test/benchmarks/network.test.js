@@ -11,7 +11,7 @@ import { BENCHMARKS } from '../../src/benchmarks/index.js';
 import { withService } from '../../src/benchmarks/benchmark.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-net-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -42,10 +42,9 @@ const EXPECTED = {
 };
 
 test('iperf3, redis and pgbench in docker and dind: every metric with unit, direction and a sample; engine as found', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const plan = makePlan({
     benchmarks: Object.keys(EXPECTED),
     environments: ['docker', 'dind'],
@@ -81,14 +80,13 @@ test('iperf3, redis and pgbench in docker and dind: every metric with unit, dire
     .find((c) => c.benchmark === 'iperf3' && c.environmentKey === 'dind@20.10')
     ?.metrics.find((m) => m.metric === 'bridge.path_mtu');
   assert.ok(/** @type {number} */ (mtu?.samples[0]) >= 1280, 'a full-size packet crossed the inner bridge');
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test('a server that never becomes ready, or whose tool is missing, fails its cell with the step and its last log lines; nothing is left running', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   /** @type {number[]} */
   const nativePids = [];
   /** @param {string} name @param {(ports: number[]) => string[]} cmd */
@@ -163,5 +161,5 @@ test('a server that never becomes ready, or whose tool is missing, fails its cel
   }
   for (const pid of nativePids)
     assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, `native server ${pid} was stopped`);
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });

@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { iozone } from '../../src/benchmarks/iozone.js';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { DockerEnvironment } from '../../src/environments/docker.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { onEngine, the } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-tools-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -37,10 +37,8 @@ const EXPECT = {
 };
 
 test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, direction, samples; engine as found', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const config = path.join(work, 'small.json');
   writeFileSync(
     config,
@@ -105,14 +103,13 @@ test('stress-ng, iozone, fio, storage in docker and dind: metrics with unit, dir
     ms('copy_up.layer_ms') > ms('copy_up.volume_ms'),
     'on overlay2 the first write to a lower-layer file pays the copy-up',
   );
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test("a tool missing from the image: the step fails with the tool's own words, nothing left behind", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`tools-test-${process.pid}`);
   const env = new DockerEnvironment(outer);
   await env.setup({ tracker });
@@ -131,5 +128,5 @@ test("a tool missing from the image: the step fails with the tool's own words, n
   } finally {
     await tracker.cleanup(outer);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });

@@ -3,24 +3,24 @@
 // fifth of a core with the engine's own `docker update --cpus`, once it is set up), and
 // `compare --baseline dind@20.10 --candidate dind@26.1 --fail-on regression` gives a verdict per metric
 // and stops the pipeline with exit 4.
+// npm test: alone: a slowdown injected into one Engine line must read as a regression; a neighbour's load too
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { EXIT_REGRESSION } from '../../src/compare/command.js';
 import { OWNER_LABEL } from '../../src/engine/resources.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 import { runCli, streamCli } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
+import path from 'node:path';
 
 test(
   'a throttled inner engine line is a regression: the A/B gate gives a verdict per metric and exits 4',
   { timeout: 900_000 },
   async (t) => {
-    const outer = await engineOrSkip(t);
-    if (!outer) return;
-    await ensureImages(outer, ['20.10', '26.1']);
-    const before = await snapshot(outer);
+    const setup = await onEngine(t, { engines: ['20.10', '26.1'] });
+    if (!setup) return;
+    const { outer } = setup;
     const dir = tmpDir('gate');
     const out = path.join(dir, 'run');
     /** @type {Promise<void> | null} */
@@ -98,6 +98,6 @@ test(
     assert.equal(cpu.outcome, 'regression', JSON.stringify(cpu));
     for (const row of rows)
       assert.ok(['regression', 'improvement', 'equivalent', 'inconclusive', null].includes(row.outcome));
-    assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+    await setup.leftAsFound();
   },
 );

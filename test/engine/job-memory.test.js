@@ -3,6 +3,7 @@
 // inner engine too, so it must be the larger, by at least an inner dockerd's worth. The workload is real
 // (a Perl process that writes WORKLOAD_MIB and holds it): its own memory is left out in both, though
 // `top` on the DinD container lists it (its cgroup nests below the outer container's).
+// npm test: alone: it measures the shared engine's memory growth for one job, which a neighbour's jobs grow too
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
@@ -10,7 +11,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { pssBytes } from '../../src/engine/stats.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 
 const IMAGE = benchImage('lifecycle', 'debian');
 const MIB = 2 ** 20;
@@ -46,10 +47,9 @@ test('job memory: PSS of this process is read, of a missing one skipped', async 
 });
 
 test('job memory: DinD costs the runner more than Docker, in the same scope', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, ['20.10']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: ['20.10'] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`test-job-memory-${process.pid}`);
   const docker = /** @type {any} */ (createEnvironment('docker', outer, null));
   const dind = /** @type {any} */ (createEnvironment('dind', outer, '20.10'));
@@ -77,14 +77,13 @@ test('job memory: DinD costs the runner more than Docker, in the same scope', as
     await docker.teardown();
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test('job memory: a rootless inner engine (no cgroups on this host) has a job cost too, its workload left out', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, ['20.10']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: ['20.10'] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`test-job-memory-rootless-${process.pid}`);
   const env = /** @type {any} */ (createEnvironment('dind-rootless', outer, '20.10'));
   try {
@@ -99,14 +98,13 @@ test('job memory: a rootless inner engine (no cgroups on this host) has a job co
     await env.teardown();
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test("job memory: rootless Podman's job cost leaves its workload out (conmon holds it, as a shim does)", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, [], ['4.3']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: [], podman: ['4.3'] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`test-job-memory-podman-${process.pid}`);
   const env = /** @type {any} */ (createEnvironment('podman', outer, null));
   try {
@@ -121,5 +119,5 @@ test("job memory: rootless Podman's job cost leaves its workload out (conmon hol
     await env.teardown();
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });

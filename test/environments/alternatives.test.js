@@ -1,17 +1,18 @@
 // The alternatives to DinD as environments, on the real engine: each runs a command and records what
 // its inner engine really is (storage driver, rootless), or is unavailable with the engine's own
 // reason; and each leaves the engine as it found it.
+// npm test: alone: start-up phases must add up within 5% to a stopwatch, and a lifecycle probe take < 5 s
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { ResourceTracker } from '../../src/engine/resources.js';
 import { CONTAINER_TIMELINE } from '../../src/engine/startup.js';
 import { createEnvironment, hasEngineLines } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { SOCKET_PARENT } from '../../src/environments/dind-daemon.js';
+import { engineOrSkip, onEngine } from '../helpers/engine.js';
 import { withHealthChecks } from '../../src/workload/compose-run.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import path from 'node:path';
 
 const IMAGE = benchImage('lifecycle', 'debian');
 
@@ -122,11 +123,13 @@ const cases = [
 
 for (const c of cases) {
   test(`${c.name}${c.engine ? `@${c.engine}` : ''}: runs a command and is what it says`, async (t) => {
-    const outer = await engineOrSkip(t);
-    if (!outer) return;
-    await ensureImages(outer, c.engine ? [c.engine] : [], c.name === 'podman' ? ['4.3'] : []);
+    const setup = await onEngine(t, {
+      engines: c.engine ? [c.engine] : [],
+      podman: c.name === 'podman' ? ['4.3'] : [],
+    });
+    if (!setup) return;
+    const { outer } = setup;
     assert.equal(hasEngineLines(c.name), c.engine !== null);
-    const before = await snapshot(outer);
     const tracker = new ResourceTracker(`test-alt-${process.pid}-${c.name}`);
     const env = /** @type {any} */ (createEnvironment(c.name, outer, c.engine));
     try {
@@ -159,15 +162,14 @@ for (const c of cases) {
       await env.teardown();
       assert.deepEqual(await tracker.cleanup(outer), []);
     }
-    assert.deepEqual(await snapshot(outer), before);
+    await setup.leftAsFound();
   });
 }
 
 test('dind-containerd-store@20.10: unavailable, with what the inner engine reported', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, ['20.10']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: ['20.10'] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`test-alt-cs-${process.pid}`);
   const env = createEnvironment('dind-containerd-store', outer, '20.10');
   await assert.rejects(
@@ -176,7 +178,7 @@ test('dind-containerd-store@20.10: unavailable, with what the inner engine repor
   );
   await env.teardown();
   assert.deepEqual(await tracker.cleanup(outer), []);
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test('sysbox: unavailable here, naming the runtimes the engine has and how to install Sysbox', async (t) => {
@@ -206,10 +208,9 @@ const podmanSocketDirs = () =>
     .sort();
 
 test('podman: an image its setup cannot load fails the setup, and what it started is gone', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, [], ['4.3']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: [], podman: ['4.3'] });
+  if (!setup) return;
+  const { outer } = setup;
   const dirs = podmanSocketDirs();
   const tracker = new ResourceTracker(`test-alt-podman-fail-${process.pid}`);
   const env = createEnvironment('podman', outer, null);
@@ -221,15 +222,14 @@ test('podman: an image its setup cannot load fails the setup, and what it starte
     await env.teardown();
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
   assert.deepEqual(podmanSocketDirs(), dirs, 'the socket folder was removed');
 });
 
 test("podman: under the engine's default seccomp profile it cannot make its user namespace, and says so", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, [], ['4.3']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: [], podman: ['4.3'] });
+  if (!setup) return;
+  const { outer } = setup;
   const dirs = podmanSocketDirs();
   const tracker = new ResourceTracker(`test-alt-podman-seccomp-${process.pid}`);
   const env = /** @type {import('../../src/environments/podman.js').PodmanEnvironment} */ (
@@ -249,15 +249,14 @@ test("podman: under the engine's default seccomp profile it cannot make its user
     await env.teardown();
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
   assert.deepEqual(podmanSocketDirs(), dirs, 'the socket folder was removed');
 });
 
 test('podman runs no health checks (no systemd): a failed compose wait names the services whose check never ran', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, [], ['4.3']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: [], podman: ['4.3'] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`test-alt-podman-health-${process.pid}`);
   const env = /** @type {any} */ (createEnvironment('podman', outer, null));
   try {
@@ -287,5 +286,5 @@ test('podman runs no health checks (no systemd): a failed compose wait names the
     await env.teardown();
     assert.deepEqual(await tracker.cleanup(outer), []);
   }
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });

@@ -1,5 +1,6 @@
 // Every container environment against the real engine: it starts, runs a command, times a lifecycle,
 // records its storage driver, and leaves the engine exactly as it found it.
+// npm test: alone: it judges a lifecycle's timings (a container stops within 5 s)
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { capability } from '../../src/environments/environment.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { dindImage } from '../../src/images/catalog.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 
 const IMAGE = 'dind-bench/lifecycle:debian';
 
@@ -25,10 +26,12 @@ const cases = [
 
 for (const c of cases) {
   test(`${c.name}${c.engine ? `@${c.engine}` : ''}: runs, times its lifecycle, and leaves the engine as found`, async (t) => {
-    const outer = await engineOrSkip(t);
-    if (!outer) return;
-    await ensureImages(outer, c.engine ? [c.engine] : [], c.name === 'podman' ? ['4.3'] : []);
-    const before = await snapshot(outer);
+    const setup = await onEngine(t, {
+      engines: c.engine ? [c.engine] : [],
+      podman: c.name === 'podman' ? ['4.3'] : [],
+    });
+    if (!setup) return;
+    const { outer } = setup;
     const tracker = new ResourceTracker(`test-env-${process.pid}-${c.name}`);
     const env = createEnvironment(c.name, outer, c.engine);
     try {
@@ -75,14 +78,14 @@ for (const c of cases) {
       await env.teardown();
       assert.deepEqual(await tracker.cleanup(outer), []);
     }
-    assert.deepEqual(await snapshot(outer), before);
+    await setup.leftAsFound();
   });
 }
 
 test("a DinD image that does not exist: setup fails with the engine's own message, nothing left behind", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { images: false });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`test-env-missing-${process.pid}`);
   const env = createEnvironment('dind', outer, '0.0');
   await assert.rejects(
@@ -93,7 +96,7 @@ test("a DinD image that does not exist: setup fails with the engine's own messag
   );
   await env.teardown();
   await tracker.cleanup(outer);
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 /**

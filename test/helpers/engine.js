@@ -3,10 +3,11 @@
 // reason and the fix.
 import assert from 'node:assert/strict';
 import { outerEngine, pingOnce } from '../../src/engine/client.js';
-import { OWNER_LABEL, RUN_LABEL } from '../../src/engine/resources.js';
 import { BENCHMARKS, BENCHMARK_NAMES } from '../../src/benchmarks/index.js';
 import { buildImages } from '../../src/images/build.js';
 import { imagesOf } from '../../src/run/images.js';
+import { added, ownObjects } from './left-as-found.js';
+import { oneAtATime } from './lock.js';
 
 // Everything this test process (and the CLI runs it spawns) creates is tagged with this owner, so the
 // leftover check below ignores what other runs sharing the engine create meanwhile.
@@ -27,46 +28,62 @@ export async function engineOrSkip(t) {
  * @param {import('dockerode')} outer @param {string[]} [engines] @param {string[]} [podman] Podman versions (images/podman)
  */
 export async function ensureImages(outer, engines = ['20.10'], podman = []) {
-  const { unavailable } = await buildImages({
-    outer,
-    distros: ['debian'],
-    engines,
-    // Every registered benchmark's image (the registry's, not a copy of its names), and the run's registry.
-    benchImages: [...imagesOf(BENCHMARK_NAMES, BENCHMARKS), 'registry'],
-    podman,
-    onlyMissing: true,
-    log: (s) => process.stderr.write(`# ${s}\n`),
-  });
+  // Test files beside each other may find the same image missing: one builds it, the next finds it there.
+  const { unavailable } = await oneAtATime('ensure-images', () =>
+    buildImages({
+      outer,
+      distros: ['debian'],
+      engines,
+      // Every registered benchmark's image (the registry's, not a copy of its names), and the run's registry.
+      benchImages: [...imagesOf(BENCHMARK_NAMES, BENCHMARKS), 'registry'],
+      podman,
+      onlyMissing: true,
+      log: (s) => process.stderr.write(`# ${s}\n`),
+    }),
+  );
   if (Object.keys(unavailable).length) throw new Error(`test images unavailable: ${JSON.stringify(unavailable)}`);
 }
 
 /**
- * What exists on the engine now: compared before and after to prove a run leaves it as found. Objects
- * tagged by another owner (a concurrent run on the same engine) are left out; untagged ones count, so a
- * resource created without the run's labels is still caught.
+ * What this test process owns on the engine now: compared before and after to prove a run leaves it as
+ * found. Objects with another owner (a run beside this one) are left out; unlabelled ones count when this
+ * file runs alone on the engine, so a resource created without the run's labels is still caught (beside
+ * others, npm test checks those for the whole part: ./left-as-found.js).
  * @param {import('dockerode')} outer
  */
-export async function snapshot(outer) {
-  const ours = (/** @type {Record<string, string> | null | undefined} */ labels) => {
-    const owner = labels?.[OWNER_LABEL];
-    // A run label without an owner: a CLI run started by someone else on this engine (everything this
-    // process tree creates carries the owner label), so not ours to count.
-    if (!owner && labels?.[RUN_LABEL]) return false;
-    return !owner || owner === process.env.DIND_BENCH_OWNER;
+export const snapshot = (outer) => ownObjects(outer);
+
+/**
+ * Nothing that this test process owns on the engine now is new since `before`: not an equality, as the
+ * unlabelled objects of other users, which count when a file runs alone, may go meanwhile.
+ * @param {import('dockerode')} docker @param {import('./left-as-found.js').EngineObjects} before @param {string} [what]
+ */
+export async function nothingAdded(docker, before, what = 'nothing is left behind') {
+  assert.deepEqual(added(before, await snapshot(docker)), {}, what);
+}
+
+/**
+ * An engine test's set-up, shared by the engine tests: the engine (or the test skipped, or failed under
+ * CI), the images it uses (built if missing, one build at a time across the test files), what it owns on
+ * the engine before it starts, and the checks that it leaves the engine as found: `leftAsFound`, what it
+ * owns is what it owned before; `nothingLeft`, nothing it owns now is new (`nothingAdded`).
+ * @param {import('node:test').TestContext} t
+ * @param {{ engines?: string[], podman?: string[], images?: boolean }} [o] the inner Engine lines and Podman
+ *   versions whose images the test uses (default: Engine 20.10); `images: false` builds none
+ * @returns {Promise<null | { outer: import('dockerode'), before: import('./left-as-found.js').EngineObjects,
+ *   leftAsFound: (what?: string) => Promise<void>, nothingLeft: (what?: string) => Promise<void> }>}
+ */
+export async function onEngine(t, { engines = ['20.10'], podman = [], images = true } = {}) {
+  const outer = await engineOrSkip(t);
+  if (!outer) return null;
+  if (images) await ensureImages(outer, engines, podman);
+  const before = await snapshot(outer);
+  return {
+    outer,
+    before,
+    leftAsFound: async (what = 'the engine is left as found') => assert.deepEqual(await snapshot(outer), before, what),
+    nothingLeft: (what) => nothingAdded(outer, before, what),
   };
-  const containers = (await outer.listContainers({ all: true }))
-    .filter((c) => ours(c.Labels))
-    .map((c) => c.Id)
-    .sort();
-  const volumes = ((await outer.listVolumes()).Volumes || [])
-    .filter((v) => ours(v.Labels))
-    .map((v) => v.Name)
-    .sort();
-  const networks = (await outer.listNetworks())
-    .filter((n) => ours(n.Labels))
-    .map((n) => n.Id)
-    .sort();
-  return { containers, volumes, networks };
 }
 
 /**

@@ -4,18 +4,21 @@
 // the profile's budget follows the share of the plan that was asked for. On the real engine: named
 // environments kept over the budget, default cells left out and named before the first step and at the top
 // of the report (exit 6), --budget-strict refusing before the first step (exit 7), and a machine slower
+// than the estimates never losing a cell halfway.
+// npm run test:e2e: whole quick-profile runs under budgets, on the real engine
+// npm test: alone: a run must keep to its time estimates, which a neighbour's load would overrun
 // than the estimates never losing a named cell.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { validateResults } from '../../src/results/schema.js';
 import { budgetForSelection, budgetToHold, fitAtPlan, isNamed, planCost } from '../../src/run/budget.js';
 import { EXIT, runCommand } from '../../src/run/command.js';
 import { engineOrSkip, ensureImages } from '../helpers/engine.js';
-import { NOTHING, STEP, streamCli, settled } from '../helpers/run-cli.js';
+import { NOTHING, settled, STEP, streamCli } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
+import path from 'node:path';
 
 const SETUP = { startS: 3, imageS: 3 };
 

@@ -8,6 +8,8 @@
 // - the run's registry SIGKILLed while a workload's job pulls from it: the job's cells fail naming the
 //   registry, the other benchmark's cells are measured.
 // Each asserts that results.json validates and that nothing the run made is left on the engine.
+// npm run test:e2e: whole runs with a fault inside a cell (a container killed, a disk filled, a registry killed)
+// npm test: alone: it fills an inner engine's disk and kills containers mid-run; it counts unlabelled objects
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statfsSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { engineAt } from '../../src/engine/client.js';
 import { HOST_DIR_LABEL, OWNER_LABEL } from '../../src/engine/resources.js';
 import { benchImage, dindImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { engineOrSkip, ensureImages, nothingAdded, onEngine, snapshot } from '../helpers/engine.js';
 import { copyImages, ownEngineUnavailable, startOwnEngine } from '../helpers/own-engine.js';
 import { NOTHING, streamCli, settled, stepsIn } from '../helpers/run-cli.js';
 import { tmpDir } from '../history/helpers.js';
@@ -40,21 +42,6 @@ function assertSamples(cell, n) {
   assert.ok(cell.metrics.length > 0, `${cell.benchmark}/${cell.environmentKey} has metrics`);
   for (const m of cell.metrics)
     assert.equal(m.samples.length, n, `${cell.benchmark}/${cell.environmentKey} ${m.metric}`);
-}
-
-/**
- * Nothing the engine holds now that it did not hold before (unlabelled objects of other users of a shared
- * engine may go meanwhile, so not an equality).
- * @param {import('dockerode')} docker @param {Awaited<ReturnType<typeof snapshot>>} before
- */
-async function assertNothingNew(docker, before) {
-  const now = await snapshot(docker);
-  for (const kind of /** @type {const} */ (['containers', 'volumes', 'networks']))
-    assert.deepEqual(
-      now[kind].filter((id) => !before[kind].includes(id)),
-      [],
-      `no ${kind} left, unlabelled or labelled`,
-    );
 }
 
 /** The owner label filter of this test's runs, and more labels. @param {string[]} more */
@@ -112,10 +99,9 @@ test(
   'a benchmark container SIGKILLed from the host (exit 137): run once more; killed again, that iteration is lost; every other iteration measured',
   { timeout: 900_000, skip: asRoot ? false : 'killing a container process from the host needs root (as .ci/run has)' },
   async (t) => {
-    const outer = await engineOrSkip(t);
-    if (!outer) return;
-    await ensureImages(outer);
-    const before = await snapshot(outer);
+    const setup = await onEngine(t);
+    if (!setup) return;
+    const { outer } = setup;
     const out = path.join(tmpDir('fault-oom'), 'out');
     /** Kills still to make per environment, from the second round on. */
     const toKill = { docker: 1, dind: 2 };
@@ -187,7 +173,7 @@ test(
       [['#2', 'killed again']],
     );
     assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
-    await assertNothingNew(outer, before);
+    await setup.nothingLeft('no containers, volumes or networks left, unlabelled or labelled');
   },
 );
 
@@ -281,7 +267,7 @@ test(
       assertSamples(c, 3);
     }
     assert.deepEqual(await settled(own.docker), NOTHING, 'nothing labelled by the run is left');
-    await assertNothingNew(own.docker, before);
+    await nothingAdded(own.docker, before, 'no containers, volumes or networks left, unlabelled or labelled');
   },
 );
 
@@ -289,10 +275,9 @@ test(
   "the run's registry SIGKILLed while a job pulls from it: the job's cells fail naming it, the other cells are measured",
   { timeout: 900_000, skip: asRoot ? false : 'killing a container process from the host needs root (as .ci/run has)' },
   async (t) => {
-    const outer = await engineOrSkip(t);
-    if (!outer) return;
-    await ensureImages(outer);
-    const before = await snapshot(outer);
+    const setup = await onEngine(t);
+    if (!setup) return;
+    const { outer } = setup;
     const out = path.join(tmpDir('fault-registry'), 'out');
     /** @type {string | null} the pull that was under way */
     let pulling = null;
@@ -338,6 +323,6 @@ test(
       assertSamples(c, 2);
     }
     assert.deepEqual(await settled(outer), NOTHING, 'nothing labelled by the run is left');
-    await assertNothingNew(outer, before);
+    await setup.nothingLeft('no containers, volumes or networks left, unlabelled or labelled');
   },
 );

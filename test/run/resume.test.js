@@ -1,6 +1,7 @@
 // Long runs on the real engine: a quick run killed with SIGTERM mid-way leaves a valid partial
 // results.json (state interrupted); `run --resume DIR` finishes it without repeating a step, and its
 // cells equal those of the same run left alone. Partial files are refused where they do not belong.
+// npm run test:e2e: a whole quick run killed mid-way and resumed, beside the same run left alone
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { BENCHMARKS } from '../../src/benchmarks/index.js';
@@ -15,18 +14,17 @@ import { validateResults } from '../../src/results/schema.js';
 import { makePlan } from '../../src/run/plan.js';
 import { executePlan } from '../../src/run/runner.js';
 import { parseSysbench } from '../../src/parsers/sysbench.js';
-import { engineOrSkip, ensureImages, snapshot, the } from '../helpers/engine.js';
+import { onEngine, the } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('run --profile quick: every environment, results valid, Alpine unavailable offline, engine as found', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const out = path.join(work, 'quick');
   const r = runCli(
     [
@@ -126,14 +124,13 @@ test('run --profile quick: every environment, results valid, Alpine unavailable 
   assert.match(again.stderr, /results.json already exists: choose another --out/);
   assert.deepEqual(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), results);
 
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test('malformed tool output fails its cell with the offending line, keeps the raw output, and the run goes on', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   // A benchmark whose "tool" prints something sysbench-like but broken, through the real environments,
   // in a registry of this test's own.
   /** @type {import('../../src/benchmarks/benchmark.js').Benchmark} */
@@ -184,14 +181,13 @@ test('malformed tool output fails its cell with the offending line, keeps the ra
     assert.equal(good?.status, 'ok', 'the run went on');
   }
   assert.equal(BENCHMARKS.garbled, undefined, 'the shared registry is untouched');
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });
 
 test('SIGINT in the middle of a run removes everything the run created', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const child = spawn(
     process.execPath,
     [
@@ -225,5 +221,5 @@ test('SIGINT in the middle of a run removes everything the run created', async (
   const { code } = /** @type {{code: number}} */ (await exited);
   assert.equal(code, 130, stderr.slice(-2000));
   assert.match(stderr, /SIGINT: removing what this run created/);
-  assert.deepEqual(await snapshot(outer), before);
+  await setup.leftAsFound();
 });

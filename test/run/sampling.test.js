@@ -2,6 +2,8 @@
 // at its decision at the design's looks, samples while it is open, and records per cell why it stopped; the
 // results say how many looks the design allowed, and the reading's outcome agrees with each stop: a cell
 // that stopped "decided" has every decision it takes part in decided, an open decision says why it stopped.
+// npm run test:e2e: a whole run sampling until its decisions are made
+// npm test: alone: how many samples a cell takes follows the noise it measures, which a neighbour adds to
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -4,13 +4,13 @@
 // or site.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const BIN = new URL('../../bin/dind-bench.js', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-build-secret-'));
@@ -38,10 +38,8 @@ function inArgv(text) {
 }
 
 test('a build secret reaches the build and nothing else: argv, output, results, raw, history, site', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const secret = `tok-${randomBytes(16).toString('hex')}`;
   const dir = mkdtempSync(path.join(work, 'job-'));
   mkdirSync(path.join(dir, 'app'));
@@ -104,5 +102,5 @@ test('a build secret reaches the build and nothing else: argv, output, results, 
     ...files.map((f) => [f, readFileSync(f).toString('latin1')]),
   ])
     assert.ok(!text.includes(secret), `the secret in ${what}`);
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });

@@ -11,15 +11,14 @@ import { randomBytes } from 'node:crypto';
 import {
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { cliConfig, dockerCli, dockerLogin } from '../../src/engine/cli.js';
 import { startRegistry } from '../../src/engine/registry.js';
@@ -27,38 +26,11 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
 import { readCredentials } from '../../src/workload/credentials.js';
-import { WorkloadError, loadWorkload } from '../../src/workload/load.js';
+import { loadWorkload, WorkloadError } from '../../src/workload/load.js';
 import { parseReference } from '../../src/workload/reference.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
-
-/**
- * What a test's run left of the kinds this file's code makes (registries, their networks, DinD engines and
- * a job's compose project), among what appeared since `before`: other runs share the engine meanwhile.
- * @param {import('dockerode')} outer @param {Awaited<ReturnType<typeof snapshot>>} before
- */
-async function leftBehind(outer, before) {
-  const now = await snapshot(outer);
-  const containers = [];
-  for (const id of now.containers.filter((c) => !before.containers.includes(c))) {
-    const info = await outer
-      .getContainer(id)
-      .inspect()
-      .catch(() => null);
-    const image = info?.Config.Image ?? '';
-    if (
-      /dind-bench\/registry|registry\.example\.internal|127\.0\.0\.1:/.test(image) ||
-      info?.Config.Labels?.['com.docker.compose.project']?.startsWith(`dind-bench-${process.pid}`)
-    )
-      containers.push(`${id.slice(0, 12)} ${image}`);
-  }
-  // From the snapshot, as `before` is: a network another owner left on a shared engine is not this test's.
-  const networks = (await outer.listNetworks())
-    .filter((n) => now.networks.includes(n.Id) && !before.networks.includes(n.Id))
-    .filter((n) => n.Name.startsWith('dind-bench-registry-'))
-    .map((n) => n.Name);
-  return { containers, networks };
-}
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-formats-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -269,10 +241,9 @@ function filesUnder(dir) {
 }
 
 test("the run's registry: a credential is needed, deleting is disabled, it is on a network of the run's own", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`registry-closed-test-${process.pid}`);
   const config = await cliConfig();
   try {
@@ -326,7 +297,7 @@ test("the run's registry: a credential is needed, deleting is disabled, it is on
     await tracker.cleanup(outer);
     await config.remove();
   }
-  assert.deepEqual(await leftBehind(outer, before), { containers: [], networks: [] }, 'nothing of it is left');
+  await setup.nothingLeft('nothing of it is left');
 });
 
 /**
@@ -395,10 +366,9 @@ function privateJob(digest) {
 }
 
 test('a job pulls a digest-pinned host:port image with a credential from the environment and mounts its folder; the secret is nowhere; a wrong digest fails naming the image', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const digest = await servedDigest(outer, benchImage('lifecycle', 'debian'), 'team/tools:1');
   const secret = `pw-${randomBytes(16).toString('hex')}`;
   const user = `user-${randomBytes(6).toString('hex')}`;
@@ -470,13 +440,12 @@ test('a job pulls a digest-pinned host:port image with a credential from the env
       `image ${NAME.replace(/\./g, '\\.')}@sha256:0{64}: no image with the digest .* the run's registry serves ${digest}`,
     ),
   );
-  assert.deepEqual(await leftBehind(outer, before), { containers: [], networks: [] }, 'nothing of the runs is left');
+  await setup.nothingLeft('nothing of the runs is left');
 });
 
 test('an unset credential variable stops the run before anything runs', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { images: false });
+  if (!setup) return;
   const out = path.join(work, 'unset');
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, FORMATS_TEST_REGISTRY_USER: 'u' };
@@ -494,5 +463,5 @@ test('an unset credential variable stops the run before anything runs', async (t
     !readdirSync(work).includes('unset') || !readdirSync(out).includes('results.json'),
     'no results: nothing ran',
   );
-  assert.deepEqual(await leftBehind(outer, before), { containers: [], networks: [] }, 'nothing was made');
+  await setup.nothingLeft('nothing was made');
 });

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-job-time-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -29,10 +29,8 @@ const run = (file, out) =>
   runCli(['run', '--workload', file, '--env', 'docker', '--iterations', '1', '--out', out], { timeout: 400_000 });
 
 test('a step past its own timeout is ended, and fails naming the limit and its last stderr lines', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const file = workload('slow', [
     'steps:',
     '  - name: wait-db',
@@ -63,14 +61,12 @@ test('a step past its own timeout is ended, and fails naming the limit and its l
   const md = readFileSync(path.join(out, 'report.md'), 'utf8');
   assert.match(md, /```text\n {2}--- stderr \(\d lines?\) ---\n {2}error: the database is not up yet/);
   assert.doesNotMatch(md, /native only/);
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test('only the build states the file asks for are measured beside the job', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const file = workload(
     'states',
     [
@@ -90,5 +86,5 @@ test('only the build states the file asks for are measured beside the job', asyn
   const names = cell.metrics.map((/** @type {any} */ m) => m.metric);
   assert.ok(names.includes('build.app_ms') && names.includes('build.app.cold_ms'), names.join(', '));
   assert.ok(!names.includes('build.app.warm_ms') && !names.includes('build.app.cache_import_ms'), names.join(', '));
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });

@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { findPlugin } from '../../src/engine/cli.js';
 import { loadWorkload } from '../../src/workload/load.js';
 import { checkOnRunner } from '../../src/workload/preflight.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { engineOrSkip, onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-preflight-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -34,10 +34,8 @@ for (const [what, image, field] of [
   ['a present stand-in', `{ name: team/a:1, source: present, from: ${NONE} }`, 'from'],
 ]) {
   test(`${what} missing from the runner's engine refuses the run before anything starts`, async (t) => {
-    const outer = await engineOrSkip(t);
-    if (!outer) return;
-    await ensureImages(outer);
-    const before = await snapshot(outer);
+    const setup = await onEngine(t);
+    if (!setup) return;
     const file = workload([`images: [${image}]`, 'steps: [{name: s, run: "true"}]']);
     const out = path.join(work, `out-${field}`);
     const t0 = performance.now();
@@ -53,7 +51,7 @@ for (const [what, image, field] of [
     assert.match(r.stderr, /build or load it first/);
     assert.ok(!existsSync(path.join(out, 'results.json')), 'nothing ran: no results');
     assert.ok(seconds < 30, `refused at once (${seconds.toFixed(1)} s)`);
-    assert.deepEqual(await snapshot(outer), before, 'the engine is as found');
+    await setup.leftAsFound('the engine is as found');
   });
 }
 

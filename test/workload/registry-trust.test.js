@@ -15,7 +15,7 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { certsFolder } from '../../src/workload/registry-trust.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-registry-trust-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -92,10 +92,9 @@ async function tinyArchive(outer) {
 }
 
 test('a registry with its own CA and one on plain HTTP are reached from dind, dind-rootless and podman job engines', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, ['20.10', '26.1'], ['4.3']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: ['20.10', '26.1'], podman: ['4.3'] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`registry-trust-test-${process.pid}`);
   const config = await cliConfig();
   const { ca, cert, key } = certificates();
@@ -162,5 +161,5 @@ test('a registry with its own CA and one on plain HTTP are reached from dind, di
     await certs.remove();
     await config.remove();
   }
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });

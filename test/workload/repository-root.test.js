@@ -1,22 +1,22 @@
 // A workload at the README's path, .github/dind-bench/workload.yml, builds the repository it is in (issue
 // 43, item 4), on the real engine: its root is the repository, so `context: ../..` is the repository's
 // top, which the run copies; a step runs in the file's folder of that copy; the engine is left as found.
+// npm test: alone: it compares every image name and ID on the engine before and after
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { engineOrSkip, ensureImages, imageState, snapshot } from '../helpers/engine.js';
+import { imageState, onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-repository-root-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('.github/dind-bench/workload.yml builds the repository it is in', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const images = await imageState(outer);
   const repo = path.join(work, 'repo');
   mkdirSync(path.join(repo, '.git'), { recursive: true });
@@ -47,5 +47,5 @@ test('.github/dind-bench/workload.yml builds the repository it is in', async (t)
   assert.equal(cell?.status, 'ok', cell?.reason);
   assert.ok(cell.metrics.some((/** @type {any} */ m) => m.metric === 'build.app_ms'));
   assert.deepEqual(await imageState(outer), images, "the runner's image names and IDs are as found");
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });

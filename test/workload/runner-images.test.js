@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, imageState, snapshot } from '../helpers/engine.js';
+import { imageState, onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-runner-images-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -40,9 +40,9 @@ function cellsOf(out, bench) {
 }
 
 test('names that existed before the run name the same images after it: present, pull target, stand-in, build tag', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   // The runner's own names, before the run: on the lifecycle image (which the run pulls and tags) and on
   // another image (which the run's pull, tag and build point elsewhere for a while).
   const own = {
@@ -61,7 +61,6 @@ test('names that existed before the run name the same images after it: present, 
   await tag(own.same, 'dind-bench/lifecycle:debian');
   for (const name of [own.pulled, own.standin, own.built]) await tag(name, 'dind-bench/sysbench:debian');
   try {
-    const before = await snapshot(outer);
     const images = await imageState(outer, [], ns);
     const file = workload('names', [
       'images:',
@@ -84,7 +83,7 @@ test('names that existed before the run name the same images after it: present, 
       ['dood', 'ok', ''],
     ]);
     assert.deepEqual(await imageState(outer, [], ns), images, "the runner's image names and IDs are as found");
-    assert.deepEqual(await snapshot(outer), before, 'and its containers, volumes and networks');
+    await setup.leftAsFound('and its containers, volumes and networks');
   } finally {
     for (const name of Object.values(own))
       await outer
@@ -95,11 +94,10 @@ test('names that existed before the run name the same images after it: present, 
 });
 
 test("a workload naming the suite's own image (present, and as a pull target seeded from it) leaves it", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const suite = 'dind-bench/registry:debian';
-  const before = await snapshot(outer);
   const images = await imageState(outer, [suite], ns);
   assert.ok(
     images.names.some((n) => n.startsWith(`${suite} `)),
@@ -121,18 +119,17 @@ test("a workload naming the suite's own image (present, and as a pull target see
     ['dood', 'ok', ''],
   ]);
   assert.deepEqual(await imageState(outer, [suite], ns), images, "the suite's image is there, as found");
-  assert.deepEqual(await snapshot(outer), before, 'and the containers, volumes and networks');
+  await setup.leftAsFound('and the containers, volumes and networks');
 });
 
 test('a job that fails after re-pointing an existing name leaves the names as found too', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const name = `${ns}/failing:1`;
   const [repo, version] = name.split(':');
   await outer.getImage('dind-bench/sysbench:debian').tag({ repo, tag: version });
   try {
-    const before = await snapshot(outer);
     const images = await imageState(outer, [], ns);
     const file = workload('failing', [
       'images:',
@@ -151,7 +148,7 @@ test('a job that fails after re-pointing an existing name leaves the names as fo
       assert.match(reason, /error: broke after the pull and the build/);
     }
     assert.deepEqual(await imageState(outer, [], ns), images, "the runner's image names and IDs are as found");
-    assert.deepEqual(await snapshot(outer), before, 'and its containers, volumes and networks');
+    await setup.leftAsFound('and its containers, volumes and networks');
   } finally {
     await outer
       .getImage(name)

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, snapshot } from '../helpers/engine.js';
+import { onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-step-objects-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -48,10 +48,8 @@ const raws = (out, part) =>
     .map((f) => readFileSync(path.join(out, 'raw', f), 'utf8'));
 
 test("a step's containers, volumes and networks: labelled, seen by the next step, removed when the job ends", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const file = workload('leftovers', [
     '  - name: serve',
     '    run: docker run -d --network none --name "srv-$$" team/tools:1 sleep 300 && docker volume create "data-$$" && docker network create "net-$$"',
@@ -78,14 +76,12 @@ test("a step's containers, volumes and networks: labelled, seen by the next step
     assert.match(text, /^volume data-\d+ \(step serve\)$/m);
     assert.doesNotMatch(text, /not removed/);
   }
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test('a step that leaves a background process fails its cell, naming it; the process is gone', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   // A sleep of its own length, to tell it from any other process.
   const marker = `sleep ${300 + (process.pid % 997)}`;
   const file = workload('background', ['  - name: bg', `    run: ${marker} & echo started`]);
@@ -102,5 +98,5 @@ test('a step that leaves a background process fails its cell, naming it; the pro
   }
   const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout;
   assert.ok(!ps.split('\n').some((l) => l.trim() === marker), 'the background process is gone');
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });

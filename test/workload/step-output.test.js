@@ -4,14 +4,15 @@
 // gets the run's registry as DIND_BENCH_REGISTRY and runs in the job's folder (a copy of the workload's);
 // its docker config holds the registry logins only when the file gives it `registries: true`, and the run's
 // own environment is not in the /proc it sees (issue 43, item 3).
+// npm test: alone: it compares every image name and ID on the engine before and after
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, imageState, snapshot } from '../helpers/engine.js';
+import { imageState, onEngine } from '../helpers/engine.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-step-output-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -34,10 +35,8 @@ const resultsOf = (out) =>
   validateResults(JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')), 'results.json');
 
 test('a failing step whose last lines hold more than 64 KiB fails its cell with a bounded tail; the run exits 3', async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   // Lines of 20,000 characters each: the last ten are 200 KB, more than a results text field takes.
   const file = workload('noisy', [
     'steps:',
@@ -63,14 +62,13 @@ test('a failing step whose last lines hold more than 64 KiB fails its cell with 
   );
   assert.ok(raw, 'the raw output is kept');
   assert.ok(readFileSync(path.join(out, 'raw', raw), 'utf8').length > 240_000, 'whole');
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test("a step gets the run's registry (DIND_BENCH_REGISTRY), pushes to it only with registries: true, and never reads the run's environment; it runs in the job's folder", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const images = await imageState(outer);
   const file = workload('pusher', [
     'images:',
@@ -114,5 +112,5 @@ test("a step gets the run's registry (DIND_BENCH_REGISTRY), pushes to it only wi
     ],
   );
   assert.deepEqual(await imageState(outer), images, "the runner's image names and IDs are as found");
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });

@@ -2,10 +2,10 @@
 // registry the run starts, BuildKit builds, a compose stack, CLI steps), a failing step that fails its
 // cell with the tool's own words while the run goes on, and the registry pulled from by the runner's engine
 // and by an inner engine, directly and through a pull-through mirror. The engine is left as found.
+// npm test: alone: it compares every image name and ID on the engine before and after
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { cliConfig, dockerCli, dockerLogin, storeLogin } from '../../src/engine/cli.js';
 import { startRegistry } from '../../src/engine/registry.js';
@@ -13,9 +13,10 @@ import { ResourceTracker } from '../../src/engine/resources.js';
 import { createEnvironment } from '../../src/environments/index.js';
 import { benchImage } from '../../src/images/catalog.js';
 import { validateResults } from '../../src/results/schema.js';
-import { engineOrSkip, ensureImages, imageState, snapshot, the } from '../helpers/engine.js';
+import { imageState, onEngine, the } from '../helpers/engine.js';
 import { packagedPlugin } from '../helpers/plugins.js';
 import { runCli } from '../helpers/run-cli.js';
+import path from 'node:path';
 
 const EXAMPLES = new URL('../../examples/workloads/', import.meta.url).pathname;
 const work = mkdtempSync(path.join(tmpdir(), 'dind-bench-workload-engine-'));
@@ -34,10 +35,9 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
   ['compose-db', ['image.team_postgres_16.pull_ms', 'compose.up_ms', 'compose.test_ms', 'compose.down_ms']],
 ])) {
   test(`the ${example} example runs as a job in docker and in DinD; the report opens with its cost; nothing left`, async (t) => {
-    const outer = await engineOrSkip(t);
-    if (!outer) return;
-    await ensureImages(outer);
-    const before = await snapshot(outer);
+    const setup = await onEngine(t);
+    if (!setup) return;
+    const { outer } = setup;
     // Every image name and ID (a job's build that a later build under its tag left untagged counts).
     const images = await imageState(outer);
     const out = path.join(work, example);
@@ -104,7 +104,7 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
     );
     assert.ok(report.includes(`## workload.${example} (debian): cost per job, `), 'the cost table');
     assert.match(r.stdout + r.stderr, /^job +(regression|improvement|equivalent ±\d+%|inconclusive) +[+-][0-9.,]+ s /m);
-    assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+    await setup.leftAsFound();
     // Another run on this engine (a shared machine) names images at its own registry's port meanwhile: left
     // out, but for this run's.
     const ports = new Set(
@@ -122,10 +122,8 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
 }
 
 test("a failing step fails its cell with the tool's own words; the other environment runs; nothing left", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const dir = mkdtempSync(path.join(work, 'failing-'));
   const file = path.join(dir, 'workload.yml');
   writeFileSync(
@@ -153,14 +151,13 @@ test("a failing step fails its cell with the tool's own words; the other environ
     assert.equal(cell.status, 'failed');
     assert.match(cell.reason ?? '', /step step-broken: .* exited 3: error: no-such-compiler: not found/);
   }
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test("the registry: the runner engine pulls from it on loopback, an inner engine over the run's network, and through a mirror", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`registry-test-${process.pid}`);
   const config = await cliConfig();
   const env = createEnvironment('dind', outer, '20.10');
@@ -211,14 +208,12 @@ test("the registry: the runner engine pulls from it on loopback, an inner engine
     await tracker.cleanup(outer);
     await config.remove();
   }
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test("dind-mirror: fresh inner engines pull through a mirror in front of the run's registry; nothing left", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t);
+  if (!setup) return;
   const out = path.join(work, 'mirror');
   const r = runCli(
     [
@@ -254,14 +249,13 @@ test("dind-mirror: fresh inner engines pull through a mirror in front of the run
   const origin = pulledFrom('dind@20.10');
   const mirror = pulledFrom('dind-mirror@20.10');
   assert.ok(origin && mirror && origin !== mirror, `dind pulled from ${origin}, dind-mirror from ${mirror}`);
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
 
 test("podman: a fresh job engine pulls from the run's registry over the bridge, trusted through registries.conf; nothing left", async (t) => {
-  const outer = await engineOrSkip(t);
-  if (!outer) return;
-  await ensureImages(outer, [], ['4.3']);
-  const before = await snapshot(outer);
+  const setup = await onEngine(t, { engines: [], podman: ['4.3'] });
+  if (!setup) return;
+  const { outer } = setup;
   const tracker = new ResourceTracker(`registry-podman-test-${process.pid}`);
   const config = await cliConfig();
   const env = createEnvironment('podman', outer, null);
@@ -299,5 +293,5 @@ test("podman: a fresh job engine pulls from the run's registry over the bridge, 
     await tracker.cleanup(outer);
     await config.remove();
   }
-  assert.deepEqual(await snapshot(outer), before, 'the engine is left as found');
+  await setup.leftAsFound();
 });
