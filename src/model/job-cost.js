@@ -5,7 +5,7 @@
 //   minute, at least one);
 // - occupancy: per second of runner time at the runner's own price (a self-hosted machine whose hourly
 //   price the team knows: the price per minute is that hourly price divided by 60).
-// Import-free (part of the results model): the reports (../results/job-cost.js), compare and the site use it.
+// Import-free (part of the results model): the reading (../reading/pricing.js), compare and the site use it.
 import { magnitude } from './numbers.js';
 
 /**
