@@ -20,7 +20,7 @@ import { dindImage } from '../images/catalog.js';
 import { printReport, writeOutputs } from './outputs.js';
 import { EXIT_CELLS_FAILED, EXIT_LESS_THAN_ASKED, exitCodeOf } from '../reading/gate.js';
 import { validateParamOverrides } from './params.js';
-import { makePlan } from './plan.js';
+import { checkPair, makePlan } from './plan.js';
 import { planCells } from './cells.js';
 import { withWorkload } from './workload.js';
 import { duration } from './progress.js';
@@ -184,10 +184,9 @@ async function measure(o, { design, plan, estimates, images, fit, calibration, p
   if (o.resumed) resumedFacts(results, o.resumed, executed.cells);
   const reading = await writeOutputs(outDir, file, results);
   printReport(reading, results, outDir, file, o.log);
-  const left = leftForBudget(results);
-  if (left.length)
+  if (reading.leftOutCells)
     o.log(
-      `budget: this run measured less than its profile plans: ${left.length} cell(s) the profile added by default were left out for the budget (see the top of report.md); exit ${exitCodeOf(reading, 'run')}`,
+      `budget: this run measured less than its profile plans: ${reading.leftOutCells} cell(s) the profile added by default were left out for the budget (see the top of report.md); exit ${exitCodeOf(reading, 'run')}`,
     );
   return { exitCode: exitCodeOf(reading, 'run'), results, file };
 }
@@ -289,18 +288,6 @@ function adaptiveOf({ budgetMs, profile, t0, iterations }, strict, pair, over = 
     strict,
     over,
   };
-}
-
-/**
- * An A/B pair names two environments of the plan. @param {import('./adaptive.js').Pair | undefined} pair
- * @param {ReturnType<typeof makePlan>} plan
- */
-function checkPair(pair, plan) {
-  const keys = plan.environments.map((e) => e.key);
-  for (const k of pair ? [pair.baseline, pair.candidate] : []) {
-    if (!keys.includes(k))
-      throw new Error(`--baseline/--candidate ${k}: not an environment of this run (${keys.join(', ')})`);
-  }
 }
 
 /**
@@ -417,11 +404,6 @@ function fitToBudget(o, design, plan, estimates, unavailableImages, factor) {
   }
   return { leftOut: out, over: !fit.fits, cells: runnable.filter((c) => !fit.leftOut.includes(c)) };
 }
-
-/**
- * The cells a finished run left out for its budget. @param {import('#model/results.js').Results} results
- */
-const leftForBudget = (results) => results.cells.filter((c) => c.sampling?.stopped === 'left out for the budget');
 
 /**
  * `dind-bench run --resume DIR`: the interrupted run in DIR continued with the options it recorded, on

@@ -72,3 +72,15 @@ export function makePlan({
 
 /** @param {string} benchmark @param {string} envKey @param {string} distro */
 export const cellKey = (benchmark, envKey, distro) => `${benchmark}/${envKey}/${distro}`;
+
+/**
+ * An A/B pair names two environments of the plan. @param {import('./adaptive.js').Pair | undefined} pair
+ * @param {ReturnType<typeof makePlan>} plan
+ */
+export function checkPair(pair, plan) {
+  const keys = plan.environments.map((e) => e.key);
+  for (const k of pair ? [pair.baseline, pair.candidate] : []) {
+    if (!keys.includes(k))
+      throw new Error(`--baseline/--candidate ${k}: not an environment of this run (${keys.join(', ')})`);
+  }
+}
