@@ -3,7 +3,7 @@
 // 1,000 jobs, its samples and what would decide it), the answer table every output opens with, the caveats
 // said once below it, the cost per job of the first answer (the workflow outputs), every comparison (the
 // tables below), the workload costs, the mode table and the gate's verdict (its exit code).
-import { DEFAULT_THRESHOLD, defaultThreshold, thresholdText, worseInterval } from '../model/change.js';
+import { DEFAULT_THRESHOLD, costChange, defaultThreshold, thresholdText, worseInterval } from '../model/change.js';
 import { RESOURCES, decisionOf, isDecisionMetric } from '../model/decisions.js';
 import { moneyOf, pricingText } from '../model/job-cost.js';
 import { magnitude, unsignedPct } from '../model/numbers.js';
@@ -170,7 +170,10 @@ function questionsOf(results, comparisons, pricing, ab) {
 function questionOf(c, pricing, distroShown) {
   const resource = decisionOf(c.benchmark)?.resource ?? c.benchmark;
   const [lo, hi] = worseInterval(c.ratio, c.better);
-  const change = Number.isFinite(c.worse) ? { value: c.worse, low: lo, high: hi } : null;
+  // A decision with too few samples for an interval still has its medians: their change, no interval (the
+  // row says inconclusive and why).
+  const worse = Number.isFinite(c.worse) ? c.worse : costChange(medianRatio(c), c.better);
+  const change = Number.isFinite(worse) ? { value: worse, low: lo, high: hi } : null;
   const paid = paidOf(c);
   const open = c.outcome === 'inconclusive' || c.outcome === null;
   return {
@@ -197,6 +200,9 @@ function questionOf(c, pricing, distroShown) {
   };
 }
 
+/** The candidate's median over the baseline's (NaN when the baseline's is not positive). @param {Comparison} c */
+const medianRatio = (c) => (c.baseline.median > 0 ? c.candidate.median / c.baseline.median : NaN);
+
 /** The metrics a job pays once per job, whose difference in seconds is money: the start-up, the whole job. @param {Comparison} c */
 const paysPerJob = (c) =>
   (c.benchmark === 'lifecycle' && c.metric === STARTUP_METRIC) ||
@@ -209,13 +215,14 @@ const paysPerJob = (c) =>
  */
 function paidOf(c) {
   const unit = c.unit === 'ms' ? 's' : c.unit === 'MiB' ? 'MiB' : null;
-  if (!unit || c.better !== 'lower' || !Number.isFinite(c.ratio.ratio)) return null;
+  const ratio = Number.isFinite(c.ratio.ratio) ? c.ratio.ratio : medianRatio(c);
+  if (!unit || c.better !== 'lower' || !Number.isFinite(ratio)) return null;
   const scale = unit === 's' ? 1 / 1000 : 1;
   const base = c.baseline.median * scale;
   const at = (/** @type {number} */ r) => (Number.isFinite(r) ? base * (r - 1) : null);
   return {
     unit,
-    diff: base * (c.ratio.ratio - 1),
+    diff: base * (ratio - 1),
     low: at(c.ratio.low),
     high: at(c.ratio.high),
     baseline: base,
