@@ -2,7 +2,8 @@
 // registry the run starts, BuildKit builds, a compose stack, CLI steps), a failing step that fails its
 // cell with the tool's own words while the run goes on, and the registry pulled from by the runner's engine
 // and by an inner engine, directly and through a pull-through mirror. The engine is left as found.
-// npm test: alone: it compares every image name and ID on the engine before and after
+// npm run test:e2e: every shipped example run whole as a job in docker and in DinD (about 170 s); it also
+// compares every image name and ID on the engine before and after, so it runs alone there
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
