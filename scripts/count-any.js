@@ -9,9 +9,10 @@
 // @enum, @yields. Inside it, quoted strings ('...', "...", `...`) are left out, and each whole word `any`
 // counts once (`Record<string, any>` is one, `any[]` one, `many` none). Prose, {@link ...}, code and
 // TypeScript declaration files (.d.ts) are not counted.
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsFiles } from './check-imports.js';
 
 /** The most `any` src/ may hold; lower it when the count falls, never raise it to let one in. */
 export const CEILING = 44;
@@ -73,17 +74,6 @@ export async function countTree(dir) {
     if (count) counts.push({ file: path.relative(dir, file), count });
   }
   return counts.sort((a, b) => b.count - a.count || a.file.localeCompare(b.file));
-}
-
-/** @param {string} dir @returns {Promise<string[]>} */
-async function jsFiles(dir) {
-  const out = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await jsFiles(p)));
-    else if (e.name.endsWith('.js')) out.push(p);
-  }
-  return out.sort();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
