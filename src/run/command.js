@@ -27,7 +27,7 @@ import { duration } from './progress.js';
 import { designOf, runIdOf } from './design.js';
 import { executePlan } from './runner.js';
 import { BudgetError, budgetForSelection, budgetToHold, fitAtPlan, isNamed } from './budget.js';
-import { calibrated, calibrationOf, probeMachine } from './calibrate.js';
+import { calibrated, calibrationOf, fastestProbe } from './calibrate.js';
 import { startPeakRss } from './memory.js';
 import { OUT_LOCK, lockOut } from './out-lock.js';
 
@@ -108,7 +108,7 @@ async function runLocked(o) {
   });
   checkPair(o.pair, plan);
   // With a budget, the plan's estimates are this machine's (./calibrate.js) before the budget decides.
-  const calibration = design.budgetMs && !o.resumed ? calibrationOf((await probeMachine(outDir)).probeMs) : null;
+  const calibration = design.budgetMs && !o.resumed ? calibrationOf(await fastestProbe(outDir)) : null;
   const estimates = logPlan(o, design, plan, calibration);
   try {
     const fit = fitToBudget(o, design, plan, estimates, images.unavailable, calibration?.factor ?? 1);

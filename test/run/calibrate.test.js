@@ -16,6 +16,7 @@ import {
   REFERENCE_PROBE_MS,
   calibrated,
   calibrationOf,
+  fastestProbe,
   probeMachine,
 } from '../../src/run/calibrate.js';
 import { planCells } from '../../src/run/cells.js';
@@ -136,6 +137,33 @@ test('the probe runs its threads and its writes, and removes its folder', async 
     rmSync(dir, { recursive: true, force: true });
   }
   assert.equal(existsSync(dir), false);
+});
+
+test('a run takes the fastest of up to three probes, and stops at the first no slower than the reference', async () => {
+  const timed = (/** @type {number[]} */ ms) => {
+    const taken = /** @type {number[]} */ ([]);
+    const probe = async () => {
+      const probeMs = ms[taken.length];
+      taken.push(probeMs);
+      return { cpuMs: probeMs, diskMs: 0, probeMs };
+    };
+    return { taken, probe };
+  };
+  const burst = timed([805, 700, 760]);
+  assert.equal(await fastestProbe('unused', 3, burst.probe), 700, 'a burst during one probe does not scale the plan');
+  assert.deepEqual(burst.taken, [805, 700, 760]);
+  const quiet = timed([REFERENCE_PROBE_MS - 40, 400]);
+  assert.equal(await fastestProbe('unused', 3, quiet.probe), REFERENCE_PROBE_MS - 40);
+  assert.equal(quiet.taken.length, 1, 'no second probe when the first is no slower than the reference');
+  // The real probe, twice at most, on this machine.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'calibration-test-'));
+  try {
+    const ms = await fastestProbe(dir, 2);
+    assert.ok(ms > 0 && Number.isFinite(ms), String(ms));
+    assert.deepEqual(readdirSync(dir), [], 'nothing left behind');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the probe stops at its limit: past it the factor is at its bound whatever the rest would take', async () => {
