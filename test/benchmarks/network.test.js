@@ -58,7 +58,11 @@ test('iperf3, redis and pgbench in docker and dind: every metric with unit, dire
     plan,
     profile: { name: 'quick', stepTimeoutMs: 120_000 },
     // Quick measures the bridge only (networksOf); both networks here, as in standard.
-    paramOverrides: { iperf3: { networks: 2 }, redis: { networks: 2 }, pgbench: { networks: 2 } },
+    paramOverrides: {
+      iperf3: { networks: 2, loopback: true, latencySeconds: 1 },
+      redis: { networks: 2 },
+      pgbench: { networks: 2 },
+    },
     outDir: path.join(work, 'ok'),
     unavailableImages: {},
     log: () => {},

@@ -1,9 +1,11 @@
-// fio's parameters as a config file sets them (`run --config`): a subset of its jobs and locations, a ramp
-// run but not counted. The names reach a shell script, so only known names pass; the estimate follows
-// what runs. No engine: the fio runs themselves are in tools.test.js.
+// Benchmark parameters as a config file sets them (`run --config`): fio's subset of jobs and locations and
+// a ramp run but not counted, iperf3's loopback and latency tests left to the standard profile. Names
+// reach a shell script, so only known names pass; the estimate follows what runs. No engine: the runs
+// themselves are in tools.test.js and network.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FIO_JOBS, fio, selection } from '../../src/benchmarks/fio.js';
+import { iperf3 } from '../../src/benchmarks/iperf3.js';
 import { validateParamOverrides } from '../../src/run/params.js';
 
 const estimate = (/** @type {import('../../src/benchmarks/fio.js').FioParams} */ p) => {
@@ -50,4 +52,18 @@ test('a config may set jobs, locations and the ramp; the estimate counts the ram
     () => validateParamOverrides({ fio: { rampSeconds: '1' } }, 'disk.json'),
     /"fio.rampSeconds" must be a non-negative number/,
   );
+});
+
+test("iperf3's quick step measures the bridge's throughput and its MTU, the study's loopback and latency in standard", () => {
+  assert.equal(iperf3.params.quick.loopback, false);
+  assert.equal(iperf3.params.quick.latencySeconds, 0);
+  assert.equal(iperf3.params.standard.loopback, true);
+  const est = (/** @type {import('../../src/benchmarks/iperf3.js').Iperf3Params} */ p) => {
+    if (!iperf3.estimateSeconds) throw new Error('iperf3 has no estimate');
+    return iperf3.estimateSeconds(p);
+  };
+  // the bridge's 1 + 2 s, the server's start, three pings
+  assert.equal(est(iperf3.params.quick), 3 + 1.5 + 0.6);
+  // with the loopback test (3 s) and sockperf (1 s and its own 2 s) back
+  assert.equal(est({ ...iperf3.params.quick, loopback: true, latencySeconds: 1 }), 3 + 3 + 3 + 1.5 + 0.6);
 });
