@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import { log } from './log.js';
+import { holdPassedSecrets } from '../workload/passed-secrets.js';
 
 export function program() {
   const cli = new Command('dind-bench')
@@ -19,6 +20,8 @@ export function program() {
 
 /** @param {string[]} argv */
 export async function main(argv) {
+  // A workload's secrets passed by the reusable workflow leave the environment before any child process starts.
+  holdPassedSecrets();
   // --version is answered before commander parses anything; provenance.js (git, package.json) loads only here.
   if (argv[2] === '--version' || argv[2] === '-V') {
     const { versionLine } = await import('../results/provenance.js');

@@ -273,8 +273,8 @@ export const CALL_OUTPUTS = {
 
 /**
  * The secrets a caller may pass (`secrets:` of its `uses:` job, or `secrets: inherit`): a registry credential
- * for the workload's private images, which the bench job hands to the run through `env:` only (a workload file
- * names these variables in its `registries`, docs/workloads.md).
+ * for the workload's private images, and one JSON map of the workload's other secrets, which the bench job
+ * hands to the run through `env:` only (a workload file names these variables, docs/workloads.md).
  */
 export const CALL_SECRETS = {
   DIND_BENCH_REGISTRY_USERNAME: {
@@ -284,6 +284,11 @@ export const CALL_SECRETS = {
   DIND_BENCH_REGISTRY_PASSWORD: {
     description:
       "the password or token for the workload's private registry (masked; given to docker login on stdin only)",
+    required: false,
+  },
+  DIND_BENCH_SECRETS: {
+    description:
+      "the workload's other secrets (more registries, build secrets, a CA by variable): one JSON object of the names it reads to their values, each written with toJSON (docs/workloads.md); only those names are taken, each masked",
     required: false,
   },
 };

@@ -13,6 +13,15 @@ import * as core from '@actions/core';
  */
 
 /**
+ * Where a variable's value comes from, as a refusal advises it: every way names something that exists.
+ * @param {string} name
+ */
+export const howToPass = (name) =>
+  `with the \`run\` action, give it in the step's \`env:\` (${name}: \${{ secrets.YOUR_SECRET }}); calling the ` +
+  `reusable workflow, pass the secret DIND_BENCH_SECRETS: '{"${name}": \${{ toJSON(secrets.YOUR_SECRET) }}}' ` +
+  `(docs/workloads.md, "In GitHub Actions"); on a shell, export it`;
+
+/**
  * Every variable the workload names is set and non-empty; each address given once. Returns nothing:
  * values are read again where they are used, so none is kept in the workload (which results record).
  * Build secrets' variables likewise.
@@ -25,7 +34,7 @@ export function checkCredentials(w, where, fail, env = process.env) {
       if (!env[secret.env])
         throw fail(
           `${where}: field /builds/${i}/secrets/${j}/env: the environment variable ${secret.env} is not set (or empty); ` +
-            `set it to the build secret ${secret.id}: in GitHub Actions pass a secret through \`env:\`, on a shell export it`,
+            `set it to the build secret ${secret.id}: ${howToPass(secret.env)}`,
         );
   const seen = new Set();
   for (const [i, r] of (w.registries ?? []).entries()) {
@@ -38,8 +47,7 @@ export function checkCredentials(w, where, fail, env = process.env) {
       if (!env[name])
         throw fail(
           `${where}: field /registries/${i}/${key}: the environment variable ${name} is not set (or empty); ` +
-            `set it to the ${key} for ${r.address}: in GitHub Actions pass a secret through \`env:\` ` +
-            `(${name}: \${{ secrets.YOUR_SECRET }}), on a shell export it`,
+            `set it to the ${key} for ${r.address}: ${howToPass(name)}`,
         );
     }
   }

@@ -15,6 +15,7 @@ import { findPlugin } from '../engine/cli.js';
 import { checkComposeBinds } from './compose-binds.js';
 import { checkComposeModel } from './compose-model.js';
 import { checkCredentials } from './credentials.js';
+import { adoptPassedSecrets, namedVariables } from './passed-secrets.js';
 import { checkTrust } from './registry-trust.js';
 import { parseReference } from './reference.js';
 import { checkTimes } from './time.js';
@@ -75,6 +76,7 @@ export async function loadWorkload(file) {
       `${where}: field /compose/file`,
       (m) => new WorkloadError(m),
     );
+  adoptPassedSecrets(namedVariables(checked), (m) => new WorkloadError(m));
   checkCredentials(checked, where, (m) => new WorkloadError(m));
   await checkTrust(checked, dir, rootDir, where, (m) => new WorkloadError(m));
   return { ...checked, file: path.resolve(file), dir, rootDir };

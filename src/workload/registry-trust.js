@@ -6,6 +6,7 @@
 // Podman's /etc/containers/certs.d) is made for the fresh inner engines to see read-only, and the plain-HTTP
 // ones join the run's own insecure registries. The runner's engine (docker, dood) is the runner's: it
 // trusts what its owner set up, and the run does not change it.
+import { howToPass } from './credentials.js';
 import { X509Certificate } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -56,7 +57,7 @@ async function readCa(r, dir, root, field, fail, env) {
     const value = env[ca.env];
     if (!value)
       throw fail(
-        `${field}/env: the environment variable ${ca.env} is not set (or empty); set it to the CA certificate (PEM) of ${r.address}`,
+        `${field}/env: the environment variable ${ca.env} is not set (or empty); set it to the CA certificate (PEM) of ${r.address}: ${howToPass(ca.env)}`,
       );
     if (value.length > MAX_CA_BYTES)
       throw fail(`${field}/env: ${ca.env} holds more than ${MAX_CA_BYTES} bytes; a CA is a few`);

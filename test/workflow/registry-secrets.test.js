@@ -13,6 +13,7 @@ const NAMES = ['DIND_BENCH_REGISTRY_USERNAME', 'DIND_BENCH_REGISTRY_PASSWORD'];
 test('the reusable workflow declares the registry credential as optional secrets', () => {
   const secrets = read('reusable-bench.yml').on.workflow_call.secrets;
   for (const name of NAMES) assert.equal(secrets[name]?.required, false, name);
+  assert.equal(secrets.DIND_BENCH_SECRETS?.required, false, "the map of the workload's other secrets");
 });
 
 for (const file of ['bench.yml', 'reusable-bench.yml']) {
@@ -22,6 +23,7 @@ for (const file of ['bench.yml', 'reusable-bench.yml']) {
     const run = steps.find((/** @type {any} */ s) => /actions\/run$/.test(s.uses ?? ''));
     assert.ok(run, 'the run action step');
     for (const name of NAMES) assert.equal(run.env?.[name], `\${{ secrets.${name} }}`, name);
+    assert.equal(run.env?.DIND_BENCH_WORKLOAD_SECRETS, '${{ secrets.DIND_BENCH_SECRETS }}', 'the map, through env');
     for (const step of steps) {
       assert.doesNotMatch(String(step.run ?? ''), /secrets\./, `${step.name ?? step.uses}: run`);
       assert.doesNotMatch(
