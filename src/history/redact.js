@@ -25,7 +25,12 @@ const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z-]*\b/
  * @returns {import('#model/results.js').Results}
  */
 export function redact(results, what) {
-  const names = identities(results, what);
+  // The host and runner names, in every string (a step that printed its host name): not the labels, which
+  // are often the project's own words ("docker", "dind") that every string holds; they go from their fields.
+  const names = identities(
+    results,
+    what.filter((w) => w === 'hostnames'),
+  );
   const r = structuredClone(results);
   if (what.includes('hostnames')) {
     if (r.host.hostname !== undefined) r.host.hostname = PLACEHOLDER;
@@ -47,21 +52,27 @@ export function redact(results, what) {
 }
 
 /**
- * The fields whose values are the project's own names for a series and its outcome (a benchmark, an
- * environment, a metric, a status): a runner named like one of them ("docker") would otherwise rename
- * every series, and the runner's name is in none of them but by such a coincidence.
+ * The fields whose values are the project's own names for a series, its files and its outcome (a benchmark,
+ * an environment, a metric, a raw file, a status) and the run's options that name them: a runner named like
+ * one of them ("native") would otherwise rename every series, and the runner's name is in none of them but
+ * by such a coincidence.
  */
 const SERIES_NAMES = new Set([
   'benchmark',
+  'bench',
   'environment',
   'environmentKey',
   'environmentName',
+  'env',
+  'name',
   'distro',
   'engine',
+  'image',
   'metric',
   'unit',
   'better',
   'key',
+  'raw',
   'status',
   'fingerprint',
 ]);
