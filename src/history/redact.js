@@ -5,11 +5,12 @@
 // benchmark, metric, environment) do not use any of them, so verdicts are unchanged.
 // Whatever is asked, run.args' file and folder options are published by their names alone (publicArgs).
 // Names and addresses are also taken out of every string of the document, where a failed cell's reason or
-// log tail may hold them (a step that printed its host name), in any case; and whatever is asked, every
+// log tail may hold them (a step that printed its host name), in any case, but from the fields that name
+// series and files (NAME_FIELDS of ../redact/secrets.js); and whatever is asked, every
 // string loses what is shaped like a secret (../redact/secrets.js: a URL's userinfo, a key, a header).
 
 import path from 'node:path';
-import { scrubSecrets, scrubStrings } from '../redact/secrets.js';
+import { NAME_FIELDS, scrubSecrets, scrubStrings } from '../redact/secrets.js';
 
 export const REDACTABLE = /** @type {const} */ (['hostnames', 'emails', 'labels']);
 /** @typedef {typeof REDACTABLE[number]} Redactable */
@@ -46,36 +47,10 @@ export function redact(results, what) {
     if (r.run.args && 'runnerLabels' in r.run.args) r.run.args.runnerLabels = [];
   }
   const scrubbed = scrubStrings(r, (s, key) =>
-    scrubSecrets(key !== undefined && SERIES_NAMES.has(key) ? s : scrubText(s, names)),
+    key !== undefined && NAME_FIELDS.has(key) ? scrubSecrets(s, { known: false }) : scrubSecrets(scrubText(s, names)),
   );
   return what.includes('emails') ? withoutEmails(scrubbed) : scrubbed;
 }
-
-/**
- * The fields whose values are the project's own names for a series, its files and its outcome (a benchmark,
- * an environment, a metric, a raw file, a status) and the run's options that name them: a runner named like
- * one of them ("native") would otherwise rename every series, and the runner's name is in none of them but
- * by such a coincidence.
- */
-const SERIES_NAMES = new Set([
-  'benchmark',
-  'bench',
-  'environment',
-  'environmentKey',
-  'environmentName',
-  'env',
-  'name',
-  'distro',
-  'engine',
-  'image',
-  'metric',
-  'unit',
-  'better',
-  'key',
-  'raw',
-  'status',
-  'fingerprint',
-]);
 
 /**
  * GitHub's own labels, which every self-hosted runner of a kind carries: they name no runner, and a report's

@@ -156,23 +156,53 @@ const SHAPES = [
 
 /**
  * `text` without any secret the run knows, nor any text shaped like one.
- * @param {string} text @returns {string}
+ * @param {string} text @param {{ known?: boolean }} [o] known: false for the shapes alone
+ * @returns {string}
  */
-export function scrubSecrets(text) {
-  const values = knownRegExp();
-  let out = values ? text.replace(values, MASK) : text;
+export function scrubSecrets(text, { known: values = true } = {}) {
+  const pattern = values ? knownRegExp() : null;
+  let out = pattern ? text.replace(pattern, MASK) : text;
   for (const [shape, by] of SHAPES) out = out.replace(shape, by);
   return out;
 }
 
 /**
- * A copy of the JSON value `doc` with `scrub` applied to each of its strings (object keys stay: they are
- * the document's own names). The same shape, so the same type.
+ * The fields of a results document whose values are the project's own names for a series, its files and
+ * its outcome (a benchmark, an environment, a metric, a raw file, a status), and the run's options that
+ * name them. A secret or a runner's name equal to one of those words ("docker", "native") would rename
+ * every series and fail the schema if replaced there; left there it tells nothing, as the word is there
+ * whatever the secret is. What is shaped like a secret is scrubbed from them all the same.
+ */
+export const NAME_FIELDS = new Set([
+  'benchmark',
+  'bench',
+  'environment',
+  'environmentKey',
+  'environmentName',
+  'env',
+  'name',
+  'distro',
+  'engine',
+  'image',
+  'metric',
+  'unit',
+  'better',
+  'key',
+  'raw',
+  'status',
+  'fingerprint',
+]);
+
+/**
+ * A copy of the JSON value `doc`, as it would be written (a Date as its text, an undefined field left out),
+ * with `scrub` applied to each of its strings (object keys stay: they are the document's own names). The
+ * same shape, so the same type.
  * @template T @param {T} doc @param {(s: string, key: string | undefined) => string} scrub
  * @returns {T}
  */
 export function scrubStrings(doc, scrub) {
-  return /** @type {T} */ (walk(doc, scrub, undefined));
+  const written = doc === undefined ? doc : JSON.parse(JSON.stringify(doc));
+  return /** @type {T} */ (walk(written, scrub, undefined));
 }
 
 /**
@@ -193,7 +223,9 @@ function walk(v, scrub, key) {
 }
 
 /**
- * A copy of the JSON value `doc` with scrubSecrets over each of its strings.
+ * A copy of the results document (or any JSON value) `doc` with scrubSecrets over each of its strings, the
+ * known values but in NAME_FIELDS.
  * @template T @param {T} doc @returns {T}
  */
-export const withoutSecrets = (doc) => scrubStrings(doc, scrubSecrets);
+export const withoutSecrets = (doc) =>
+  scrubStrings(doc, (s, key) => scrubSecrets(s, { known: key === undefined || !NAME_FIELDS.has(key) }));

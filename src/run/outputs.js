@@ -18,11 +18,11 @@ import { textTable, wrap } from '../text/tables.js';
  * Validates the document, then writes results.json (write-then-rename: a reader never sees half a file)
  * and the Markdown and HTML reports next to it, from the run's Reading, which it returns. Every string of
  * the document is written without the run's secrets.
- * @param {string} outDir @param {string} file @param {ResultsDocument} document
+ * @param {string} outDir @param {string} file @param {ResultsDocument} assembled
  */
-export async function writeOutputs(outDir, file, document) {
+export async function writeOutputs(outDir, file, assembled) {
   // Every string without the run's secrets, and the reports made from that (../redact/secrets.js).
-  const results = withoutSecrets(document);
+  const results = withoutSecrets(assembled);
   validateResults(JSON.parse(JSON.stringify(results)), file);
   await mkdir(outDir, { recursive: true });
   await writeFile(`${file}.tmp`, JSON.stringify(results, null, 2) + '\n');

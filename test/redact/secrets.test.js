@@ -119,6 +119,29 @@ test('withoutSecrets scrubs every string of a document, keys and other values ke
   assert.equal(doc.cells[0].reason, `echo ${PW}`, 'a copy: the document given is unchanged');
 });
 
+test("a known value equal to one of the project's names stays in the fields that name series and files; shapes go from them too", () => {
+  knowSecret('docker', {});
+  const doc = {
+    cells: [
+      {
+        environment: 'docker',
+        environmentKey: 'docker',
+        raw: ['raw/x/docker/debian/01-a.txt'],
+        reason: 'docker failed',
+      },
+    ],
+    run: { args: { env: ['docker'] } },
+    images: [{ name: 'https://u:pw@r.example/x' }],
+  };
+  assert.deepEqual(withoutSecrets(doc), {
+    cells: [
+      { environment: 'docker', environmentKey: 'docker', raw: ['raw/x/docker/debian/01-a.txt'], reason: '*** failed' },
+    ],
+    run: { args: { env: ['docker'] } },
+    images: [{ name: 'https://***@r.example/x' }],
+  });
+});
+
 test('in GitHub Actions every form is masked in the log, once; outside it nothing is printed', () => {
   const mod = JSON.stringify(new URL('../../src/redact/secrets.js', import.meta.url).href);
   const run = (/** @type {Record<string, string>} */ env) =>
