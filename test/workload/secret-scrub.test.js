@@ -6,7 +6,6 @@
 // published with `--redact all` and made a site: no password, build secret or base64 of them, nor the host or
 // runner name in any case, is in the run's folder (results.json, report.md, report.html, raw/), the history
 // or the site's data; the run's own scrub is seen working (its mask is where the values were).
-// npm run test:e2e: two whole runs on the real engine, each starting a registry and seeding it (about N s)
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
