@@ -21,6 +21,8 @@ export const LAYERS = [
   ['images'],
   ['reading'],
   ['engine', 'parsers', 'stats'],
+  // Secrets out of what the run writes: every writer above scrubs with it; it needs nothing of src/.
+  ['redact'],
   ['text'],
   ['model'],
 ];

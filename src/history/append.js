@@ -41,14 +41,16 @@ export const CATALOG_FORMAT = 'dind-bench-runs';
 /**
  * Reads, validates and appends DIR/results.json to the history in `dir` (created when missing or empty).
  * @param {string} dir @param {string} resultsFile
- * @param {{ redact?: import('./redact.js').Redactable[] }} [opts] what a public site should not show (./redact.js)
+ * @param {{ redact?: import('./redact.js').Redactable[] }} [opts] what a public site should not show (./redact.js);
+ *   secrets' shapes are never published
  * @returns {Promise<{ runId: string, duplicate: boolean, points: number, series: number }>}
  */
 export async function publishRun(dir, resultsFile, { redact: leaveOut = [] } = {}) {
   const read = await readJsonFile(resultsFile, { what: 'results file', advice: RESULTS_ADVICE });
   const valid = validateResults(read, resultsFile);
-  const doc = publicArgs(leaveOut.length ? redact(valid, leaveOut) : read);
-  const results = leaveOut.length ? validateResults(doc, resultsFile) : valid;
+  // Whatever is left out, what is shaped like a secret is not published (redact() with nothing asked).
+  const doc = publicArgs(redact(valid, leaveOut));
+  const results = validateResults(doc, resultsFile);
   checkRunSize(resultsFile, results);
   // A partial run published now would make its finished version a duplicate (same run id), never added.
   const state = results.run.state ?? 'finished';

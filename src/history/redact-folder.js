@@ -1,6 +1,7 @@
 // A run's folder as it is uploaded (an artifact) or shown (a job summary), without the runner's identity:
 // results.json redacted (./redact.js) and every other text file of the folder (report.md, report.html,
-// raw/ logs) with the strings that named the runner (identities) replaced. The publish path redacts the
+// raw/ logs) with the strings that named the runner (identities, in any case) replaced, e-mail addresses
+// when asked, and whatever is shaped like a secret (a URL's userinfo, a key block). The publish path redacts the
 // history the same way; this is for what leaves the runner before it: the shard and results artifacts,
 // the comparison report and the summaries written from them.
 import { promises as fs } from 'node:fs';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { RESULTS_ADVICE, readJsonFile } from '../results/read-json.js';
 import { validateResults } from '../results/schema.js';
 import { writeDurable, writeJsonAtomic } from './files.js';
-import { identities, publicArgs, redact, scrubText } from './redact.js';
+import { identities, publicArgs, redact, scrubFile } from './redact.js';
 
 /** Most files and bytes per file scrubbed: a run's folder holds a few reports and raw logs. */
 const MAX_FILES = 20_000;
@@ -40,11 +41,11 @@ export async function redactFolder(dir, what) {
       else if (e.isFile() && p !== file && !p.endsWith('.json')) {
         if (++files > MAX_FILES) throw new Error(`${dir}: more than ${MAX_FILES} files; not a run's folder`);
         const st = await fs.stat(p);
-        if (st.size > MAX_FILE_BYTES || !names.length) continue;
+        if (st.size > MAX_FILE_BYTES) continue;
         const buf = await fs.readFile(p);
         if (buf.includes(0)) continue; // binary: no text of ours
         const text = buf.toString('utf8');
-        const clean = scrubText(text, names);
+        const clean = scrubFile(text, names, what);
         if (clean !== text) {
           const tmp = `${p}.${process.pid}.redact.tmp`;
           await writeDurable(tmp, clean);

@@ -4,8 +4,13 @@
 // schema accepts, so the published file still validates; the series keys (hardware fingerprint,
 // benchmark, metric, environment) do not use any of them, so verdicts are unchanged.
 // Whatever is asked, run.args' file and folder options are published by their names alone (publicArgs).
+// Names and addresses are also taken out of every string of the document, where a failed cell's reason or
+// log tail may hold them (a step that printed its host name), in any case, but from the fields that name
+// series and files (NAME_FIELDS of ../redact/secrets.js); and whatever is asked, every
+// string loses what is shaped like a secret (../redact/secrets.js: a URL's userinfo, a key, a header).
 
 import path from 'node:path';
+import { NAME_FIELDS, scrubSecrets, scrubStrings } from '../redact/secrets.js';
 
 export const REDACTABLE = /** @type {const} */ (['hostnames', 'emails', 'labels']);
 /** @typedef {typeof REDACTABLE[number]} Redactable */
@@ -21,6 +26,12 @@ const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z-]*\b/
  * @returns {import('#model/results.js').Results}
  */
 export function redact(results, what) {
+  // The host and runner names, in every string (a step that printed its host name): not the labels, which
+  // are often the project's own words ("docker", "dind") that every string holds; they go from their fields.
+  const names = identities(
+    results,
+    what.filter((w) => w === 'hostnames'),
+  );
   const r = structuredClone(results);
   if (what.includes('hostnames')) {
     if (r.host.hostname !== undefined) r.host.hostname = PLACEHOLDER;
@@ -35,7 +46,10 @@ export function redact(results, what) {
     // The labels the workflow passed to `run --runner-labels`, recorded with the run's options.
     if (r.run.args && 'runnerLabels' in r.run.args) r.run.args.runnerLabels = [];
   }
-  return what.includes('emails') ? withoutEmails(r) : r;
+  const scrubbed = scrubStrings(r, (s, key) =>
+    key !== undefined && NAME_FIELDS.has(key) ? scrubSecrets(s, { known: false }) : scrubSecrets(scrubText(s, names)),
+  );
+  return what.includes('emails') ? withoutEmails(scrubbed) : scrubbed;
 }
 
 /**
@@ -74,12 +88,24 @@ export function identities(results, what) {
 }
 
 /**
- * `text` with every one of `names` replaced by the placeholder. @param {string} text @param {string[]} names
+ * `text` with every one of `names` replaced by the placeholder, in any case: a step that printed its host
+ * name upper-cased (a banner, `hostname | tr a-z A-Z`) names the runner all the same.
+ * @param {string} text @param {string[]} names
  */
 export function scrubText(text, names) {
-  let out = text;
-  for (const n of names) out = out.split(n).join(PLACEHOLDER);
-  return out;
+  if (!names.length) return text;
+  const any = new RegExp(names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+  return text.replace(any, PLACEHOLDER);
+}
+
+/**
+ * `text` without what `what` names (the runner's identities, given as `names`; its e-mail addresses) and
+ * without anything shaped like a secret: the rules of redact() for a text file of a run's folder.
+ * @param {string} text @param {string[]} names @param {Redactable[]} what
+ */
+export function scrubFile(text, names, what) {
+  const out = scrubSecrets(scrubText(text, names));
+  return what.includes('emails') ? out.replace(EMAIL, PLACEHOLDER) : out;
 }
 
 /**

@@ -14,6 +14,7 @@ import { htmlReport } from './report-html.js';
 import { markdownReport } from './report.js';
 import { readRun } from '../reading/read-run.js';
 import { validateResults } from './schema.js';
+import { withoutSecrets } from '../redact/secrets.js';
 
 export class MergeError extends Error {}
 
@@ -247,7 +248,8 @@ export async function mergeCommand({ shards: paths, out, log }) {
   /** @type {Shard[]} */
   const shards = [];
   for (const f of files) shards.push(await readShard(f));
-  const merged = mergeShards(shards);
+  // The shards were written without their runs' secrets; what is shaped like one is not merged either.
+  const merged = withoutSecrets(mergeShards(shards));
   await mkdir(outDir, { recursive: true });
   for (const s of shards) {
     const raw = path.join(path.dirname(s.file), 'raw');

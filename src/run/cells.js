@@ -5,6 +5,7 @@ import { CellTimeoutError } from '../engine/containers.js';
 import { benchImage } from '../images/catalog.js';
 import { ParseError } from '../parsers/parse-error.js';
 import { descriptorOf } from '../environments/names.js';
+import { scrubSecrets } from '../redact/secrets.js';
 
 /**
  * @typedef {{metric: string, unit: string, better: 'higher' | 'lower', samples: number[], warmup: number[]}} MetricSeries
@@ -162,7 +163,9 @@ export function markFailed(cell, e, label, lastStep, profile) {
   cell.step = err.step ?? lastStep;
   const where = `${cell.benchmark} in ${cell.environmentKey} (${cell.distro}), ${label}${cell.step ? `, step ${cell.step}` : ''}`;
   // A line may end in \r\n (an engine's JSON stream): the reason is the first line without it.
-  const lines = err.message.split(/\r?\n/);
+  // The error carries what the tool printed, which may hold a secret of the run: scrubbed before it is
+  // cut (a cut could leave part of a secret no rule recognizes), and before the run's log shows it.
+  const lines = scrubSecrets(err.message).split(/\r?\n/);
   cell.reason = `${where}: ${bounded(lines[0], MAX_REASON, 'start')}`;
   cell.logTail = bounded(lines.slice(1).join('\n'), MAX_LOG_TAIL, 'end') || undefined;
   if (e instanceof ParseError) cell.reason += ` (raw output kept in ${cell.raw[cell.raw.length - 1] ?? 'raw/'})`;

@@ -8,6 +8,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonFile } from '../results/read-json.js';
 import { validateResults } from '../results/schema.js';
+import { withoutSecrets } from '../redact/secrets.js';
 
 export class ResumeError extends Error {}
 
@@ -48,7 +49,8 @@ export class Checkpoint {
   /** Writes the state as a partial run. @param {RunState} state */
   save(state) {
     if (this.closed) return this.queue;
-    const doc = this.document(state);
+    // Every string without the run's secrets: a reason or a workload's text may hold one (../redact/secrets.js).
+    const doc = withoutSecrets(this.document(state));
     doc.run.state = 'running';
     doc.run.complete = false;
     validateResults(JSON.parse(JSON.stringify(doc)), this.file);

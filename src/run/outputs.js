@@ -7,6 +7,7 @@ import { markdownReport } from '../results/report.js';
 import { modesTerminal } from '../text/modes.js';
 import { costTable } from '../model/job-cost.js';
 import { validateResults } from '../results/schema.js';
+import { withoutSecrets } from '../redact/secrets.js';
 import { readRun } from '../reading/read-run.js';
 import { answerTerminal, problemLines } from '../text/answer.js';
 import { textTable, wrap } from '../text/tables.js';
@@ -15,10 +16,13 @@ import { textTable, wrap } from '../text/tables.js';
 
 /**
  * Validates the document, then writes results.json (write-then-rename: a reader never sees half a file)
- * and the Markdown and HTML reports next to it, from the run's Reading, which it returns.
- * @param {string} outDir @param {string} file @param {ResultsDocument} results
+ * and the Markdown and HTML reports next to it, from the run's Reading, which it returns. Every string of
+ * the document is written without the run's secrets.
+ * @param {string} outDir @param {string} file @param {ResultsDocument} assembled
  */
-export async function writeOutputs(outDir, file, results) {
+export async function writeOutputs(outDir, file, assembled) {
+  // Every string without the run's secrets, and the reports made from that (../redact/secrets.js).
+  const results = withoutSecrets(assembled);
   validateResults(JSON.parse(JSON.stringify(results)), file);
   await mkdir(outDir, { recursive: true });
   await writeFile(`${file}.tmp`, JSON.stringify(results, null, 2) + '\n');

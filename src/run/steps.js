@@ -15,6 +15,7 @@ import { duration } from './progress.js';
 import { killWatch, stepLabel } from './kills.js';
 import { faultNotes } from './fault-notes.js';
 import { logText } from '../text/escape.js';
+import { scrubSecrets } from '../redact/secrets.js';
 
 /** How many lines of a failed step's output the terminal shows (report.md shows more, results.json keeps more). */
 const TERMINAL_TAIL_LINES = 12;
@@ -278,7 +279,8 @@ function measureContext(step, cell, run) {
       currentStep = name;
       await mkdir(rawDir, { recursive: true });
       const file = path.join(rawDir, `${prefix}-${name}.txt`);
-      await writeFile(file, text);
+      // What a tool printed may hold a secret of the run (a build that echoes its secret): never kept.
+      await writeFile(file, scrubSecrets(text));
       // A step run once more (after a kill) writes the same files again.
       const rel = path.relative(run.outDir, file);
       if (!cell.raw.includes(rel)) cell.raw.push(rel);

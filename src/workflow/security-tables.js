@@ -25,7 +25,7 @@ const END = '<!-- end of security tables -->';
 /** What each uploaded artifact holds, by the start of its name (expressions left out). */
 const ARTIFACT_NOTES = {
   'shard-':
-    "one bench job's folder as the runner wrote it: `results.json` (measurements, hardware facts, engine versions, run options), `report.md`, `report.html`, `raw/` (logs and tool outputs); the runner's host and runner names and labels left out by `redact`",
+    "one bench job's folder as the runner wrote it: `results.json` (measurements, hardware facts, engine versions, run options), `report.md`, `report.html`, `raw/` (logs and tool outputs); no secret the run was given, nor anything shaped like one (scrubbed as it is written); the runner's host and runner names and labels, and e-mail addresses, left out by `redact`",
   results:
     'each run merged from its shards, the same files; written on a GitHub-hosted runner from untrusted shard artifacts (bounded, validated), identity left out by `redact`',
   'comparison-report':

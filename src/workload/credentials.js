@@ -2,9 +2,10 @@
 // workflow's `env:`), never values. Checked when the workload is loaded (every variable named is set),
 // so a missing secret is refused before anything runs; the error names the variable, never a value.
 // The values are read only where the job logs in (`docker login --password-stdin` into the run's own
-// DOCKER_CONFIG), and masked in GitHub Actions' logs. The job's commands get no variable of the run's
-// environment but PATH and HOME (../engine/cli.js): a step sees the login, not the secret.
-import * as core from '@actions/core';
+// DOCKER_CONFIG), and made secrets of the run (../redact/secrets.js: scrubbed from its raw output, reasons and
+// results in every form a tool prints them, and masked in GitHub Actions' logs). The job's commands get no
+// variable of the run's environment but PATH and HOME (../engine/cli.js): a step sees the login, not the secret.
+import { knowCredential, knowSecret } from '../redact/secrets.js';
 
 /**
  * @typedef {{ address: string, username: { env: string }, password: { env: string },
@@ -54,8 +55,9 @@ export function checkCredentials(w, where, fail, env = process.env) {
 }
 
 /**
- * The credentials, read from the environment and masked in GitHub Actions' logs (the runner then replaces
- * them with *** wherever a later line of the job would show them).
+ * The credentials, read from the environment and made secrets of the run: scrubbed from what it writes,
+ * and masked in GitHub Actions' logs (the runner then replaces them with *** wherever a later line of the
+ * job would show them), each password with `user:password`, as they are and base64 encoded.
  * @param {{ registries?: WorkloadRegistry[] }} w @param {NodeJS.ProcessEnv} [env]
  * @returns {Credential[]}
  */
@@ -65,13 +67,13 @@ export function readCredentials(w, env = process.env) {
     username: String(env[r.username.env] ?? ''),
     password: String(env[r.password.env] ?? ''),
   }));
-  if (env.GITHUB_ACTIONS === 'true') for (const c of out) core.setSecret(c.password);
+  for (const c of out) knowCredential(c.username, c.password, env);
   return out;
 }
 
 /**
  * The values of a build's secrets, by variable name, for the build's environment only (the build gets
- * `--secret id=ID,env=VAR`: the value is on no command line), masked in GitHub Actions' logs.
+ * `--secret id=ID,env=VAR`: the value is on no command line), made a secret of the run (see readCredentials).
  * @param {{ secrets?: { id: string, env: string }[] }} build @param {NodeJS.ProcessEnv} [env]
  * @returns {Record<string, string>}
  */
@@ -80,7 +82,7 @@ export function buildSecretEnv(build, env = process.env) {
   const out = {};
   for (const s of build.secrets ?? []) {
     out[s.env] = String(env[s.env] ?? '');
-    if (env.GITHUB_ACTIONS === 'true') core.setSecret(out[s.env]);
+    knowSecret(out[s.env], env);
   }
   return out;
 }

@@ -1,5 +1,7 @@
 // What a failed command of a job says: the cell's reason on its first line (the exit status or the limit
-// it reached, and the line that says why), then the bounded tail of its output.
+// it reached, and the line that says why), then the bounded tail of its output. The run's secrets are
+// scrubbed first (../redact/secrets.js): a line cut through a secret would keep a part no rule recognizes.
+import { scrubSecrets } from '../redact/secrets.js';
 
 /** @typedef {import('../engine/cli.js').CliResult} CliResult */
 
@@ -7,18 +9,19 @@
  * What a command of the job came to: null for a success, else the error that fails the job. A command that
  * exited 0 but left a process running (a step's `server &`) is no success: the run ended that process, so
  * what the step started did not run to its end, and on a runner it would have outlived the job.
- * @param {string} step @param {string} command @param {CliResult} r
+ * @param {string} step @param {string} command @param {CliResult} result
  * @param {string} [limit] the limit it ran under, named when it reached it ("the step limit of 20m (timeout.step)")
  */
-export function stepError(step, command, r, limit) {
-  if (r.timedOut) return failed(step, command, r, limit ?? 'its time limit');
-  if (r.exitCode !== 0) return failed(step, command, r);
-  if (!r.leftRunning.length) return null;
+export function stepError(step, command, result, limit) {
+  if (result.timedOut) return failed(step, command, result, limit ?? 'its time limit');
+  if (result.exitCode !== 0) return failed(step, command, result);
+  if (!result.leftRunning.length) return null;
+  const r = scrubbed(result);
   const n = r.leftRunning.length;
   const shown = r.leftRunning.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
   return Object.assign(
     new Error(
-      `step ${step}: \`${command.slice(0, 300)}\` exited 0 but left ${n} process${n === 1 ? '' : 'es'} running (${shown}), ended by the run. ` +
+      `step ${step}: \`${scrubSecrets(command).slice(0, 300)}\` exited 0 but left ${n} process${n === 1 ? '' : 'es'} running (${shown}), ended by the run. ` +
         "A step's processes end with it: wait for background work in the step (`wait`), or stop what it started before it ends",
     ),
     { step },
@@ -33,10 +36,11 @@ export const MAX_LINE = 500;
  * A failed command in the job's own words: its exit status (or the limit it reached) and the line that says
  * why on the first line (a cell's reason), then the last lines of its stderr, then of its stdout: the
  * docker CLI, compose and a step's own tools say why on stderr, after progress lines on stdout.
- * @param {string} step @param {string} command @param {CliResult} r
+ * @param {string} step @param {string} command @param {CliResult} result
  * @param {string} [limit] the limit it reached, when it was ended for it
  */
-export function failed(step, command, r, limit) {
+export function failed(step, command, result, limit) {
+  const r = scrubbed(result);
   // The docker CLI and compose say why at the end, after progress lines and before usage hints: the last
   // line that names an error, else the last line.
   const lines = (r.stderr.trim() || r.stdout.trim()).split('\n').filter((l) => l.trim() && !/^\(killed: /.test(l));
@@ -69,7 +73,20 @@ export function failed(step, command, r, limit) {
     ? `did not end within ${limit}, so the run ended it (exit ${r.exitCode}); its last words: ${said}`
     : `exited ${r.exitCode}: ${said}`;
   return Object.assign(
-    new Error(`step ${step}: \`${command.slice(0, 300)}\` ${how}\n${tail.join('\n') || '(no output)'}${note}`),
+    new Error(
+      `step ${step}: \`${scrubSecrets(command).slice(0, 300)}\` ${how}\n${tail.join('\n') || '(no output)'}${note}`,
+    ),
     { step },
   );
 }
+
+/**
+ * A command's output and the processes it left, without the run's secrets: scrubbed before any cut.
+ * @param {CliResult} r @returns {CliResult}
+ */
+const scrubbed = (r) => ({
+  ...r,
+  stdout: scrubSecrets(r.stdout),
+  stderr: scrubSecrets(r.stderr),
+  leftRunning: r.leftRunning.map((l) => scrubSecrets(l)),
+});

@@ -1,6 +1,7 @@
 // A job's registry logins, made before it pulls as a runner's job makes them.
 import { dockerLogin, storeLogin } from '../engine/cli.js';
 import { capability } from '../environments/environment.js';
+import { scrubSecrets } from '../redact/secrets.js';
 
 /** @typedef {import('../environments/environment.js').JobEngine} JobEngine */
 /** @typedef {import('./shared.js').Shared} Shared */
@@ -30,7 +31,7 @@ export async function logIn(env, engine, s, ctx) {
     }
     const r = await dockerLogin({ socket: engine.socket, config: s.config, ...login, timeoutMs: ctx.clock.limit().ms });
     if (r.exitCode !== 0) {
-      const said = (r.stderr.trim().split('\n').at(-1) ?? '').slice(0, 300);
+      const said = (scrubSecrets(r.stderr).trim().split('\n').at(-1) ?? '').slice(0, 300);
       throw Object.assign(new Error(`step login: docker login ${login.address} failed (exit ${r.exitCode}): ${said}`), {
         step: 'login',
       });

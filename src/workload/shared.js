@@ -9,6 +9,7 @@ import path from 'node:path';
 import { cliConfig } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
 import { startRegistry } from '../engine/registry.js';
+import { knowCredential } from '../redact/secrets.js';
 import { readCredentials } from './credentials.js';
 import { restoreImages } from './ledger.js';
 import { certsFolder, trustOf } from './registry-trust.js';
@@ -105,6 +106,9 @@ async function makeShared(w, tracker, registryImage) {
       users: standIn,
     });
     s.registryLogin = standIn[0] ?? s.registry.credential;
+    // The run's own passwords are secrets too: a step given the logins (`registries: true`) can print
+    // its docker config, whose `auth` is `user:password` in base64.
+    for (const u of s.registry.users) knowCredential(u.username, u.password);
     for (const image of seeds) {
       const ref = parseReference(image.name);
       const digest = await s.registry.seed(/** @type {string} */ (image.seed), `${ref.path}:${ref.tag ?? 'latest'}`);

@@ -109,3 +109,50 @@ test("publish keeps run.args' file and folder options by their names alone: no a
   // The results file itself keeps them (run --resume reads the workload file again from its path).
   assert.equal(JSON.parse(readFileSync(file, 'utf8')).run.args.out, '/home/runner/work/_temp/dind-bench/results');
 });
+
+/** The one run document the history in `dir` holds. @param {string} dir @returns {any} */
+function publishedRun(dir) {
+  const runs = readdirSync(path.join(dir, 'runs'), { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.json') && !f.endsWith('catalog.json'),
+  );
+  return JSON.parse(readFileSync(path.join(dir, 'runs', runs[0]), 'utf8'));
+}
+
+test('publish --redact all: the host and runner names inside any text, in any case; a runner named like an environment renames no series', () => {
+  const r = fixture();
+  r.host.hostname = SECRETS[0];
+  // A runner named like one of the environments: its name goes from free text, not from the series' names.
+  r.runner.name = 'native';
+  r.cells[0].reason = `step printed ${SECRETS[0].toUpperCase()} on runner NATIVE`;
+  r.cells[0].logTail = `hostname: Secret-Host-7\n${SECRETS[0]}`;
+  const file = path.join(tmpDir('redact-text-runs'), 'results.json');
+  writeFileSync(file, JSON.stringify(r));
+  const history = tmpDir('redact-text-history');
+  const p = runCli(['publish', file, '--history', history, '--redact', 'all']);
+  assert.equal(p.status, 0, p.stderr);
+  assert.ok(!allText(history).some((t) => t.toLowerCase().includes(SECRETS[0])), 'the host name in no case');
+  const doc = publishedRun(history);
+  assert.equal(doc.cells[0].reason, 'step printed redacted on runner redacted');
+  assert.equal(doc.cells[0].logTail, 'hostname: redacted\nredacted');
+  const keys = (/** @type {any} */ d) => ({
+    cells: d.cells.map((/** @type {any} */ c) => [c.benchmark, c.environment, c.environmentKey, c.raw]),
+    environments: d.environments.map((/** @type {any} */ e) => [e.key, e.name]),
+    env: d.run.args.env,
+  });
+  assert.deepEqual(keys(doc), keys(r), 'series, raw files and options as they were');
+  validateResults(doc, 'published');
+});
+
+test("whatever --redact says, what is shaped like a secret is not published: a URL's userinfo, a key block", () => {
+  const r = fixture();
+  r.cells[0].reason = 'pull https://ci:pw-0x5f3a9@registry.example/v2/ refused';
+  r.cells[0].logTail = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN\n-----END PRIVATE KEY-----';
+  const file = path.join(tmpDir('redact-shape-runs'), 'results.json');
+  writeFileSync(file, JSON.stringify(r));
+  const history = tmpDir('redact-shape-history');
+  const p = runCli(['publish', file, '--history', history, '--redact', 'none']);
+  assert.equal(p.status, 0, p.stderr);
+  const text = allText(history).join('\n');
+  for (const s of ['pw-0x5f3a9', 'MIIEvQIBADAN']) assert.ok(!text.includes(s), s);
+  assert.equal(publishedRun(history).cells[0].reason, 'pull https://***@registry.example/v2/ refused');
+});

@@ -18,8 +18,16 @@ import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PLANTED = { host: 'build-host-17.corp.example', name: 'arc-runner-x7k2p', label: 'gpu-pool-secret' };
+// Issue 52: the host name written in a failed cell's text in another case, an e-mail address in the reports
+// and raw/, and secrets' shapes (a URL's userinfo, a private key), which are never published, whatever redact says.
+const WRITTEN = { upper: PLANTED.host.toUpperCase(), email: 'dev.person@mail.example' };
+const SECRET = { password: 's3cr3t-Pw-91', key: 'MHcCAQEEIKq7' };
+const URL_WITH_PASSWORD = `https://ci-bot:${SECRET.password}@registry.corp.example/v2/`;
+const KEY = `-----BEGIN EC PRIVATE KEY-----\n${SECRET.key}\n-----END EC PRIVATE KEY-----`;
 const BENCH = parse(readFileSync(path.join(ROOT, '.github/workflows/bench.yml'), 'utf8'));
 const EXPRESSION = "${{ inputs.redact || vars.DIND_BENCH_REDACT || 'all' }}";
+
+const EVERYTHING = [...Object.keys(PLANTED), ...Object.keys(WRITTEN), ...Object.keys(SECRET)];
 
 /** A run's folder as `dind-bench run --out` leaves it, with the identity planted everywhere it goes. */
 function runFolder() {
@@ -28,12 +36,17 @@ function runFolder() {
   r.runner.name = PLANTED.name;
   r.runner.labels = ['self-hosted', 'linux', PLANTED.label];
   r.run.args = { ...r.run.args, runnerLabels: ['self-hosted', 'linux', PLANTED.label] };
+  r.cells[0].reason = `the step printed ${WRITTEN.upper} and ${URL_WITH_PASSWORD}`;
+  r.cells[0].logTail = `hostname: ${PLANTED.host}\nmail ${WRITTEN.email}\n${KEY}`;
   const dir = tmpDir('redact-run');
   writeFileSync(path.join(dir, 'results.json'), JSON.stringify(r));
-  writeFileSync(path.join(dir, 'report.md'), runMarkdown(r));
+  writeFileSync(path.join(dir, 'report.md'), `${runMarkdown(r)}\nAsk ${WRITTEN.email}\n`);
   writeFileSync(path.join(dir, 'report.html'), runHtml(r));
   mkdirSync(path.join(dir, 'raw'));
-  writeFileSync(path.join(dir, 'raw', 'engine.log'), `runner ${PLANTED.name} on ${PLANTED.host} (${PLANTED.label})\n`);
+  writeFileSync(
+    path.join(dir, 'raw', 'engine.log'),
+    `runner ${PLANTED.name} on ${PLANTED.host} (${PLANTED.label})\n${WRITTEN.upper} ${WRITTEN.email} ${URL_WITH_PASSWORD}\n${KEY}\n`,
+  );
   return dir;
 }
 
@@ -44,7 +57,7 @@ function found(dir) {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) =>
     statSync(path.join(dir, f)).isFile(),
   );
-  for (const [what, s] of Object.entries(PLANTED)) {
+  for (const [what, s] of Object.entries({ ...PLANTED, ...WRITTEN, ...SECRET })) {
     const hits = files.filter((f) => readFileSync(path.join(dir, f), 'utf8').includes(s));
     if (hits.length) out[what] = hits;
   }
@@ -77,7 +90,7 @@ test("the workflow passes redact to the run action, the bench job's upload and t
 test('redact all: the shard artifact, the results artifact, summaries, outputs, comment, comparison report, history and site hold no runner identity', () => {
   // bench job: the run action's redaction (as its step runs it), then Partial results before the upload.
   const shard = runFolder();
-  assert.deepEqual(Object.keys(found(shard)), ['host', 'name', 'label'], 'planted');
+  assert.deepEqual(Object.keys(found(shard)), [...EVERYTHING], 'planted');
   const cli = runCli(['redact', shard, '--redact', 'all']);
   assert.equal(cli.status, 0, cli.stderr);
   const partial = runFolder();
@@ -119,10 +132,14 @@ test('with redact none (the control) the identity is in the artifacts, the summa
   const shard = runFolder();
   const cli = runCli(['redact', shard, '--redact', 'none']);
   assert.equal(cli.status, 0, cli.stderr);
-  assert.deepEqual(Object.keys(found(shard)), ['host', 'name', 'label']);
+  assert.deepEqual(Object.keys(found(shard)), [...EVERYTHING]);
   const c = compareAll(path.join(shard, 'results.json'));
   assert.ok(found(c.dir).name, 'the runner name is in the summary or the comment');
-  assert.deepEqual(Object.keys(found(publishAndBuild(runFolder(), 'none'))), ['host', 'name', 'label']);
+  // Secrets' shapes are not published even so.
+  assert.deepEqual(Object.keys(found(publishAndBuild(runFolder(), 'none'))), [
+    ...Object.keys(PLANTED),
+    ...Object.keys(WRITTEN),
+  ]);
 });
 
 /** compare-all.sh as the compare action runs it (its outputs, summary, out folder and log in one folder). */

@@ -158,6 +158,13 @@ test('in GitHub Actions the password is masked (::add-mask::) and the user name 
   );
   assert.equal(out.status, 0, out.stderr);
   assert.match(out.stdout, /^::add-mask::s3cr3t-value$/m);
+  // Its base64 forms too, and those of `user:password` (a docker config's auth): the runner masks only the value.
+  for (const form of [
+    Buffer.from('s3cr3t-value').toString('base64'),
+    Buffer.from('ci-user:s3cr3t-value').toString('base64'),
+    Buffer.from('ci-user:s3cr3t-value').toString('base64url'),
+  ])
+    assert.ok(out.stdout.split('\n').includes(`::add-mask::${form}`), form);
   assert.ok(!out.stdout.includes('ci-user'));
   // Outside Actions nothing is printed.
   assert.deepEqual(
