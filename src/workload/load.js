@@ -76,7 +76,7 @@ export async function loadWorkload(file) {
       `${where}: field /compose/file`,
       (m) => new WorkloadError(m),
     );
-  adoptPassedSecrets(namedVariables(checked), (m) => new WorkloadError(m));
+  await adoptPassedSecrets(namedVariables(checked), (m) => new WorkloadError(m));
   checkCredentials(checked, where, (m) => new WorkloadError(m));
   await checkTrust(checked, dir, rootDir, where, (m) => new WorkloadError(m));
   return { ...checked, file: path.resolve(file), dir, rootDir };

@@ -7,7 +7,6 @@
 // password, its build secrets, a CA given by variable) are taken from it, each masked in the job's log; the
 // map leaves the process environment when the command starts (holdPassedSecrets), so no child process and
 // no file sees it. A variable already set wins: the `run` action's own `env:` stays the first way.
-import * as core from '@actions/core';
 
 /** The variable the bench job passes the secrets in. */
 export const PASSED_SECRETS = 'DIND_BENCH_WORKLOAD_SECRETS';
@@ -52,9 +51,9 @@ export function holdPassedSecrets(env = process.env) {
  * Sets each named variable that is not set yet from the passed map, masks it, and returns the names it set.
  * Throws (through `fail`) on a map that is not a JSON object of strings, naming the secret, never a value.
  * @param {string[]} names @param {(message: string) => Error} fail @param {NodeJS.ProcessEnv} [env]
- * @returns {string[]}
+ * @returns {Promise<string[]>}
  */
-export function adoptPassedSecrets(names, fail, env = process.env) {
+export async function adoptPassedSecrets(names, fail, env = process.env) {
   holdPassedSecrets(env);
   if (!held) return [];
   const passed = secretsOf(held, fail);
@@ -62,7 +61,8 @@ export function adoptPassedSecrets(names, fail, env = process.env) {
   for (const name of names) {
     if (env[name] || !passed.has(name)) continue;
     const value = /** @type {string} */ (passed.get(name));
-    if (env.GITHUB_ACTIONS === 'true') core.setSecret(value);
+    // @actions/core only where it masks: the command line's start (--help) loads no more than it needs.
+    if (env.GITHUB_ACTIONS === 'true') (await import('@actions/core')).setSecret(value);
     env[name] = value;
     set.push(name);
   }

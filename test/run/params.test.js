@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { fio } from '../../src/benchmarks/fio.js';
 import { ConfigError, paramsFor, validateParamOverrides } from '../../src/run/params.js';
 import { estimateRun } from '../../src/run/estimate.js';
 import { makePlan } from '../../src/run/plan.js';
@@ -21,7 +22,8 @@ const file = (/** @type {string} */ name, /** @type {string} */ text) => {
 describe('parameter overrides', () => {
   test('valid overrides replace only the named parameters', () => {
     const o = validateParamOverrides({ fio: { size: '64M' }, 'stress-ng': { seconds: 5 } }, 'c.json');
-    assert.deepEqual(paramsFor('fio', 'quick', o), { size: '64M', seconds: 0.2 });
+    assert.deepEqual(paramsFor('fio', 'quick', o), { ...fio.params.quick, size: '64M' });
+    assert.equal(paramsFor('fio', 'quick', o).seconds, 0.2);
     assert.deepEqual(paramsFor('stress-ng', 'standard', o), {
       seconds: 5,
       workers: 0,

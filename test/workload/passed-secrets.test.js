@@ -18,7 +18,7 @@ import { runCli } from '../helpers/run-cli.js';
 const fail = (/** @type {string} */ m) => new Error(m);
 const NETRC = 'machine proxy.internal login ci password s3cr3t-netrc-value';
 
-test('the map sets the variables the workload names that are not set, and nothing else', () => {
+test('the map sets the variables the workload names that are not set, and nothing else', async () => {
   const names = namedVariables({
     registries: [{ username: { env: 'REG_USER' }, password: { env: 'REG_PW' }, ca: { env: 'REG_CA' } }],
     builds: [{ secrets: [{ env: 'GO_NETRC' }] }],
@@ -31,13 +31,13 @@ test('the map sets the variables the workload names that are not set, and nothin
   };
   holdPassedSecrets(env);
   assert.equal(env[PASSED_SECRETS], undefined, 'the map left the environment');
-  assert.deepEqual(adoptPassedSecrets(names, fail, env), ['GO_NETRC']);
+  assert.deepEqual(await adoptPassedSecrets(names, fail, env), ['GO_NETRC']);
   assert.equal(env.GO_NETRC, NETRC);
   assert.equal(env.REG_PW, 'from-env', "the run action's own env: wins");
   assert.equal(env.OTHER, undefined, 'a secret the workload does not name is not taken');
 });
 
-test('a map that is not a JSON object of strings is refused, naming the secret and never a value', () => {
+test('a map that is not a JSON object of strings is refused, naming the secret and never a value', async () => {
   for (const [text, said] of [
     ['{"GO_NETRC": s3cr3t', /DIND_BENCH_SECRETS .*: not JSON$/],
     ['["s3cr3t"]', /: not a JSON object$/],
@@ -46,7 +46,7 @@ test('a map that is not a JSON object of strings is refused, naming the secret a
   ]) {
     /** @type {NodeJS.ProcessEnv} */
     const env = { [PASSED_SECRETS]: /** @type {string} */ (text) };
-    assert.throws(
+    await assert.rejects(
       () => adoptPassedSecrets(['GO_NETRC'], fail, env),
       (/** @type {Error} */ e) => /** @type {RegExp} */ (said).test(e.message) && !e.message.includes('s3cr3t'),
       String(text).slice(0, 40),
