@@ -23,6 +23,11 @@ cd "$(dirname "$0")/.."
 # shellcheck source=.ci/e2e-lib.sh
 . .ci/e2e-lib.sh
 e2e_begin "consumer e2e" consumer
+# The workflow outputs join their words with a no-break space (src/compare/outputs.js: one shell word, so
+# `W=${{ }}` runs nothing): a pattern over an output's words allows it where it allows a space, in a UTF-8
+# locale (one character) or the C one (two bytes).
+nbsp=$'\xc2\xa0'
+sp="[ $nbsp]+"
 
 # The suite as a repository, released by docs/releasing.md's step 3 (run here on a local clone), then
 # one commit more: the commit a caller pins by SHA in the gate run.
@@ -93,9 +98,11 @@ git -C "$tmp/gate" rm -q .github/workflows/bench.yml .github/workflows/custom.ym
 sed -i "s|reusable-bench.yml@v1|reusable-bench.yml@$pinned|" "$tmp/gate/.github/workflows/upgrade-gate.yml"
 git -C "$tmp/gate" -c user.name=consumer -c user.email=consumer@localhost commit -q -am "pin dind-bench by SHA"
 
-# act's offline settings: jobs on this host, the suite's stand-in for every remote action it pins, the
-# suite's repository for the workflow's fetch of its own commit, and the OIDC stand-in.
+# act's offline settings: jobs on this host (standing in for GitHub-hosted runners too, as .actrc says to
+# the jobs holding write tokens), the suite's stand-in for every remote action it pins, the suite's
+# repository for the workflow's fetch of its own commit, and the OIDC stand-in.
 args=(--platform self-hosted=-self-hosted --platform ubuntu-latest=-self-hosted --no-cache-server
+  --env RUNNER_ENVIRONMENT=github-hosted
   --action-cache-path "$tmp/act" --env "DIND_BENCH_SUITE_GIT=file://$tmp/suite"
   --env ACTIONS_ID_TOKEN_REQUEST_TOKEN=stand-in
   --local-repository "dind-bench/dind-bench@v1=$tmp/at-v1"
@@ -143,7 +150,7 @@ grep -Eq "job +(regression|improvement|equivalent ±[0-9]+%|inconclusive) +[+-][
 grep -Eq "dind-bench verdict: (regression|improvement|equivalent|inconclusive) \([0-9]+ regressed" "$tmp/act.log" \
   || fail "the caller's gate job did not read the reusable workflow's outputs"
 # ... and the cost per job of its own workload (the outputs cost and cost-per-1000-jobs).
-grep -Eq "dind-bench cost per job: Your job, workload\.consumer-job, debian, costs [+-][0-9.,]+ s .* \(USD -?[0-9]+\.[0-9]{2} per 1,000 jobs\)" \
+grep -Eq "dind-bench cost per job: Your${sp}job,${sp}workload\.consumer-job,${sp}debian,${sp}costs${sp}[+-][0-9.,]+${sp}s${sp}.* \(USD -?[0-9]+\.[0-9]{2} per 1,000 jobs\)" \
   "$tmp/act.log" || fail "the caller's gate job did not read the cost per job from the reusable workflow's outputs"
 [ -f "$tmp/out/history/index.json" ] || fail "no history written"
 [ -f "$tmp/out/site/index.html" ] || fail "no site built"
@@ -205,7 +212,7 @@ gate_run() { # NAME DRY_RUN
   [ -n "$gate_results" ] || fail "the gate run wrote no results"
   [ "$(jq -r .suite.commit "$gate_results")" = "$pinned" ] \
     || fail "the suite that ran in the gate was not the pinned commit ($(jq -r .suite.commit "$gate_results"))"
-  grep -Eq "::set-output:: worst=sysbench [^ ]+ on dind@26\.1/debian \+[0-9.]+%" "$tmp/act.log" \
+  grep -Eq "::set-output:: worst=sysbench${sp}[^ $nbsp]+${sp}on${sp}dind@26\.1/debian${sp}\+[0-9.]+%" "$tmp/act.log" \
     || fail "the workflow's outputs do not name a regression of dind@26.1"
   leftover=$(owned)
   [ -z "$leftover" ] || fail "the gate run left engine objects behind: $leftover"
@@ -214,7 +221,7 @@ gate_run() { # NAME DRY_RUN
 gate_run gate-read true
 # The rollout job prints its answer in a step that succeeds and fails in the next: act (0.2.89) returns from a
 # failed host step before copying its last output, so a line printed by the failing step itself can be lost.
-grep -Eq "upgrade gate: regression \([1-9][0-9]* regressed; worst: sysbench [^ ]+ on dind@26\.1" "$tmp/act.log" \
+grep -Eq "upgrade gate: regression \([1-9][0-9]* regressed; worst: sysbench${sp}[^ $nbsp]+${sp}on${sp}dind@26\.1" "$tmp/act.log" \
   || fail "the caller's later job did not read a regression of dind@26.1 from the workflow's outputs"
 grep -q "the candidate regressed, or the run could not tell: not rolling out" "$tmp/act.log" || fail "the caller's rollout job did not stop"
 grep -q "Job 'rollout' failed" "$tmp/act.log" || fail "the caller's rollout job did not fail"

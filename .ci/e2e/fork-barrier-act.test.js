@@ -5,13 +5,26 @@
 // the default branch. Checked on the generated file as written, then run by act (the real expression
 // evaluator of a runner, jobs on this host): a caller of reusable-bench.yml triggered by each event a fork
 // can cause fails in `guard` naming the event, and no other job starts; the admitted events pass the guard.
+// The other barrier, for the jobs holding write tokens (issue 52): on a runner that does not say it is
+// GitHub-hosted (a self-hosted runner carrying a GitHub-hosted label), bench.yml's publish job stops at its
+// first step, before its first git command.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { TARGET } from '../../src/workflow/reusable.js';
+import { parse } from 'yaml';
+import { HOSTED_ONLY_STEP, SOURCE, TARGET } from '../../src/workflow/reusable.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'dind-bench-fork-barrier-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -176,8 +189,112 @@ test(
       const { log, started } = actRunSaying(event, payload, 'on an admitted ref: admitted', vars);
       assert.doesNotMatch(log, /❗\s+::error title=dind-bench fork barrier/, name);
       assert.ok(log.includes(`dind-bench: started by ${event} on `), `${name}\n${log}`);
-      // The next job starts (it then stops for want of an OIDC token service under act: not this test's matter).
+      // The next job starts (it then stops: this act run says no runner is GitHub-hosted, and act has no OIDC
+      // token service; neither is this test's matter).
       assert.deepEqual(started.slice(0, 2), ['guard', 'suite'], `${name}\n${log}`);
     }
+  },
+);
+
+/** .actrc's offline stand-in for each remote action the workflow pins (act fetches them before the first step). */
+const OFFLINE_ACTIONS = readFileSync(new URL('../../.actrc', import.meta.url), 'utf8')
+  .split('\n')
+  .flatMap((l) => /^--local-repository (\S+)=\.github\/act\/offline-action$/.exec(l)?.[1] ?? [])
+  .flatMap((a) => [
+    '--local-repository',
+    `${a}=${new URL('../../.github/act/offline-action', import.meta.url).pathname}`,
+  ]);
+
+/**
+ * bench.yml's publish job as written, alone (without the jobs it waits for and its condition on them), run
+ * by act on this host for a dispatch on the default branch, with `RUNNER_ENVIRONMENT` as given (absent when
+ * null) and a `git` on PATH that records every call. Returns act's exit status, its log, the steps it
+ * started and the git calls.
+ * @param {string | null} runnerEnvironment
+ */
+function publishAlone(runnerEnvironment) {
+  const repo = mkdtempSync(path.join(tmp, 'publish-'));
+  mkdirSync(path.join(repo, '.github/workflows'), { recursive: true });
+  const bench = parse(readFileSync(SOURCE, 'utf8'));
+  const publish = { ...bench.jobs.publish };
+  for (const key of ['needs', 'if', 'environment']) delete publish[key];
+  const workflow = { name: 'publish', on: ['workflow_dispatch'], permissions: bench.permissions, env: bench.env };
+  writeFileSync(path.join(repo, '.github/workflows/publish.yml'), JSON.stringify({ ...workflow, jobs: { publish } }));
+  const git = (/** @type {string[]} */ ...a) => spawnSync('git', ['-C', repo, ...a], { stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-qm', 'publish');
+  const eventFile = `${repo}.json`;
+  writeFileSync(eventFile, JSON.stringify({ ...REPOSITORY, ref: 'refs/heads/main', inputs: {} }));
+  // A git that records each call, then is the real one.
+  const shims = `${repo}-shims`;
+  const calls = `${repo}-git-calls`;
+  mkdirSync(shims);
+  const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+  writeFileSync(path.join(shims, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\nexec '${real}' "$@"\n`);
+  chmodSync(path.join(shims, 'git'), 0o755);
+  const home = `${repo}-home`;
+  mkdirSync(home);
+  // Only what this call says: never this process's token service, or its own RUNNER_ENVIRONMENT.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('ACTIONS_ID_TOKEN_') && k !== 'RUNNER_ENVIRONMENT'),
+  );
+  const r = spawnSync(
+    'act',
+    [
+      'workflow_dispatch',
+      '-e',
+      eventFile,
+      '-W',
+      '.github/workflows/publish.yml',
+      '--platform',
+      'ubuntu-latest=-self-hosted',
+      '--no-cache-server',
+      '--action-cache-path',
+      path.join(home, 'act'),
+      ...OFFLINE_ACTIONS,
+      ...(runnerEnvironment === null ? [] : ['--env', `RUNNER_ENVIRONMENT=${runnerEnvironment}`]),
+    ],
+    {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...env, PATH: `${shims}:${process.env.PATH}`, HOME: home, XDG_CACHE_HOME: home, XDG_CONFIG_HOME: home },
+      timeout: 120_000,
+    },
+  );
+  const log = `${r.stdout}${r.stderr}`;
+  const steps = [...log.matchAll(/^\[[^\]]+\] ⭐ Run Main (.+)$/gm)].map((m) => m[1].trim());
+  const gitCalls = existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean) : [];
+  return { status: r.status, log, steps, gitCalls };
+}
+
+test(
+  "a job holding a write token (bench.yml's publish) on a runner that does not say it is GitHub-hosted fails at its first step, before its first git command (act)",
+  { skip: noAct },
+  () => {
+    const publish = parse(readFileSync(SOURCE, 'utf8')).jobs.publish;
+    assert.deepEqual(publish.steps[0], HOSTED_ONLY_STEP, 'publish opens with the hosted-only step');
+    for (const kind of ['self-hosted', null]) {
+      const said = `RUNNER_ENVIRONMENT=${kind ?? 'unset'}.`;
+      // act can drop the last lines a failed step printed (actRunSaying): taken again, at most three times.
+      let run = publishAlone(kind);
+      for (let i = 1; i < 3 && !run.log.includes(said); i++) run = publishAlone(kind);
+      const { status, log, steps, gitCalls } = run;
+      assert.notEqual(status, 0, `${kind}: act succeeded\n${log}`);
+      assert.match(log, /❗\s+::error title=dind-bench hosted runner::refused: this job holds a write token/, log);
+      assert.ok(log.includes(said), `${kind}: names what the runner said\n${log}`);
+      // Nothing after it: not the checkout (the first git command on GitHub), nor any later step.
+      assert.deepEqual(steps, [HOSTED_ONLY_STEP.name], `${kind}: only the first step ran\n${log}`);
+      assert.deepEqual(gitCalls, [], `${kind}: git ran`);
+    }
+    // The control: on a runner that says github-hosted the step passes and the steps after it start (here
+    // the checkout, then the suite's setup, which this bare repository lacks).
+    const { log, steps } = publishAlone('github-hosted');
+    assert.doesNotMatch(log, /::error title=dind-bench hosted runner/, log);
+    assert.equal(steps[0], HOSTED_ONLY_STEP.name);
+    assert.ok(
+      steps.some((s) => s.startsWith('actions/checkout@')),
+      `the steps after it start: ${JSON.stringify(steps)}\n${log}`,
+    );
   },
 );

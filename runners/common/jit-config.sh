@@ -16,6 +16,10 @@ name=${1:?usage: jit-config.sh NAME LABELS}
 labels=${2:?usage: jit-config.sh NAME LABELS}
 : "${RUNNER_SCOPE:?set RUNNER_SCOPE (the organisation)}"
 # shellcheck source=/dev/null
+. "$(dirname "${BASH_SOURCE[0]}")/labels.sh"
+# Before anything is asked of GitHub: never a GitHub-hosted runner's label.
+refuse_hosted_labels "the runner's labels" "$labels" || exit 1
+# shellcheck source=/dev/null
 . "$(dirname "${BASH_SOURCE[0]}")/github-runners.sh"
 check_credential
 check_runner_setup

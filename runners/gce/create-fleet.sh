@@ -29,6 +29,11 @@ NETWORK=${NETWORK:-dind-bench-runners}
 SUBNET_RANGE=${SUBNET_RANGE:-10.77.0.0/24}
 EGRESS_PORTS=${EGRESS_PORTS:-tcp:443,tcp:80}
 LABELS=${LABELS:-gce}
+# shellcheck source=/dev/null
+. ../common/labels.sh
+# MACHINE_TYPE and LABELS become the runners' labels (broker.sh hands them to jit-config.sh, which checks
+# again): never a GitHub-hosted runner's, refused before anything is created.
+refuse_hosted_labels "MACHINE_TYPE and LABELS" "$MACHINE_TYPE,$LABELS" || exit 2
 if [ "$NETWORK" = default ]; then
   echo "create-fleet.sh: NETWORK=default is the project's shared network (its rules admit SSH, RDP and ICMP from anywhere, and other VMs live there). Runners get a network of their own: unset NETWORK (dind-bench-runners) or name a network only these runners use" >&2
   exit 2

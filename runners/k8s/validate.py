@@ -11,8 +11,8 @@ Kubernetes version below. No network is needed.
     python3 runners/k8s/validate.py --deploy FILE...  your filled-in copies, before `helm install`
 
 Both refuse what would weaken the runners: a repository instead of an organisation, the default runner
-group, the chart's dind mode (its sidecar is the moving tag docker:dind), and a dind sidecar that is not
-pinned by digest. The repository's own files carry named placeholders (OWNER; an image as the mapping
+group, a scale set name or label of GitHub-hosted runners (ubuntu-*, windows-*, macos-*), the chart's dind
+mode (its sidecar is the moving tag docker:dind), and a dind sidecar that is not pinned by digest. The repository's own files carry named placeholders (OWNER; an image as the mapping
 {REPLACE_WITH: IMAGE}, which `helm install` refuses: the chart copies it into the runner scale set, whose
 schema takes only a string there, so the API server rejects it); --deploy refuses every placeholder and every
 image that is not pinned by digest. RUNNER_ALLOW_REPO_SCOPE=1 and RUNNER_ALLOW_DEFAULT_GROUP=1 accept those
@@ -85,6 +85,27 @@ def scope_problems(values):
                 "RUNNER_ALLOW_DEFAULT_GROUP=1 to accept the Default group"
             )
     return problems
+
+
+# The labels of GitHub-hosted runners. A scale set's name is the label jobs reach it by (runs-on), as are
+# its scaleSetLabels (chart 0.12 and later); GitHub compares labels ignoring case.
+HOSTED_LABEL = re.compile(r"^\s*(ubuntu|windows|macos)-", re.IGNORECASE)
+
+
+def label_problems(values):
+    """A scale set name or label of GitHub-hosted runners: jobs meant for GitHub's own machines (those
+    holding write tokens among them) would run on these runners."""
+    named = [("runnerScaleSetName", values.get("runnerScaleSetName"))]
+    labels = values.get("scaleSetLabels")
+    if isinstance(labels, list):
+        named += [(f"scaleSetLabels[{i}]", label) for i, label in enumerate(labels)]
+    return [
+        f"{where} is {str(value)[:100]!r}, a label of GitHub-hosted runners (ubuntu-*, windows-*, macos-*): jobs "
+        "meant for GitHub's own machines, those holding write tokens among them, would run on this scale set. "
+        "Name it after itself, as dind-bench-dind (SECURITY.md, Workflows and runners)"
+        for where, value in named
+        if isinstance(value, str) and HOSTED_LABEL.match(value)
+    ]
 
 
 def is_placeholder(image):
@@ -162,6 +183,7 @@ def check_values(values, deploy):
     if isinstance(values.get("githubConfigSecret"), dict):
         problems.append("githubConfigSecret holds credentials inline; name a Kubernetes secret instead")
     problems += scope_problems(values)
+    problems += label_problems(values)
     if deploy and PLACEHOLDERS.search(str(values.get("githubConfigUrl", ""))):
         problems.append(f"githubConfigUrl {values.get('githubConfigUrl')} still has the placeholder OWNER: "
                         "name your organisation")

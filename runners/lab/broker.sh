@@ -33,6 +33,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=/dev/null
 . "$here/../common/github-runners.sh"
+# shellcheck source=/dev/null
+. "$here/../common/labels.sh"
 spool=/var/lib/dind-bench-runner/jit
 
 # The decision, from facts only (tested on its own: test/workflow/runner-broker.test.js).
@@ -121,6 +123,8 @@ main() {
     echo "broker.sh: set RESET_CMD to a command that reimages and verifies a host (RESET_CMD HOST), or LAB_REUSE=1 to reuse hosts between jobs without isolation (SECURITY.md)" >&2
     exit 2
   fi
+  # LABELS become every host's runner labels: never a GitHub-hosted runner's (jit-config.sh checks again).
+  refuse_hosted_labels LABELS "${LABELS:-}" || exit 2
   export STATE_DIR
   (umask 077 && mkdir -p "$STATE_DIR")
   if [ "${1:-}" = --host ]; then

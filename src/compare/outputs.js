@@ -12,16 +12,23 @@ const ORDER = ['regression', 'inconclusive', 'nothing gated', 'improvement', 'eq
 const MAX_BYTES = 64 * 2 ** 20;
 
 /**
- * The characters an output may hold: ASCII letters, digits, space and `. , : % + - / @ = _`. Each is inert
- * in a POSIX shell (sh, bash: unquoted, in double or in single quotes) and in PowerShell (a bare argument,
- * an expandable "..." or a verbatim '...' string), by their documented rules: no quote of any kind
+ * The characters an output may hold: ASCII letters, digits, `. , : % + - / @ = _` and the no-break space
+ * (U+00A0) between words. Each is inert in a POSIX shell (sh, bash: unquoted, in double or in single
+ * quotes, and after `W=`) and in PowerShell (a bare argument, an expandable "..." or a verbatim '...'
+ * string), by their documented rules. No ASCII space, tab or line break: a caller writing
+ * `W=${{ needs.x.outputs.worst }}` in bash or sh would run the word after the first one as a command (an
+ * assignment before a command word), so an output is one shell word whatever it says: sh and bash split
+ * words only at space, tab and newline, never at U+00A0, which still reads as a space. No quote of any kind
  * (PowerShell also takes the typographic ones, ‘ ’ ‚ ‛ “ ” „, as quotes), no `$` or backtick (expansion,
  * escape), no parentheses, brackets or braces (subexpressions, script blocks, type literals), no `; | & < >`
  * (separators, pipes, redirection), no `#` (a comment would cut the caller's line short), no `* ? ~ !`.
  * Two sequences of allowed characters are not inert in PowerShell and never appear (see clean): an `@` that
  * starts a word (splatting a variable) and `--%` (the stop-parsing token).
  */
-export const OUTPUT_ALPHABET = /^[A-Za-z0-9 .,:%+\-/@=_]*$/;
+export const OUTPUT_ALPHABET = /^[A-Za-z0-9\u00a0.,:%+\-/@=_]*$/;
+
+/** What joins the words of an output (see OUTPUT_ALPHABET): a no-break space, never a word separator in sh. */
+export const NO_BREAK_SPACE = '\u00a0';
 
 /** Characters PowerShell reads as a dash (about_Parsing), and other Unicode a sentence uses, spelt in ASCII. */
 const SPELT = /** @type {Record<string, string>} */ ({
@@ -42,11 +49,12 @@ const SPELT = /** @type {Record<string, string>} */ ({
 
 /**
  * One line, bounded, and inert however a caller writes it into a `run:` step, bash, sh or pwsh (`${{ }}`
- * unquoted, in double or in single quotes; the outputs carry names from untrusted results): of
- * OUTPUT_ALPHABET only. A semicolon becomes a comma, an opening parenthesis or bracket ", " and a closing
- * one ","; an apostrophe inside a word is dropped ("job's" reads "jobs"); a few Unicode signs are spelt out
- * (SPELT); control characters, line separators and bidirectional overrides become spaces, invisible format
- * characters (zero-width, word joiner) nothing; any other character becomes an underscore.
+ * unquoted, in double or in single quotes, or as `W=${{ }}`; the outputs carry names from untrusted
+ * results): of OUTPUT_ALPHABET only, one shell word. A semicolon becomes a comma, an opening parenthesis
+ * or bracket ", " and a closing one ","; an apostrophe inside a word is dropped ("job's" reads "jobs"); a
+ * few Unicode signs are spelt out (SPELT); control characters, line separators and bidirectional overrides
+ * become spaces, invisible format characters (zero-width, word joiner) nothing; any other character
+ * becomes an underscore; last, every space becomes NO_BREAK_SPACE.
  * @param {unknown} s @param {number} [max] characters kept
  */
 export const clean = (s, max = 300) =>
@@ -69,7 +77,10 @@ export const clean = (s, max = 300) =>
     .replace(/,(?:[ ,]*,)+/g, ',')
     .replace(/,(?=\.|$)/g, '')
     .trim()
-    .slice(0, max);
+    .slice(0, max)
+    .trimEnd()
+    // One word for sh and bash: `W=${{ }}` must not make the second word a command.
+    .replace(/ /g, NO_BREAK_SPACE);
 
 /** A finite number with two decimals ("4.22", "-0.35"), else empty. @param {unknown} x */
 const fixed2 = (x) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(2) : '');
@@ -117,7 +128,10 @@ function gateOutputs(docs) {
   const gates = docs.map((d) => d.gate).filter((g) => g && typeof g === 'object');
   if (!gates.length) return { verdict: 'inconclusive', regressions: '0', inconclusive: '0', worst: '', unseen: '' };
   const g = /** @type {import('../reading/gate.js').Gate[]} */ (gates);
-  const verdict = g.map((x) => x.verdict).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0];
+  // A verdict the gate does not give (a comparison document changed on the way) is no answer: inconclusive,
+  // which fails closed, and never its text as an output.
+  const known = g.map((x) => (ORDER.includes(x.verdict) ? x.verdict : 'inconclusive'));
+  const verdict = known.sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0];
   const regressed = g.flatMap((x) => x.regressed ?? []).sort((a, b) => (b.change ?? 0) - (a.change ?? 0));
   const inconclusive = g.flatMap((x) => x.inconclusive ?? []);
   const w = regressed[0];

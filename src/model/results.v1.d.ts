@@ -13,6 +13,10 @@ export type Person = null | {
 export type Name = string;
 export type Text = string;
 /**
+ * a benchmark's or a metric's name: it becomes a key in a history, and a word of the workflow outputs a caller's `run:` step may read, so it is one word of letters, digits and `_ . : / -` (no space, quote or shell character), 1-100 characters, starting with a letter or digit
+ */
+export type SeriesName = string;
+/**
  * an environment of src/environments/ (native, docker, dind, dind-vfs, dood, dind-rootless, ...)
  */
 export type EnvironmentName = string;
@@ -92,8 +96,8 @@ export interface DindBenchResultsOneRun {
      * @maxItems 10000
      */
     questions?: {
-      benchmark: Name;
-      metric: Name;
+      benchmark: SeriesName;
+      metric: SeriesName;
       baseline: Line;
       candidate: Line;
       samples: number;
@@ -269,7 +273,7 @@ export interface DindBenchResultsOneRun {
    * @maxItems 10000
    */
   cells: {
-    benchmark: Name;
+    benchmark: SeriesName;
     environment: EnvironmentName;
     environmentKey: Name;
     distro: Name;
@@ -349,7 +353,7 @@ export interface DindBenchResultsOneRun {
      * @maxItems 1000
      */
     metrics: {
-      metric: Name;
+      metric: SeriesName;
       unit: Unit;
       better: 'higher' | 'lower';
       /**

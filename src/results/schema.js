@@ -17,6 +17,37 @@ const validateV1 = ajv.compile(schema);
 const MAX_PROBLEMS = 20;
 
 /**
+ * What to do about a benchmark or metric name the schema refuses (definitions/seriesName): such a name is
+ * a word of the workflow outputs (worst, sentence), which a caller's `run:` step may inline, so it is
+ * refused before anything is built from the file.
+ */
+const SERIES_NAME_ADVICE =
+  "a benchmark or metric name is one word of ASCII letters, digits and _ . : / - (1-100 characters, starting with a letter or digit), since it reaches the workflow outputs a caller may inline into a shell; rename it where the results were made (a workload's name, step, build or image names) and run again";
+
+/**
+ * The value at a JSON pointer of `doc` (an Ajv instancePath), for the message. @param {unknown} doc
+ * @param {string} pointer
+ */
+function valueAt(doc, pointer) {
+  let v = doc;
+  for (const key of pointer.split('/').slice(1)) {
+    const k = key.replace(/~1/g, '/').replace(/~0/g, '~');
+    v = v !== null && typeof v === 'object' ? /** @type {Record<string, unknown>} */ (v)[k] : undefined;
+  }
+  return v;
+}
+
+/** One problem, by its JSON path: Ajv's message, or for a refused name, the name and what to do. @param {unknown} doc @param {import('ajv').ErrorObject} e */
+function problem(doc, e) {
+  const where = logText((e.instancePath || '/').slice(0, 200));
+  if (e.keyword === 'pattern' && e.schemaPath.startsWith('#/definitions/seriesName/')) {
+    const value = JSON.stringify(String(valueAt(doc, e.instancePath)).slice(0, 80));
+    return `${where} is ${logText(value)}: ${SERIES_NAME_ADVICE}`;
+  }
+  return `${where} ${e.message}`;
+}
+
+/**
  * Throws with its problems (the first MAX_PROBLEMS), each named by its JSON path, when `doc` is not a valid results document.
  * @param {unknown} doc @param {string} where the file, for the message
  * @returns {import('#model/results.js').Results} the document, typed
@@ -31,9 +62,7 @@ export function validateResults(doc, where) {
   }
   if (!validateV1(doc)) {
     const errors = validateV1.errors || [];
-    const problems = errors
-      .slice(0, MAX_PROBLEMS)
-      .map((e) => `${logText((e.instancePath || '/').slice(0, 200))} ${e.message}`);
+    const problems = errors.slice(0, MAX_PROBLEMS).map((e) => problem(doc, e));
     if (errors.length > MAX_PROBLEMS) problems.push(`... and ${errors.length - MAX_PROBLEMS} more`);
     throw new Error(`${logText(where)}: not a valid results document:\n  ${problems.join('\n  ')}`);
   }

@@ -17,6 +17,13 @@ const cell = (s) =>
     .replace(/\|/g, '\\|')
     .trim();
 
+/**
+ * Said above every table of outputs: they carry names from untrusted results. Each is one shell word of
+ * inert characters (src/compare/outputs.js), but a caller's `run:` should not depend on that.
+ */
+export const OUTPUTS_NOTE =
+  'Pass outputs through `env:`, never inline `${{ }}` in `run:`. (Each output is one shell word all the same: inert characters only, its words joined by a no-break space, so `W=${{ ... }}` runs nothing.)';
+
 /** The Markdown tables of one action.yml. @param {string} yml */
 export function tables(yml) {
   const a = parse(yml);
@@ -34,6 +41,7 @@ export function tables(yml) {
     '',
     '### Outputs',
     '',
+    ...(outputs.length ? [OUTPUTS_NOTE, ''] : []),
     '| output | description |',
     '|---|---|',
     ...outputs,

@@ -111,6 +111,28 @@ export const HOSTED_LABELS = ['ubuntu-latest', 'ubuntu-24.04', 'ubuntu-22.04', '
  */
 export const HOSTED_RUNNER = `\${{ contains(fromJSON('${JSON.stringify(HOSTED_LABELS)}'), vars.DIND_BENCH_HOSTED_RUNNER) && vars.DIND_BENCH_HOSTED_RUNNER || 'ubuntu-latest' }}`;
 
+/**
+ * The first step of every job that holds a write permission (`contents`, `pull-requests`, `pages`,
+ * `actions`, `id-token`: an OIDC token is a credential too, and the suite job's decides which code every
+ * later job runs). runs-on names labels, and a self-hosted runner can carry a GitHub-hosted one
+ * (`ubuntu-latest`): it would then get the job and its token. The runner itself says which kind it is
+ * (RUNNER_ENVIRONMENT, set by the runner: github-hosted or self-hosted), so the job stops there, before its
+ * first git command or action. A tripwire against a mislabelled runner, not against its owner, who could set
+ * the variable: the brokers and the Kubernetes values check refuse GitHub-hosted labels for dind-bench's own
+ * runners (SECURITY.md, Workflows and runners). Under act, the host stands in for a GitHub-hosted runner and
+ * .actrc says so (`--env RUNNER_ENVIRONMENT=github-hosted`). Bash: the steps' default shell on Linux.
+ */
+export const HOSTED_ONLY_SCRIPT = `if [ "\${RUNNER_ENVIRONMENT:-}" != github-hosted ]; then
+  kind=\${RUNNER_ENVIRONMENT:-unset}
+  kind=\${kind//[^A-Za-z0-9_-]/?}
+  echo "::error title=dind-bench hosted runner::refused: this job holds a write token and runs only on a GitHub-hosted runner, but this runner says RUNNER_ENVIRONMENT=\${kind:0:40}. A self-hosted runner carries a GitHub-hosted label (ubuntu-*, windows-*, macos-*): remove that label from it (SECURITY.md, Workflows and runners)"
+  exit 1
+fi
+`;
+
+/** HOSTED_ONLY_SCRIPT as the step each job holding a write permission opens with. */
+export const HOSTED_ONLY_STEP = { name: 'GitHub-hosted runner only', run: HOSTED_ONLY_SCRIPT };
+
 /** The guard's own runner: a GitHub-hosted label, written out (no variable or input decides it). */
 export const GUARD_RUNNER = 'ubuntu-latest';
 
@@ -205,6 +227,7 @@ const suiteJob = () => ({
     sha: '${{ steps.suite.outputs.sha }}',
   },
   steps: [
+    HOSTED_ONLY_STEP,
     {
       name: "This workflow's own commit",
       id: 'suite',

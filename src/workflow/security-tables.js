@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { GUARD_RUNNER, HOSTED_RUNNER, SOURCE, reusableWorkflow } from './reusable.js';
+import { GUARD_RUNNER, HOSTED_ONLY_SCRIPT, HOSTED_RUNNER, SOURCE, reusableWorkflow } from './reusable.js';
 
 export const DOC = fileURLToPath(new URL('../../SECURITY.md', import.meta.url));
 const WORKFLOWS = fileURLToPath(new URL('../../.github/workflows/', import.meta.url));
@@ -16,7 +16,7 @@ const END = '<!-- end of security tables -->';
 
 /**
  * A workflow file parsed, as far as these tables read it (the files are the project's own).
- * @typedef {{ uses?: string, with?: Record<string, unknown> }} Step
+ * @typedef {{ uses?: string, run?: string, with?: Record<string, unknown> }} Step
  * @typedef {{ 'runs-on'?: unknown, permissions?: Record<string, string>, environment?: string | { name: string },
  *   steps?: Step[] }} Job
  * @typedef {{ permissions?: Record<string, string>, jobs: Record<string, Job> }} Workflow
@@ -50,6 +50,12 @@ function runner(runsOn) {
   throw new Error(`a job runs on ${JSON.stringify(runsOn)}: say where in src/workflow/security-tables.js`);
 }
 
+/** What a job holding a write token adds to where it runs: its first step's check. @param {Job} job */
+const hostedOnly = (job) =>
+  job.steps?.[0]?.run === HOSTED_ONLY_SCRIPT
+    ? '; its first step stops unless the runner says `RUNNER_ENVIRONMENT=github-hosted`'
+    : '';
+
 /** @param {Record<string, string> | undefined} p @param {Record<string, string>} fallback */
 const permissions = (p, fallback) => {
   const list = Object.entries(p ?? fallback).map(([k, v]) => `${k}: ${v}`);
@@ -76,7 +82,7 @@ function jobsTable(workflows) {
   for (const [file, wf] of workflows) {
     for (const [name, job] of Object.entries(wf.jobs)) {
       rows.push(
-        `| \`${name}\` | ${typeof file === 'function' ? file(name) : file} | ${runner(job['runs-on'])} | ${cell(permissions(job.permissions, wf.permissions ?? {}))} | ${secrets(job)} | ${environment(job.environment)} |`,
+        `| \`${name}\` | ${typeof file === 'function' ? file(name) : file} | ${runner(job['runs-on'])}${hostedOnly(job)} | ${cell(permissions(job.permissions, wf.permissions ?? {}))} | ${secrets(job)} | ${environment(job.environment)} |`,
       );
     }
   }

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { OUTPUTS_NOTE } from './action-readme.js';
 import { CALL_OUTPUTS, HOSTED_LABELS, SOURCE, reusableWorkflow } from './reusable.js';
 
 export const DOC = fileURLToPath(new URL('../../docs/runners.md', import.meta.url));
@@ -91,6 +92,8 @@ export function workflowTables(yml) {
     ...inputs,
     '',
     '### Outputs of the reusable workflow',
+    '',
+    OUTPUTS_NOTE,
     '',
     '| output | description |',
     '|---|---|',

@@ -91,7 +91,7 @@ test('compare-all.sh: warnings unless fail-on-regression; regression found eithe
   // The reusable workflow's outputs: one verdict, how many regressed, the worst with its change.
   assert.match(warn.output, /^verdict=regression$/m);
   assert.match(warn.output, /^regressions=[1-9]\d*$/m);
-  assert.match(warn.output, /^worst=\S+ \S+ on \S+\/\S+ \+\d+\.\d%$/m);
+  assert.match(warn.output, /^worst=\S+\u00a0\S+\u00a0on\u00a0\S+\/\S+\u00a0\+\d+\.\d%$/m);
   const comment = readFileSync(path.join(warn.out, 'pr-comment.md'), 'utf8');
   assert.ok(comment.length <= 5000, `${comment.length}`);
   assert.match(comment, /\(https:\/\/github\.com\/acme\/app\/actions\/runs\/42\)/);
@@ -143,7 +143,11 @@ test('compare-all.sh with baseline and candidate: the A/B is the verdict, the ou
   assert.match(blind.output, /^verdict=inconclusive$/m);
   assert.match(blind.output, /^inconclusive=[1-9]\d*$/m);
   assert.match(blind.output, /^unseen=(\d+%|any)$/m);
-  assert.match(blind.output, /^sentence=Inconclusive: \d+ of \d+ gated metrics could not be judged/m);
+  // (an output's words are joined by no-break spaces: one shell word, src/compare/outputs.js)
+  assert.match(
+    blind.output.replace(/\u00a0/g, ' '),
+    /^sentence=Inconclusive: \d+ of \d+ gated metrics could not be judged/m,
+  );
   const bad = runCompareAll({ RESULTS: results, BASELINE: 'docker', CANDIDATE: 'dind@20.10', FAIL_ON: 'sometimes' });
   assert.equal(bad.status, 2);
   assert.match(bad.stdout, /fail-on must be empty, 'none', 'regression' or 'inconclusive'/);

@@ -184,7 +184,7 @@ test('a hostile key holding 1e999 is named in the error, escaped: no line of it 
   }
 });
 
-test('nothing the CLI prints starts a workflow command: a hostile file path and a hostile metric name', async () => {
+test('nothing the CLI prints starts a workflow command: a hostile file path, and a metric named like one is refused', async () => {
   const dir = tmpDir('log');
   // A folder name that is itself a workflow command after a newline; the error names the file.
   const evilDir = path.join(dir, 'x\n::warning title=pwned::pwned\n##[error]legacy');
@@ -193,14 +193,22 @@ test('nothing the CLI prints starts a workflow command: a hostile file path and 
   const r = await cli(['publish', path.join(evilDir, 'results.json'), '--history', path.join(dir, 'h')]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /not valid JSON/);
-  // A metric named like a command starts a row of compare's terminal table.
+  // A metric named like a command would start a row of compare's terminal table: the schema refuses the
+  // name (one word of letters, digits and `_ . : / -`, from a letter or digit), naming the file, the field
+  // and what to do, and its message starts no command either.
   const doc = fixture();
   for (const c of doc.cells)
     for (const m of c.metrics) if (m.metric === 'container.create_ms') m.metric = '::stop-commands::token';
   writeFileSync(path.join(dir, 'run.json'), JSON.stringify(doc));
   const c = await cli(['compare', path.join(dir, 'run.json')], { GITHUB_ACTIONS: '' });
-  assert.equal(c.code, 0, c.stderr);
-  assert.match(c.stdout, /stop-commands::token/, 'the metric is printed');
+  assert.equal(c.code, 1, c.stderr);
+  assert.ok(c.stderr.includes(`${path.join(dir, 'run.json')}: not a valid results document`), c.stderr);
+  assert.match(
+    c.stderr,
+    /\/cells\/\d+\/metrics\/\d+\/metric is "::stop-commands::token": a benchmark or metric name is/,
+  );
+  assert.match(c.stderr, /rename it where the results were made/);
+  assert.equal(c.stdout, '');
   for (const out of [r.stderr, c.stdout, c.stderr]) {
     for (const line of out.split(/\r\n|\r|\n/))
       assert.doesNotMatch(line, /^\s*::|##\[/, `a workflow command in: ${JSON.stringify(line)}`);

@@ -157,6 +157,37 @@ test(
   },
 );
 
+test(
+  'validate.py: a scale set named or labelled like GitHub-hosted runners (ubuntu-*, windows-*, macos-*) is refused',
+  { skip },
+  () => {
+    for (const file of [DIND, KUBERNETES]) {
+      for (const [change, where, shown] of /** @type {[(v: any) => void, string, string][]} */ ([
+        [(v) => (v.runnerScaleSetName = 'ubuntu-latest'), 'runnerScaleSetName', 'ubuntu-latest'],
+        [(v) => (v.runnerScaleSetName = 'Windows-2022'), 'runnerScaleSetName', 'Windows-2022'],
+        [(v) => (v.scaleSetLabels = ['dind-bench', 'MACOS-14']), 'scaleSetLabels\\[1\\]', 'MACOS-14'],
+      ])) {
+        const r = validate([variant(file, change)]);
+        assert.equal(r.status, 1, r.out);
+        assert.match(
+          r.out,
+          new RegExp(
+            `${where} is '${shown}', a label of GitHub-hosted runners \\(ubuntu-\\*, windows-\\*, macos-\\*\\): jobs meant for GitHub's own machines`,
+          ),
+        );
+      }
+      // A name that only looks alike is the scale set's own.
+      assert.equal(validate([variant(file, (v) => (v.runnerScaleSetName = 'dind-bench-ubuntu-latest'))]).status, 0);
+    }
+    // The check before `helm install` too.
+    const filledIn = variant(DIND, (v) => {
+      filled(v);
+      v.runnerScaleSetName = 'ubuntu-22.04';
+    });
+    assert.equal(validate(['--deploy', filledIn]).status, 1);
+  },
+);
+
 test('validate.py: repository runners and the default group are refused unless accepted explicitly', { skip }, () => {
   const repo = variant(DIND, (v) => {
     filled(v);

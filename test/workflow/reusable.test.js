@@ -95,8 +95,11 @@ test("the reusable workflow checks out only the caller for its workload, and run
   }
   assert.deepEqual(wf.jobs.suite.permissions, { 'id-token': 'write' });
   assert.ok(wf.jobs.suite.steps.every((/** @type {any} */ s) => !s.uses));
-  // Its repository and commit come only from its OIDC token (test/workflow/suite-identity.test.js).
-  assert.equal(wf.jobs.suite.steps[0].env, undefined);
+  // It opens with the hosted-only step (it holds id-token: write), then its repository and commit come only
+  // from its OIDC token (test/workflow/suite-identity.test.js).
+  assert.equal(wf.jobs.suite.steps[0].name, 'GitHub-hosted runner only');
+  assert.equal(wf.jobs.suite.steps[1].id, 'suite');
+  assert.equal(wf.jobs.suite.steps[1].env, undefined);
 });
 
 test('the example consumer uses dind-bench by reference only, at the major tag', () => {

@@ -566,6 +566,47 @@ test('jit-config.sh checks the group again before every configuration: a group o
   assert.deepEqual(issued(r.calls), []);
 });
 
+test('no runner gets a GitHub-hosted label: jit-config.sh, the lab broker and create-fleet.sh refuse ubuntu-*, windows-*, macos-* (any case) before any call', () => {
+  const s = stubs();
+  for (const [labels, shown] of [
+    ['dind-bench,ubuntu-latest', 'ubuntu-latest'],
+    ['UBUNTU-22.04', 'UBUNTU-22.04'],
+    ['gce, windows-2022 ', 'windows-2022'],
+    ['macos-14,x', 'macos-14'],
+    ['x,Ubuntu-24.04-arm;$(id)', 'Ubuntu-24.04-arm???id?'],
+  ]) {
+    const r = s.run(JIT, ['fleet-a-20', labels]);
+    assert.equal(r.status, 1, r.out);
+    assert.ok(
+      r.out.includes(
+        `runner labels: the runner's labels holds '${shown}', a label of GitHub-hosted runners (ubuntu-*, windows-*, macos-*)`,
+      ),
+      r.out,
+    );
+    assert.deepEqual(r.calls, [], 'nothing asked of GitHub');
+  }
+  // Labels that only look alike are a runner's own.
+  s.runners([]);
+  const own = s.run(JIT, ['fleet-a-21', 'ubuntu,my-ubuntu-latest,ubuntu_22,dind-bench']);
+  assert.equal(own.status, 0, own.out);
+  assert.equal(own.out.trim(), 'JIT-fleet-a-21');
+
+  const lab = s.run(LAB, ['h1'], { RESET_CMD: path.join(s.dir, 'bin/reset-host'), LABELS: 'lab,Ubuntu-24.04' });
+  assert.equal(lab.status, 2, lab.out);
+  assert.match(lab.out, /runner labels: LABELS holds 'Ubuntu-24.04', a label of GitHub-hosted runners/);
+  assert.deepEqual(lab.calls, []);
+
+  for (const env of /** @type {Record<string, string>[]} */ ([
+    { LABELS: 'gce,macos-latest' },
+    { MACHINE_TYPE: 'windows-latest' },
+  ])) {
+    const fleet = createFleet(env);
+    assert.equal(fleet.status, 2, fleet.out);
+    assert.match(fleet.out, /runner labels: MACHINE_TYPE and LABELS holds '(macos|windows)-latest'/);
+    assert.deepEqual(fleet.calls, [], 'nothing created');
+  }
+});
+
 test("the broker's credential comes from the broker's host: never in a GitHub Actions job, never readable by others", () => {
   const s = stubs();
   writeFileSync(path.join(s.dir, 'vms'), 'fleet-a\n');

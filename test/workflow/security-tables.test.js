@@ -22,8 +22,13 @@ test("SECURITY.md's job and artifact tables are the workflows' (npm run docs:act
   // What the tables say of the jobs holding write tokens and of the artifacts.
   assert.match(
     doc,
-    /\| `publish` +\| bench\.yml, reusable-bench\.yml \| GitHub-hosted \(`DIND_BENCH_HOSTED_RUNNER`, hosted labels only\) \| contents: write/,
+    /\| `publish` +\| bench\.yml, reusable-bench\.yml \| GitHub-hosted \(`DIND_BENCH_HOSTED_RUNNER`, hosted labels only\); its first step stops unless the runner says `RUNNER_ENVIRONMENT=github-hosted` \| contents: write/,
   );
+  // Every job holding a write permission says so; the others do not.
+  for (const line of doc.split('\n').filter((l) => /^\| `[a-z]+` /.test(l))) {
+    const writes = /: write/.test(line.split('|')[4]);
+    assert.equal(line.includes('its first step stops unless the runner says'), writes, line);
+  }
   assert.match(doc, /\| `guard` +\| reusable-bench\.yml +\| GitHub-hosted \(`ubuntu-latest`, written out\) +\| none/);
   assert.match(
     doc,

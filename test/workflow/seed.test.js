@@ -78,7 +78,8 @@ esac
   stub('sleep', 'exit 0\n');
   writeFileSync(path.join(dir, 'declared'), inputs.map((i) => `${i}\n`).join(''));
   writeFileSync(path.join(dir, 'calls'), '');
-  const step = parse(read('.github/workflows/seed.yml')).jobs.seed.steps.find((/** @type {any} */ s) => s.run);
+  // The dispatching step (the job opens with the hosted-only one: workflows.test.js).
+  const step = parse(read('.github/workflows/seed.yml')).jobs.seed.steps.find((/** @type {any} */ s) => s.env?.RUNS);
   writeFileSync(path.join(dir, 'seed.sh'), step.run);
   const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', path.join(dir, 'seed.sh')], {
     encoding: 'utf8',

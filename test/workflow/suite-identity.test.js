@@ -19,7 +19,7 @@ import { MAJOR, SUITE_REPOSITORY, TARGET } from '../../src/workflow/reusable.js'
 const tmp = mkdtempSync(path.join(tmpdir(), 'dind-bench-suite-identity-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-const suiteStep = parse(readFileSync(TARGET, 'utf8')).jobs.suite.steps[0];
+const suiteStep = parse(readFileSync(TARGET, 'utf8')).jobs.suite.steps.find((/** @type {any} */ s) => s.id === 'suite');
 const SCRIPT = path.join(tmp, 'suite.sh');
 writeFileSync(SCRIPT, suiteStep.run);
 

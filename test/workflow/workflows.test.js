@@ -8,7 +8,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { GUARD_RUNNER, HOSTED_LABELS, HOSTED_RUNNER } from '../../src/workflow/reusable.js';
+import {
+  GUARD_RUNNER,
+  HOSTED_LABELS,
+  HOSTED_ONLY_SCRIPT,
+  HOSTED_ONLY_STEP,
+  HOSTED_RUNNER,
+  SUITE_REPOSITORY,
+} from '../../src/workflow/reusable.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const read = (/** @type {string} */ rel) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -104,7 +111,8 @@ test('write tokens only where they write: report reads, comment runs only for a 
     assert.match(jobs.comment.if, /inputs\.pr != ''/, `${file}: comment runs only when a pull request is named`);
     assert.equal(jobs.publish.concurrency, undefined, `${file}: a concurrency group would cancel pending publishes`);
     assert.equal(jobs.publish.environment, 'dind-bench-history');
-    const guard = jobs.publish.steps[0];
+    assert.deepEqual(jobs.publish.steps[0], HOSTED_ONLY_STEP, `${file}: publish opens with the hosted-only step`);
+    const guard = jobs.publish.steps[1];
     assert.match(guard.run, /refs\/heads\/\$DEFAULT_BRANCH/, `${file}: publish refuses any ref but the default branch`);
     assert.equal(guard.env.REF, '${{ github.ref }}');
   }
@@ -184,6 +192,135 @@ test('the jobs holding write tokens run only on GitHub-hosted runners: no input 
     assert.match(
       r.stdout,
       /::error title=dind-bench hosted runner::the variable DIND_BENCH_HOSTED_RUNNER is '.*', not a GitHub-hosted label/,
+    );
+  }
+});
+
+/** Every workflow file of the repository and its examples. @param {string} dir @returns {string[]} */
+function workflowFiles(dir) {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return workflowFiles(rel);
+    return /\/workflows\/[^/]+\.ya?ml$/.test(rel) ? [rel] : [];
+  });
+}
+const everyWorkflow = [...workflows, ...workflowFiles('examples')];
+
+/**
+ * What a job may do with its token: its own permissions, else the workflow's (a job or workflow without
+ * `permissions:` gets the repository's default token, which may write: counted as writing).
+ * @param {any} doc @param {any} job @returns {string[]} the scopes it may write
+ */
+function writes(doc, job) {
+  const p = job.permissions ?? doc.permissions;
+  if (p === undefined || p === 'write-all') return ['(everything: no permissions given)'];
+  if (p === 'read-all' || typeof p !== 'object' || p === null) return [];
+  return Object.entries(p)
+    .filter(([, v]) => v === 'write')
+    .map(([k]) => k);
+}
+
+/**
+ * Each job of a workflow that holds a write permission (id-token: write too: an OIDC token is a credential)
+ * and does not open with HOSTED_ONLY_STEP; a job calling a workflow passes when it calls this repository's
+ * reusable workflow, whose own jobs are held to this (it is among the files checked).
+ * @param {string} rel @param {any} doc @returns {string[]}
+ */
+function unguardedWriters(rel, doc) {
+  return Object.entries(doc.jobs).flatMap(([name, job]) => {
+    const j = /** @type {any} */ (job);
+    const w = writes(doc, j);
+    if (!w.length) return [];
+    if (typeof j.uses === 'string') {
+      const reusable =
+        j.uses === './.github/workflows/reusable-bench.yml' ||
+        j.uses.startsWith(`${SUITE_REPOSITORY}/.github/workflows/reusable-bench.yml@`);
+      return reusable
+        ? []
+        : [`${rel} job ${name} (writes ${w.join(', ')}) calls ${j.uses}, whose jobs are not checked`];
+    }
+    const first = j.steps?.[0];
+    const opens = first && first.name === HOSTED_ONLY_STEP.name && first.run === HOSTED_ONLY_SCRIPT && !first.if;
+    const rest = Object.keys(first ?? {}).filter((k) => !['name', 'run'].includes(k));
+    return opens && !rest.length
+      ? []
+      : [`${rel} job ${name} (writes ${w.join(', ')}) does not open with the hosted-only step`];
+  });
+}
+
+test('every job holding a write permission, in every workflow and example, opens with the step that fails unless RUNNER_ENVIRONMENT is github-hosted', () => {
+  assert.ok(everyWorkflow.length >= 7 && everyWorkflow.some((f) => f.startsWith('examples/')), everyWorkflow.join(' '));
+  const problems = everyWorkflow.flatMap((rel) => unguardedWriters(rel, parse(read(rel))));
+  assert.deepEqual(problems, []);
+  // The jobs it holds to it, so that a check finding none passes nothing: the write tokens and the OIDC ones.
+  const guarded = everyWorkflow.flatMap((rel) => {
+    const doc = parse(read(rel));
+    return Object.entries(doc.jobs)
+      .filter(([, j]) => writes(doc, j).length && !(/** @type {any} */ (j).uses))
+      .map(([n]) => `${path.basename(rel)}:${n}`);
+  });
+  assert.deepEqual(guarded.sort(), [
+    'bench.yml:comment',
+    'bench.yml:pages',
+    'bench.yml:publish',
+    'reusable-bench.yml:comment',
+    'reusable-bench.yml:pages',
+    'reusable-bench.yml:publish',
+    'reusable-bench.yml:suite',
+    'seed.yml:seed',
+  ]);
+  // A job without it, with it second, skippable or allowed to fail, or calling another workflow, is found.
+  const bench = parse(read('.github/workflows/bench.yml'));
+  const variants = {
+    'no step': (/** @type {any} */ j) => j.steps.shift(),
+    second: (/** @type {any} */ j) => j.steps.unshift({ name: 'before', run: 'true' }),
+    skippable: (/** @type {any} */ j) => (j.steps[0].if = '${{ env.ACT }}'),
+    'allowed to fail': (/** @type {any} */ j) => (j.steps[0]['continue-on-error'] = true),
+    'another script': (/** @type {any} */ j) => (j.steps[0].run = 'true'),
+  };
+  for (const [what, change] of Object.entries(variants)) {
+    const doc = structuredClone(bench);
+    change(doc.jobs.pages);
+    assert.deepEqual(
+      unguardedWriters('bench.yml', doc),
+      ['bench.yml job pages (writes pages, id-token) does not open with the hosted-only step'],
+      what,
+    );
+  }
+  const caller = {
+    permissions: { contents: 'read' },
+    jobs: { x: { permissions: { contents: 'write' }, uses: 'someone/else/.github/workflows/w.yml@v1' } },
+  };
+  assert.equal(unguardedWriters('caller.yml', caller).length, 1);
+  const noPermissions = { jobs: { x: { 'runs-on': 'ubuntu-latest', steps: [{ run: 'true' }] } } };
+  assert.equal(unguardedWriters('default.yml', noPermissions).length, 1, "the repository's default token may write");
+});
+
+test('the hosted-only step passes on github-hosted only, and names what the runner said, escaped', () => {
+  const check = (/** @type {string | null} */ value) =>
+    spawnSync('bash', ['-c', HOSTED_ONLY_SCRIPT], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, ...(value === null ? {} : { RUNNER_ENVIRONMENT: value }) },
+    });
+  assert.equal(check('github-hosted').status, 0);
+  assert.equal(check('github-hosted').stdout, '');
+  for (const [bad, shown] of [
+    ['self-hosted', 'self-hosted'],
+    [null, 'unset'],
+    ['', 'unset'],
+    ['GitHub-Hosted', 'GitHub-Hosted'],
+    ['github-hosted ', 'github-hosted?'],
+    ['x\n::warning::$(id)', 'x???warning????id?'],
+  ]) {
+    const r = check(bad);
+    assert.equal(r.status, 1, String(bad));
+    assert.equal(r.stdout.split('\n').length, 2, 'one line');
+    assert.ok(
+      r.stdout.startsWith('::error title=dind-bench hosted runner::refused: this job holds a write token') &&
+        r.stdout.includes(
+          `but this runner says RUNNER_ENVIRONMENT=${shown}. A self-hosted runner carries a GitHub-hosted label`,
+        ),
+      `${JSON.stringify(bad)}: ${r.stdout}`,
     );
   }
 });
