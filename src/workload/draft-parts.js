@@ -27,7 +27,11 @@ import { parseReference } from './reference.js';
 export const LIMITS = { images: 20, builds: 10, registries: 10, steps: 20 };
 const ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 const ENV = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
 const ADDRESS = /^[A-Za-z0-9[][A-Za-z0-9.:[\]-]{0,254}$/;
+const TARGET = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const SECRET_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** A name as the workload's ids take it: "Build API" -> "build-api". @param {string} s @param {string} fallback */
 export function idOf(s, fallback) {
@@ -64,7 +68,9 @@ export function isReference(ref) {
 export function pathFor(d, cwd, p) {
   const abs = path.resolve(cwd, p);
   if (abs !== d.workspace && !abs.startsWith(d.workspace + path.sep)) return null;
-  return path.relative(d.outDir, abs) || '.';
+  const rel = path.relative(d.outDir, abs) || '.';
+  // The workload's paths: at most 200 characters, none a control character.
+  return rel.length <= 200 && !CONTROL.test(rel) ? rel : null;
 }
 
 /** @param {Draft} d @param {string} name @param {string} where it came from @param {NodePath} at */
@@ -152,7 +158,8 @@ export function addBuild(d, b, cwd, where, at) {
     });
     return false;
   }
-  const [tag, ...more] = b.tags.filter(isReference);
+  // A build's tag carries no digest.
+  const [tag, ...more] = b.tags.filter((t) => isReference(t) && !t.includes('@'));
   const base = idOf(
     tag ? (parseReference(tag).path.split('/').pop() ?? '') : path.basename(path.resolve(cwd, b.context)),
     'build',
@@ -161,11 +168,24 @@ export function addBuild(d, b, cwd, where, at) {
   const build = { name: uniqueId(base, new Set(d.workload.builds.map((x) => x.name))), context };
   const dockerfile = b.dockerfile && path.relative(path.resolve(cwd, b.context), path.resolve(cwd, b.dockerfile));
   if (dockerfile && dockerfile !== 'Dockerfile') build.dockerfile = dockerfile;
-  if (b.target) build.target = b.target;
-  const args = Object.entries(b.args).filter(([k, v]) => ENV.test(k) && v.length <= 500 && !/[\u0000-\u001f]/.test(v));
+  if (b.target && TARGET.test(b.target)) build.target = b.target;
+  else if (b.target)
+    d.notes.push({
+      at,
+      text: `the build target ${b.target} (${where})`,
+      todo: 'give the stage name the Dockerfile has',
+    });
+  const args = Object.entries(b.args).filter(([k, v]) => ENV.test(k) && v.length <= 500 && !CONTROL.test(v));
   if (args.length) build.args = Object.fromEntries(args.slice(0, 30));
   if (tag) build.tag = tag;
-  if (b.secrets.length) build.secrets = b.secrets.slice(0, 10);
+  const secrets = b.secrets.filter((x) => SECRET_ID.test(x.id) && ENV.test(x.env));
+  if (secrets.length < b.secrets.length)
+    d.notes.push({
+      at,
+      text: `a build secret of ${where} that is not id=ID,env=VARIABLE`,
+      todo: 'give each build secret from an environment variable',
+    });
+  if (secrets.length) build.secrets = secrets.slice(0, 10);
   for (const s of build.secrets ?? []) need(d, s.env, `the build secret ${s.id} of ${build.name}`);
   if (more.length)
     d.notes.push({

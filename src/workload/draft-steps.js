@@ -7,7 +7,8 @@ import path from 'node:path';
 import { LIMITS, addBuild, addImage, addRegistry, composeFileOf, idOf, uniqueId } from './draft-parts.js';
 import { dockerCommandOf } from './workflow-docker.js';
 import { expand, secretName } from './workflow-expr.js';
-import { linesSeparable, logicalLines, shellQuote } from './workflow-shell.js';
+import { isMapping } from './workflow-file.js';
+import { continuesOnNext, linesSeparable, logicalLines, shellQuote } from './workflow-shell.js';
 
 /**
  * @typedef {import('./draft-parts.js').Draft} Draft
@@ -93,6 +94,12 @@ export function envOf(d, env, ctx) {
       continue;
     }
     const e = expand(String(v ?? ''), ctx);
+    if (e.secrets.length) {
+      // A value built around a secret (`postgres://u:${{ secrets.PW }}@db`) has no value without it.
+      d.secretOf[k] = e.secrets[0];
+      secrets.push([k, e.secrets.join(', ')]);
+      continue;
+    }
     unresolved.push(...e.unresolved);
     literal[k] = e.text;
   }
@@ -107,7 +114,14 @@ function draftRun(d, step, label, sc, note) {
   const env = envOf(d, step.env, sc.ctx);
   const ctx = { ...sc.ctx, env: { ...sc.ctx.env, ...env.literal } };
   const wd = expand(String(step['working-directory'] ?? sc.defaults['working-directory'] ?? '.'), ctx);
-  const cwd = path.resolve(d.workspace, wd.text);
+  let cwd = path.resolve(d.workspace, wd.text);
+  if (cwd !== d.workspace && !cwd.startsWith(d.workspace + path.sep)) {
+    note(
+      `its working-directory ${wd.text} is outside the repository; the draft runs it in the repository`,
+      "give a folder of the repository (the workload's root)",
+    );
+    cwd = d.workspace;
+  }
   const script = expand(String(step.run), ctx);
   for (const v of script.secrets) d.secretOf[v] = v;
   const kept = carryDockerLines(d, script.text, cwd, ctx.env, label, note, sc.exists);
@@ -142,7 +156,14 @@ function draftRun(d, step, label, sc, note) {
   /** @type {import('./load.js').WorkloadStep} */
   const out = { name, run: run.text };
   const minutes = minutesOf(step['timeout-minutes']);
-  if (minutes) out.timeout = `${minutes}m`;
+  // A step's limit within the job's, as the workload requires (its default job limit is 60m).
+  const jobMinutes = d.workload.timeout ? Number.parseInt(String(d.workload.timeout.job), 10) : 60;
+  if (minutes && minutes <= jobMinutes) out.timeout = `${minutes}m`;
+  else if (minutes)
+    note(
+      `timeout-minutes ${minutes} is over the job's limit of ${jobMinutes}m`,
+      "give the job's timeout: {job: …} at least the step's",
+    );
   else if (step['timeout-minutes'] !== undefined)
     note(
       `timeout-minutes ${String(step['timeout-minutes'])} is not whole minutes from 1 to 360`,
@@ -178,12 +199,18 @@ function runScript(d, script, cwd, env, shell) {
   for (const [k, v] of Object.entries(env)) lines.push(`export ${k}=${shellQuote(v)}`);
   const body = script.replace(/\s+$/, '');
   const s = typeof shell === 'string' ? shell.trim() : '';
+  // A shell of its own (`bash -l {0}`, `sh -eu {0}`): its options kept, the script given with -c.
+  const own = /^((?:bash|sh)(?: -{1,2}[A-Za-z][A-Za-z-]*| pipefail)*) \{0\}$/.exec(s);
   if (s === 'sh') lines.push(body);
   else if (s === '') lines.push(`bash -e -c ${shellQuote(`${body}\n`)}`);
   else if (s === 'bash') lines.push(`bash --noprofile --norc -eo pipefail -c ${shellQuote(`${body}\n`)}`);
+  else if (own) lines.push(`${own[1]} -c ${shellQuote(`${body}\n`)}`);
   else if (s === 'python') lines.push(`python3 -c ${shellQuote(`${body}\n`)}`);
   else if (s === 'pwsh') lines.push(`pwsh -command ${shellQuote(body)}`);
-  else return { lost: `its shell (${s}) is not one the draft writes (bash, sh, python, pwsh)` };
+  else
+    return {
+      lost: `its shell (${s}) is not one the draft writes (bash, sh, python, pwsh, or bash/sh with options and {0})`,
+    };
   return { text: `${lines.join('\n')}\n` };
 }
 
@@ -202,8 +229,11 @@ function carryDockerLines(d, script, cwd, env, label, note, exists) {
     return script;
   }
   const kept = [];
+  let joined = false;
   for (const line of logicalLines(script)) {
-    const cmd = dockerCommandOf(line.text, env);
+    // A line an operator joins to the one before it is part of that command list: it stays.
+    const cmd = joined ? null : dockerCommandOf(line.text, env);
+    joined = continuesOnNext(line.text);
     if (cmd === null) kept.push(line.raw);
     else if ('unparsed' in cmd) {
       note(
@@ -211,7 +241,7 @@ function carryDockerLines(d, script, cwd, env, label, note, exists) {
         "write it as a plain docker command to time it as the workload's part",
       );
       kept.push(line.raw);
-    } else if (!carryCommand(d, cmd, cwd, label, note, exists)) kept.push(line.raw);
+    } else if (joined || !carryCommand(d, cmd, cwd, label, note, exists)) kept.push(line.raw);
   }
   return kept.join('\n');
 }
@@ -283,15 +313,28 @@ function carryCompose(d, cmd, cwd, note, exists) {
     d.composeFile = file;
     d.workload.compose = { file };
   }
+  const compose = /** @type {import('./load.js').WorkloadCompose} */ (d.workload.compose);
   if (cmd.sub !== 'run' && cmd.sub !== 'exec') return true;
-  if (d.workload.compose.test) {
+  if (compose.test) {
     note(
       `a second compose test (${cmd.service}) stays a step, which runs after the stack is down`,
       'a workload runs one test in its stack: keep the one that matters',
     );
     return false;
   }
-  d.workload.compose.test = { service: /** @type {string} */ (cmd.service), command: cmd.command ?? [] };
+  const command = cmd.command ?? [];
+  if (
+    !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/.test(cmd.service ?? '') ||
+    command.length > 50 ||
+    command.some((c) => c.length > 1000)
+  ) {
+    note(
+      `the compose test ${cmd.service} is not a service name and command the workload takes`,
+      'write compose.test: {service, command} by hand',
+    );
+    return false;
+  }
+  compose.test = { service: /** @type {string} */ (cmd.service), command };
   return true;
 }
 
@@ -301,10 +344,30 @@ function carryCompose(d, cmd, cwd, note, exists) {
  */
 function draftUses(d, step, label, sc, note) {
   const uses = String(step.uses);
-  const action = uses.split('@')[0].toLowerCase();
   const w = isMapping(step.with) ? step.with : {};
-  const value = (/** @type {string} */ k) =>
-    w[k] === undefined ? undefined : expand(String(w[k]), sc.ctx, (s) => s).text;
+  /** @type {Set<string>} */
+  const unresolved = new Set();
+  const value = (/** @type {string} */ k) => {
+    if (w[k] === undefined) return undefined;
+    const e = expand(String(w[k]), sc.ctx, (s) => s);
+    for (const u of e.unresolved) unresolved.add(u);
+    return e.text;
+  };
+  draftAction(d, uses, w, value, label, note);
+  if (unresolved.size)
+    note(
+      `${[...unresolved].join(', ')} cannot be evaluated before the run; each stands as "draft"`,
+      'write the value the job should use',
+    );
+}
+
+/**
+ * @param {Draft} d @param {string} uses @param {Record<string, unknown>} w its `with:`
+ * @param {(k: string) => string | undefined} value a `with:` value, its expressions evaluated
+ * @param {string} label @param {(text: string, todo: string) => void} note
+ */
+function draftAction(d, uses, w, value, label, note) {
+  const action = uses.split('@')[0].toLowerCase();
   if (action === 'actions/checkout') {
     if (w.repository !== undefined || w.path !== undefined)
       note(
@@ -424,6 +487,3 @@ function wholeSecret(v) {
   const m = /^\s*\$\{\{([^}]{1,200})\}\}\s*$/.exec(String(v ?? ''));
   return m ? secretName(m[1]) : null;
 }
-
-/** @param {unknown} x @returns {x is Record<string, unknown>} */
-const isMapping = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);

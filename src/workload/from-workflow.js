@@ -49,33 +49,7 @@ export async function draftFromWorkflow({ from, job, out, force = false }) {
   checkDraft(workload, wf, d);
   const compose =
     Object.keys(d.services).length && d.workload.compose?.file === composeName ? path.join(outDir, composeName) : null;
-  await writeDrafts(
-    [
-      [
-        file,
-        yamlWithNotes(
-          workload,
-          d.notes.filter((n) => !n.file),
-          headerOf(wf, d),
-        ),
-      ],
-      ...(compose
-        ? [
-            [
-              compose,
-              yamlWithNotes(
-                { services: d.services },
-                d.notes.filter((n) => n.file),
-                [
-                  ` The services of job ${logText(wf.jobId)} (${logText(path.relative(d.workspace, path.resolve(wf.file)))}), drafted by dind-bench workload init.`,
-                ],
-              ),
-            ],
-          ]
-        : []),
-    ],
-    force,
-  );
+  await writeDrafts(draftFiles(d, wf, workload, file, compose), force);
   return {
     file,
     compose,
@@ -89,6 +63,37 @@ export async function draftFromWorkflow({ from, job, out, force = false }) {
       services: Object.keys(d.services).length,
     },
   };
+}
+
+/**
+ * The files to write: the workload with its notes, and the services' compose file with theirs.
+ * @param {Draft} d @param {import('./workflow-file.js').WorkflowJob} wf @param {import('./load.js').WorkloadDoc} workload
+ * @param {string} file @param {string | null} compose @returns {[string, string][]}
+ */
+function draftFiles(d, wf, workload, file, compose) {
+  /** @type {[string, string][]} */
+  const files = [
+    [
+      file,
+      yamlWithNotes(
+        workload,
+        d.notes.filter((n) => !n.file),
+        headerOf(wf, d),
+      ),
+    ],
+  ];
+  const from = logText(path.relative(d.workspace, path.resolve(wf.file)));
+  const header = [` The services of job ${logText(wf.jobId)} (${from}), drafted by dind-bench workload init.`];
+  if (compose)
+    files.push([
+      compose,
+      yamlWithNotes(
+        { services: d.services },
+        d.notes.filter((n) => n.file),
+        header,
+      ),
+    ]);
+  return files;
 }
 
 /**
@@ -201,7 +206,8 @@ function inputDefaults(on) {
   const out = {};
   if (!isMapping(on)) return out;
   for (const event of ['workflow_dispatch', 'workflow_call']) {
-    const inputs = isMapping(on[event]) ? on[event].inputs : undefined;
+    const trigger = on[event];
+    const inputs = isMapping(trigger) ? trigger.inputs : undefined;
     for (const [k, v] of Object.entries(isMapping(inputs) ? inputs : {}))
       if (isMapping(v) && ['string', 'number', 'boolean'].includes(typeof v.default)) out[k] = String(v.default);
   }
@@ -237,7 +243,9 @@ function draftTimeout(d, v) {
  */
 function draftContainer(d, container, ctx) {
   if (container === undefined) return;
-  const spec = typeof container === 'string' ? { image: container } : isMapping(container) ? container : {};
+  const spec = /** @type {Record<string, unknown>} */ (
+    typeof container === 'string' ? { image: container } : isMapping(container) ? container : {}
+  );
   const image = expand(String(spec.image ?? ''), ctx).text;
   if (!image) return;
   addImage(d, image, 'container:', ['images']);
@@ -245,7 +253,7 @@ function draftContainer(d, container, ctx) {
   d.notes.push({
     at: ['images', d.workload.images.findIndex((x) => x.name === image)],
     text: `the job's steps ran inside ${image} (container:); a workload step runs in the runner's shell`,
-    todo: `run a step that needs the image's tools in it: docker run --rm -v "$PWD:$PWD" -w "$PWD" ${image} sh -c '…'`,
+    todo: `run a step that needs the image's tools in it: docker run --rm -v "$PWD:$PWD" -w "$PWD" ${image} sh -c '…' (a DinD engine sees the run's copy at that path when the workload has a compose stack)`,
   });
 }
 
@@ -282,7 +290,9 @@ function credentialsOf(d, credentials, image, where) {
 function draftServices(d, services, ctx, composeName) {
   if (!isMapping(services)) return;
   for (const [id, raw] of Object.entries(services)) {
-    const spec = typeof raw === 'string' ? { image: raw } : isMapping(raw) ? raw : {};
+    const spec = /** @type {Record<string, unknown>} */ (
+      typeof raw === 'string' ? { image: raw } : isMapping(raw) ? raw : {}
+    );
     const image = expand(String(spec.image ?? ''), ctx).text;
     const name = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/.test(id)
       ? id
@@ -328,14 +338,16 @@ function serviceOf(d, name, spec, image, ctx) {
  * @param {Record<string, unknown>} svc @param {string} options @param {(text: string, todo: string) => void} note
  */
 function serviceOptions(svc, options, note) {
-  const words = (tokens(options) ?? []).filter((w) => typeof w === 'string');
+  const all = tokens(options);
+  if (!all) return note('its options', 'add what they do to the service in this file');
+  const words = all.filter((w) => typeof w === 'string');
   /** @type {Record<string, unknown>} */
   const health = {};
   const FIELDS = /** @type {Record<string, [Record<string, unknown>, string, (v: string) => unknown]>} */ ({
     '--health-cmd': [health, 'test', (v) => ['CMD-SHELL', v]],
     '--health-interval': [health, 'interval', String],
     '--health-timeout': [health, 'timeout', String],
-    '--health-retries': [health, 'retries', Number],
+    '--health-retries': [health, 'retries', (v) => (/^[0-9]{1,4}$/.test(v) ? Number(v) : v)],
     '--health-start-period': [health, 'start_period', String],
     '--shm-size': [svc, 'shm_size', String],
     '--user': [svc, 'user', String],

@@ -19,87 +19,28 @@ import { resolveWord, simpleWords, twoCommandPipe, variableOf } from './workflow
  */
 
 /** `docker build` options of no weight to what the job measures, taken and dropped. */
-const BUILD_IGNORED = new Set([
-  '--label',
-  '--progress',
-  '--iidfile',
-  '--metadata-file',
-  '--provenance',
-  '--sbom',
-  '--attest',
-  '--annotation',
-  '--load',
-  '--pull',
-  '--no-cache',
-  '-q',
-  '--quiet',
-  '--rm',
-  '--force-rm',
-  '--compress',
-]);
-const BUILD_VALUED = new Set([
-  '-t',
-  '--tag',
-  '-f',
-  '--file',
-  '--target',
-  '--build-arg',
-  '--secret',
-  '--platform',
-  '--cache-from',
-  '--cache-to',
-  '--label',
-  '--progress',
-  '--output',
-  '-o',
-  '--ssh',
-  '--build-context',
-  '--network',
-  '--iidfile',
-  '--metadata-file',
-  '--provenance',
-  '--sbom',
-  '--attest',
-  '--add-host',
-  '--shm-size',
-  '--ulimit',
-  '--builder',
-  '--annotation',
-  '--allow',
-  '--no-cache-filter',
-]);
-const COMPOSE_GLOBAL_VALUED = new Set([
-  '-f',
-  '--file',
-  '-p',
-  '--project-name',
-  '--project-directory',
-  '--env-file',
-  '--profile',
-  '--progress',
-  '--ansi',
-  '--parallel',
-]);
-const RUN_VALUED = new Set([
-  '-e',
-  '--env',
-  '--entrypoint',
-  '-w',
-  '--workdir',
-  '-u',
-  '--user',
-  '--name',
-  '-v',
-  '--volume',
-  '-p',
-  '--publish',
-  '-l',
-  '--label',
-  '--pull',
-  '--cap-add',
-  '--cap-drop',
-  '--index',
-]);
+const BUILD_IGNORED = new Set(
+  '--label --progress --iidfile --metadata-file --provenance --sbom --attest --annotation --load --pull --no-cache -q --quiet --rm --force-rm --compress'.split(
+    ' ',
+  ),
+);
+const BUILD_VALUED = new Set(
+  '-t --tag -f --file --target --build-arg --secret --platform --cache-from --cache-to --label --progress --output -o --ssh --build-context --network --iidfile --metadata-file --provenance --sbom --attest --add-host --shm-size --ulimit --builder --annotation --allow --no-cache-filter'.split(
+    ' ',
+  ),
+);
+const COMPOSE_GLOBAL_VALUED = new Set(
+  '-f --file -p --project-name --project-directory --env-file --profile --progress --ansi --parallel'.split(' '),
+);
+const RUN_VALUED = new Set(
+  '-e --env --entrypoint -w --workdir -u --user --name -v --volume -p --publish -l --label --pull --cap-add --cap-drop --index'.split(
+    ' ',
+  ),
+);
+
+/** A docker command of the kinds carried, anywhere in a line. */
+const CARRIED =
+  /\bdocker\s+(build|buildx\s+build|image\s+(build|pull|push)|pull|push|login|compose)\b|\bdocker-compose\s/;
 
 /**
  * The docker command a line is, or null when it is none the workload carries.
@@ -111,7 +52,7 @@ export function dockerCommandOf(line, env) {
   if (pipe && isDocker(pipe[1], 'login')) return loginOf(stripSudo(pipe[1]), pipe[0]);
   const words = simpleWords(line);
   if (!words)
-    return /\bdocker\b/.test(line) && /\b(build|pull|compose|login|push)\b/.test(line) ? unparsedOf(line) : null;
+    return CARRIED.test(line) ? { unparsed: 'a docker command inside a list, a redirection or a substitution' } : null;
   const w = stripSudo(words);
   if (w[0] === 'docker-compose') return composeOf(w.slice(1));
   if (w[0] !== 'docker') return null;
@@ -124,12 +65,6 @@ export function dockerCommandOf(line, env) {
   if (a === 'login') return loginOf(w, null);
   return null;
 }
-
-/** @param {string} line @returns {Unparsed | null} */
-const unparsedOf = (line) =>
-  /\bdocker(-compose)?\s/.test(line)
-    ? { unparsed: 'a docker command inside a pipeline, a list or a substitution' }
-    : null;
 
 /** @param {string[]} w */
 const stripSudo = (w) => {

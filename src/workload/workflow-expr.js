@@ -4,6 +4,7 @@
 // named as one it cannot evaluate and stands as the word `draft`, which is a valid shell word and image
 // tag, so the draft still loads and plans. Not a full evaluator: functions, comparisons and contexts of a
 // real run (github.sha, steps.*.outputs) have no value before the run.
+import { isMapping } from './workflow-file.js';
 
 /**
  * @typedef {{ matrix: Record<string, string> | null, env: Record<string, string>, inputs: Record<string, string> }} ExprContext
@@ -112,6 +113,3 @@ export function matrixOf(strategy) {
 
 /** @param {unknown} x @returns {x is string | number | boolean} */
 const isScalar = (x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';
-
-/** @param {unknown} x @returns {x is Record<string, unknown>} */
-const isMapping = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);

@@ -14,10 +14,28 @@ const CONTROL = /^\s*(if|then|elif|else|fi|for|while|until|do|done|case|esac|sel
 
 /**
  * Whether the draft may take single lines out of the script (a docker command the workload carries):
- * not when a line could be part of a block, a heredoc's body or a function.
+ * not when a line could be part of a block, a heredoc's body, a function or a string over several lines.
  * @param {string} script
  */
-export const linesSeparable = (script) => !CONTROL.test(script) && !/<</.test(script);
+export const linesSeparable = (script) =>
+  !CONTROL.test(script) && !/<</.test(script) && logicalLines(script).every((l) => !quoteLeftOpen(l.text));
+
+/** Whether a quote is still open at the line's end. @param {string} line */
+function quoteLeftOpen(line) {
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote === "'") quote = c === "'" ? '' : quote;
+    else if (c === '\\') i++;
+    else if (quote === '"') quote = c === '"' ? '' : quote;
+    else if (c === "'" || c === '"') quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) break;
+  }
+  return quote !== '';
+}
+
+/** Whether the line ends in an operator that joins it to the next (`&&`, `||`, `|`). @param {string} line */
+export const continuesOnNext = (line) => /(&&|\|\||\|)\s*$/.test(line.replace(/\s+#.*$/, ''));
 
 /**
  * The script's logical lines: a line ending in `\` continues on the next.

@@ -36,18 +36,14 @@ function yamlBlocks() {
   return out;
 }
 
-/** @param {unknown} doc @returns {doc is Record<string, unknown>} */
-const isWorkload = (doc) =>
-  doc !== null &&
-  typeof doc === 'object' &&
-  !Array.isArray(doc) &&
-  'version' in doc &&
-  'name' in doc &&
-  !('jobs' in doc);
+// A workload by its text (top-level `version: 1` and `name:`), so a block that no longer parses is still
+// found, and failed; workflow snippets (`jobs:`) are not workloads.
+const isWorkload = (/** @type {string} */ text) =>
+  /^version: 1\b/m.test(text) && /^name: /m.test(text) && !/^jobs:/m.test(text);
 
 const workloads = yamlBlocks()
-  .map((b) => ({ ...b, doc: YAML.parseDocument(b.text) }))
-  .filter((b) => isWorkload(b.doc.toJS()));
+  .filter((b) => isWorkload(b.text))
+  .map((b) => ({ ...b, doc: YAML.parseDocument(b.text) }));
 
 test('the docs quote at least the reference workload', () => {
   assert.ok(

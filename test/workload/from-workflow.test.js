@@ -157,9 +157,9 @@ test('a build-and-push job: the login, the pull, the build with its secret; the 
     assert.match(r.stderr, new RegExp(`^ {2}${name}: .*secrets\\.${name}$`, 'm'));
     assert.match(notes, new RegExp(`${name}: .*secrets\\.${name}`));
   }
-  // The values are never in the file: only the variables' names.
+  // The file names the variables, never a value; plan refuses while they are not set.
   const secrets = { REGISTRY_USER: 'ci-bot', REGISTRY_TOKEN: 'tok-1', NPM_TOKEN: 'npm-2' };
-  const refused = plan(file);
+  const refused = plan(file, { REGISTRY_USER: '', REGISTRY_TOKEN: '', NPM_TOKEN: '' });
   assert.equal(refused.status, 1, said(refused));
   assert.match(refused.stderr, /the environment variable (NPM_TOKEN|REGISTRY_USER) is not set/);
   const p = plan(file, secrets);
