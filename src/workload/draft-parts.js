@@ -38,6 +38,7 @@ export function idOf(s, fallback) {
   const id = s
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
     .replace(/^[^a-z0-9]+/, '')
     .slice(0, 40)
     .replace(/-+$/, '');

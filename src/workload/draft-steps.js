@@ -137,6 +137,7 @@ function draftRun(d, step, label, sc, note) {
   const inScript = script.secrets.filter((v) => new RegExp(`\\$\\{?${v}\\b`).test(kept));
   for (const [v, secret] of [...env.secrets.filter(([v]) => !d.needs.has(v)), ...inScript.map((v) => [v, v])])
     note(`${v} is the secret ${secret}: ${NO_SECRET}`, SECRET_TODO);
+  runnerVariables(kept, note);
   const run = runScript(d, kept, cwd, ctx.env, step.shell ?? sc.defaults.shell);
   if ('lost' in run) return note(run.lost, 'write the step as a sh script');
   if (run.text.length > MAX_RUN)
@@ -148,7 +149,12 @@ function draftRun(d, step, label, sc, note) {
     return note(`a workload has at most ${LIMITS.steps} steps`, 'join steps into one script');
   const name = uniqueId(
     idOf(
-      typeof step.name === 'string' ? step.name : typeof step.id === 'string' ? step.id : '',
+      typeof step.name === 'string'
+        ? step.name
+        : typeof step.id === 'string'
+          ? step.id
+          : // An unnamed step by its command's first words (`git config --global` -> git-config-global).
+            (kept.trim().split('\n')[0] ?? '').split(/\s+/).slice(0, 3).join('-'),
       `step-${d.workload.steps.length + 1}`,
     ),
     new Set(d.workload.steps.map((s) => s.name)),
@@ -173,6 +179,21 @@ function draftRun(d, step, label, sc, note) {
   d.workload.steps.push(out);
 }
 
+/**
+ * The runner's own variables a script reads (`$RUNNER_TEMP`, `$GITHUB_SHA`): a workload step has none of
+ * them but GITHUB_WORKSPACE, which the draft sets.
+ * @param {string} script @param {(text: string, todo: string) => void} note
+ */
+function runnerVariables(script, note) {
+  const names = [...script.matchAll(/\$\{?((?:GITHUB|RUNNER)_[A-Z_]+)/g)].map((m) => m[1]);
+  const unset = [...new Set(names)].filter((n) => n !== 'GITHUB_WORKSPACE');
+  if (unset.length)
+    note(
+      `it reads the runner's ${unset.map((n) => `$${n}`).join(', ')}, which a workload step does not have`,
+      'set each at the top of the step (e.g. RUNNER_TEMP=$(mktemp -d)), or write its value',
+    );
+}
+
 /** Notes of dropped steps go before the step kept after them. @param {Draft} d */
 function placePending(d) {
   for (const n of d.pending) d.notes.push({ ...n, at: ['steps', d.workload.steps.length] });
@@ -194,6 +215,9 @@ export function minutesOf(v) {
  */
 function runScript(d, script, cwd, env, shell) {
   const lines = ['set -e'];
+  // The runner's GITHUB_WORKSPACE is the repository: the workload's root in the run's copy.
+  if (/\$\{?GITHUB_WORKSPACE\b/.test(script))
+    lines.push(`export GITHUB_WORKSPACE="$(cd ${shellQuote(path.relative(d.outDir, d.workspace) || '.')} && pwd)"`);
   const dir = path.relative(d.outDir, cwd);
   if (dir) lines.push(`cd ${shellQuote(dir)}`);
   for (const [k, v] of Object.entries(env)) lines.push(`export ${k}=${shellQuote(v)}`);

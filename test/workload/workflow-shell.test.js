@@ -3,6 +3,7 @@
 // anything the draft cannot take apart stays in its step as written.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { idOf } from '../../src/workload/draft-parts.js';
 import { dockerCommandOf } from '../../src/workload/workflow-docker.js';
 import { expand, matrixOf } from '../../src/workload/workflow-expr.js';
 import { linesSeparable, logicalLines, simpleWords, tokens } from '../../src/workload/workflow-shell.js';
@@ -86,4 +87,10 @@ test('expressions: secrets by name, the matrix drafted, literals; the rest stand
     combinations: 4,
   });
   assert.equal(matrixOf({ matrix: '${{ fromJSON(needs.a.outputs.m) }}' }).values, null);
+});
+
+test("names: a step's or a job's name as the workload's ids take it", () => {
+  assert.equal(idOf('Build and push', 'x'), 'build-and-push');
+  assert.equal(idOf('git config --global', 'x'), 'git-config-global');
+  assert.equal(idOf('--', 'step-1'), 'step-1');
 });
