@@ -11,5 +11,20 @@ import { register as redact } from './redact.js';
 import { register as run } from './run.js';
 import { register as site } from './site.js';
 import { register as workflow } from './workflow.js';
+import { register as workload } from './workload.js';
 
-export const COMMANDS = [doctor, images, run, plan, publish, redact, compare, comment, merge, site, history, workflow];
+export const COMMANDS = [
+  doctor,
+  images,
+  run,
+  plan,
+  publish,
+  redact,
+  compare,
+  comment,
+  merge,
+  site,
+  history,
+  workflow,
+  workload,
+];

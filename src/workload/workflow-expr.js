@@ -1,0 +1,115 @@
+// GitHub Actions expressions (`${{ … }}`) in a job being drafted into a workload (./from-workflow.js):
+// the few a draft can know the value of are evaluated (a secret by its name, a matrix value of the
+// combination drafted, a literal `env`, an input's default, a quoted literal, `a || b`); every other is
+// named as one it cannot evaluate and stands as the word `draft`, which is a valid shell word and image
+// tag, so the draft still loads and plans. Not a full evaluator: functions, comparisons and contexts of a
+// real run (github.sha, steps.*.outputs) have no value before the run.
+import { isMapping } from './workflow-file.js';
+
+/**
+ * @typedef {{ matrix: Record<string, string> | null, env: Record<string, string>, inputs: Record<string, string> }} ExprContext
+ *   matrix: the combination drafted (null: the matrix could not be resolved); env: literal variables of
+ *   the workflow and the job; inputs: defaults of workflow_dispatch and workflow_call inputs
+ * @typedef {{ text: string, secrets: string[], unresolved: string[] }} Expanded
+ *   secrets: the names of the secrets it uses; unresolved: each expression it could not evaluate, as written
+ */
+
+/** What stands where an expression could not be evaluated. */
+export const UNRESOLVED = 'draft';
+// Bounded: a `${{` with no `}}` after it costs at most 1,000 characters of scanning.
+const EXPRESSION = /\$\{\{([\s\S]{0,1000}?)\}\}/g;
+const SECRET = /^secrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*'([A-Za-z_][A-Za-z0-9_]*)'\s*\])$/;
+
+/**
+ * The text with each expression replaced by its value, a secret by `secretAs(name)`.
+ * @param {string} text @param {ExprContext} ctx
+ * @param {(name: string) => string} [secretAs] what a secret becomes (default: a reference to a variable of its name)
+ * @returns {Expanded}
+ */
+export function expand(text, ctx, secretAs = (name) => `$${name}`) {
+  /** @type {string[]} */
+  const secrets = [];
+  /** @type {string[]} */
+  const unresolved = [];
+  const out = text.replace(EXPRESSION, (whole, /** @type {string} */ inner) => {
+    const secret = secretName(inner);
+    if (secret) {
+      secrets.push(secret);
+      return secretAs(secret);
+    }
+    const value = evaluate(inner, ctx);
+    if (value !== null) return value;
+    unresolved.push(whole);
+    return UNRESOLVED;
+  });
+  return { text: out, secrets, unresolved };
+}
+
+/** The secret's name when the expression is only `secrets.NAME`, else null. @param {string} inner */
+export function secretName(inner) {
+  const m = SECRET.exec(inner.trim());
+  return m ? (m[1] ?? m[2]) : null;
+}
+
+/**
+ * The value of an expression the draft can know, or null.
+ * @param {string} inner @param {ExprContext} ctx @returns {string | null}
+ */
+function evaluate(inner, ctx) {
+  const alternatives = inner.split('||').map((s) => s.trim());
+  if (alternatives.length > 1) {
+    // `a || b`: the first value that is not empty; unknown when one before it is unknown.
+    for (const alt of alternatives) {
+      const v = evaluate(alt, ctx);
+      if (v === null) return null;
+      if (v !== '' && v !== 'false' && v !== '0') return v;
+    }
+    return '';
+  }
+  const e = alternatives[0];
+  const literal = /^'((?:[^']|'')*)'$/.exec(e);
+  if (literal) return literal[1].replace(/''/g, "'");
+  if (/^(true|false|-?[0-9]+(\.[0-9]+)?)$/.test(e)) return e;
+  const ref = /^(matrix|env|inputs|github\.event\.inputs)\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(e);
+  if (!ref) return null;
+  const scope = ref[1] === 'matrix' ? ctx.matrix : ref[1] === 'env' ? ctx.env : ctx.inputs;
+  return scope && Object.hasOwn(scope, ref[2]) ? scope[ref[2]] : null;
+}
+
+/**
+ * The matrix combination the draft is made for: the first value of each dimension, with what an
+ * `include` entry adds to it.
+ * @param {unknown} strategy the job's `strategy`
+ * @returns {{ values: Record<string, string> | null, combinations: number, why?: string }}
+ *   values null: the matrix cannot be resolved (why says so)
+ */
+export function matrixOf(strategy) {
+  const matrix = isMapping(strategy) ? strategy.matrix : undefined;
+  if (matrix === undefined) return { values: {}, combinations: 1 };
+  if (!isMapping(matrix))
+    return { values: null, combinations: 0, why: 'the matrix is not a mapping of lists (an expression?)' };
+  /** @type {Record<string, string>} */
+  const values = {};
+  let combinations = 1;
+  for (const [key, list] of Object.entries(matrix)) {
+    if (key === 'include' || key === 'exclude') continue;
+    if (!Array.isArray(list) || list.length === 0 || !list.every(isScalar))
+      return { values: null, combinations: 0, why: `matrix.${key} is not a list of plain values` };
+    values[key] = String(list[0]);
+    combinations *= list.length;
+  }
+  const include = Array.isArray(matrix.include) ? matrix.include.filter(isMapping) : [];
+  const dims = Object.keys(values);
+  for (const entry of include) {
+    const matches = Object.entries(entry).every(([k, v]) => !dims.includes(k) || String(v) === values[k]);
+    if (dims.length === 0 || matches) {
+      for (const [k, v] of Object.entries(entry)) if (isScalar(v) && !dims.includes(k)) values[k] = String(v);
+      if (dims.length === 0) break;
+    }
+  }
+  if (dims.length === 0) combinations = Math.max(1, include.length);
+  return { values, combinations };
+}
+
+/** @param {unknown} x @returns {x is string | number | boolean} */
+const isScalar = (x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';
