@@ -6,7 +6,7 @@
 // expected, in words (never a raw pattern). What only the runner's engine can tell (a seed image there, the
 // compose plugin) is checked next, still before anything runs (./preflight.js).
 import { readFileSync } from 'node:fs';
-import { lstat, open, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import Ajv from 'ajv';
 import YAML from 'yaml';
@@ -14,6 +14,7 @@ import { logText } from '../text/escape.js';
 import { findPlugin } from '../engine/cli.js';
 import { checkComposeBinds } from './compose-binds.js';
 import { checkComposeModel } from './compose-model.js';
+import { readBoundedText } from './bounded-file.js';
 import { checkCredentials } from './credentials.js';
 import { adoptPassedSecrets, namedVariables } from './passed-secrets.js';
 import { checkTrust } from './registry-trust.js';
@@ -83,25 +84,15 @@ export async function loadWorkload(file) {
 }
 
 /** @param {string} file @param {string} where */
-async function readBounded(file, where) {
-  const info = await lstat(file).catch((e) => {
-    throw new WorkloadError(
-      `${where}: cannot read the workload file (${e.code ?? e.message}); give the path of a workload YAML file`,
-    );
+const readBounded = (file, where) =>
+  readBoundedText(file, {
+    maxBytes: MAX_WORKLOAD_BYTES,
+    fail: (m) => new WorkloadError(m),
+    unreadable: (code) => `${where}: cannot read the workload file (${code}); give the path of a workload YAML file`,
+    notFile: `${where}: not a regular file (a link or a folder); give the workload YAML file itself`,
+    tooLarge: (size) =>
+      `${where}: ${size} bytes, more than a workload file may have (${MAX_WORKLOAD_BYTES}); ${ADVICE}`,
   });
-  if (!info.isFile())
-    throw new WorkloadError(`${where}: not a regular file (a link or a folder); give the workload YAML file itself`);
-  if (info.size > MAX_WORKLOAD_BYTES)
-    throw new WorkloadError(
-      `${where}: ${info.size} bytes, more than a workload file may have (${MAX_WORKLOAD_BYTES}); ${ADVICE}`,
-    );
-  const handle = await open(file, 'r');
-  try {
-    return (await handle.readFile({ encoding: 'utf8' })).slice(0, MAX_WORKLOAD_BYTES);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** @param {string} text @param {string} where @returns {unknown} */
 function parseYaml(text, where) {

@@ -6,7 +6,7 @@
 // package (0.3.61) imports its JSON schema without an import attribute, which Node 20's ESM loader refuses
 // (ERR_IMPORT_ASSERTION_TYPE_MISSING); it is built for bundlers. The draft needs the job's plain values,
 // not GitHub's validation of the whole workflow.
-import { lstat, open } from 'node:fs/promises';
+import { readBoundedText } from './bounded-file.js';
 import YAML from 'yaml';
 import { logText } from '../text/escape.js';
 
@@ -40,22 +40,15 @@ export async function readWorkflowJob(file, jobId) {
 }
 
 /** @param {string} file @param {string} where */
-async function readBounded(file, where) {
-  const info = await lstat(file).catch((e) => {
-    throw new WorkflowError(`${where}: cannot read the workflow file (${e.code ?? e.message}); ${ADVICE}`);
+const readBounded = (file, where) =>
+  readBoundedText(file, {
+    maxBytes: MAX_WORKFLOW_BYTES,
+    fail: (m) => new WorkflowError(m),
+    unreadable: (code) => `${where}: cannot read the workflow file (${code}); ${ADVICE}`,
+    notFile: `${where}: not a regular file (a link or a folder); ${ADVICE}`,
+    tooLarge: (size) =>
+      `${where}: ${size} bytes, more than a workflow file may have here (${MAX_WORKFLOW_BYTES}); ${ADVICE}`,
   });
-  if (!info.isFile()) throw new WorkflowError(`${where}: not a regular file (a link or a folder); ${ADVICE}`);
-  if (info.size > MAX_WORKFLOW_BYTES)
-    throw new WorkflowError(
-      `${where}: ${info.size} bytes, more than a workflow file may have here (${MAX_WORKFLOW_BYTES}); ${ADVICE}`,
-    );
-  const handle = await open(file, 'r');
-  try {
-    return (await handle.readFile({ encoding: 'utf8' })).slice(0, MAX_WORKFLOW_BYTES);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** @param {string} text @param {string} where @returns {Mapping} */
 export function parseWorkflow(text, where) {
