@@ -13,6 +13,8 @@
 //   --cores N: a slower runner, made of this one: the engine (dockerd, containerd, and so every container
 //   they start) and the harness are pinned to N cores for the run (taskset), and set back after. Checked,
 //   not assumed: a container's `nproc` must say N, or the bench stops.
+//   --load cpu|mixed: a steady neighbour beside the run (./load.js: one core busy; or one core and one
+//   disk writer), stopped by its PID: whether the plan still keeps to the time it announces.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
@@ -20,6 +22,7 @@ import { PROFILES } from '../src/run/profiles.js';
 import { readWithinRun } from '../src/reading/index.js';
 import { runWithProgress } from './run-progress.js';
 import { throttleEngine } from './throttle.js';
+import { describeLoad, loadKind, startLoad, stopLoad } from './load.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,8 +35,10 @@ const { values } = parseArgs({
     bench: { type: 'string', default: QUICK.join(',') },
     target: { type: 'string', default: String(Math.round((PROFILES.quick.budgetMs ?? 450_000) / 1000)) },
     cores: { type: 'string' },
+    load: { type: 'string' },
   },
 });
+const neighbour = loadKind(values.load, 'bench:quick-run');
 const throttle = values.cores ? await throttleEngine(Number(values.cores)) : null;
 const BENCHES = values.bench.split(',');
 const TARGET_SECONDS = Number(values.target);
@@ -48,6 +53,7 @@ const pre = spawnSync(
 if (pre.status !== 0) process.exit(pre.status ?? 1);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'dind-bench-quick-'));
+const stress = neighbour ? startLoad(neighbour, 'bench:quick-run') : null;
 try {
   const loadBefore = os.loadavg();
   // The profile's own selection (native, docker, dind, dind-vfs x debian) is left to the profile: named on
@@ -204,10 +210,12 @@ try {
     console.log(
       `  ${bench.padEnd(12)} ${envs.map((e) => ((row.get(e) ?? 0) / 1000).toFixed(1).padStart(12)).join(' ')}`,
     );
+  if (neighbour) console.log(`neighbour: ${describeLoad(neighbour)}`);
   if (throttle) console.log(`throttled: the engine and the harness on ${throttle.cores} core(s) (${throttle.cpus})`);
   // 6: cells the profile added were left out for the budget, named in the report (a row above checks it).
   process.exitCode = (status === 0 || status === 6) && rows.every((x) => x[3]) ? 0 : 1;
 } finally {
+  if (stress) stopLoad(stress);
   throttle?.restore();
   rmSync(dir, { recursive: true, force: true });
 }
