@@ -138,11 +138,12 @@ export function noiseTable(rows) {
 /**
  * Replaces (or appends) the section of `doc` between `<!-- noise:NAME -->` and `<!-- /noise:NAME -->`, so
  * that one document keeps several generated tables (quiet, loaded, before/after) and the prose around them.
- * @param {string} doc @param {string} name @param {string} body
+ * Other bench scripts keep their sections under a prefix of their own (`plan-accuracy`).
+ * @param {string} doc @param {string} name @param {string} body @param {string} [prefix]
  */
-export function replaceSection(doc, name, body) {
-  const open = `<!-- noise:${name} -->`;
-  const close = `<!-- /noise:${name} -->`;
+export function replaceSection(doc, name, body, prefix = 'noise') {
+  const open = `<!-- ${prefix}:${name} -->`;
+  const close = `<!-- /${prefix}:${name} -->`;
   const block = `${open}\n${body.trim()}\n${close}`;
   const i = doc.indexOf(open);
   const j = doc.indexOf(close);

@@ -163,3 +163,21 @@ for (const [field, edit, says] of BAD)
     assert.doesNotMatch(r.stderr, /ENOENT|ECONNREFUSED|no-engine\.sock/, 'no engine was asked');
     fast(r);
   });
+
+test('plan --json gives on stdout what the tables say: the run estimate and the sized workload plan', () => {
+  const script = new URL('../../examples/workloads/script/workload.yml', import.meta.url).pathname;
+  const r = plan('--workload', script, '--env', 'docker,dind', '--max-minutes', '240', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(
+    out.workload.rows.map((/** @type {{ environment: string }} */ row) => row.environment),
+    ['docker', 'dind@20.10'],
+  );
+  assert.equal(out.workload.fits, true);
+  assert.equal(out.workload.samples, 10);
+  // The same total the text prints, in minutes with one decimal.
+  const text = /estimated wall time: ([\d.]+) min/.exec(r.stderr);
+  assert.ok(text, r.stderr);
+  assert.equal((out.workload.totalS / 60).toFixed(1), text[1]);
+  assert.ok(out.estimate.totalS > 0 && out.estimate.setupS >= 0, JSON.stringify(out.estimate));
+});

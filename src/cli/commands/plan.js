@@ -62,6 +62,10 @@ function withSizing(command) {
       `what one runner minute costs you, for the runner cost (default ${DEFAULT_PRICE_PER_MINUTE}: a GitHub-hosted Linux 2-core minute)`,
       price,
     )
+    .option(
+      '--json',
+      "the plan as JSON on stdout: the run's estimate (totalS, setupS, per benchmark) and, with --workload, the sized workload plan",
+    )
     .addOption(
       new Option('--billing <model>', 'how runner minutes count: hosted (per started minute) or occupancy (per second)')
         .choices([...BILLING_MODELS])
@@ -133,6 +137,7 @@ export function register(cli) {
     );
     log(textTable(['benchmark', 'parameters', 'tool s/step', 'steps', 'estimate'], rows));
     if (!job) {
+      if (opts.json) printJson(est, null);
       log(
         '\nAn estimate from the parameters and overheads measured on a 2-core runner (see src/run/estimate.js); measure yours with --iterations 1 and scale.',
       );
@@ -147,8 +152,19 @@ export function register(cli) {
       paramOverrides,
       totalS: est.totalS,
     });
+    if (opts.json) printJson(est, sized);
     if (!sized.fits) process.exitCode = EXIT_DOES_NOT_FIT;
   });
+}
+
+/**
+ * `plan --json`: what the tables say, for a script (bench/workload-plan.js compares it with a run's wall time).
+ * @param {{ totalS: number, setupS: number, benchmarks: unknown[] }} est
+ * @param {import('../../run/workload-plan.js').WorkloadPlan | null} workload
+ */
+function printJson(est, workload) {
+  const estimate = { totalS: est.totalS, setupS: est.setupS, benchmarks: est.benchmarks };
+  process.stdout.write(`${JSON.stringify({ estimate, workload }, null, 2)}\n`);
 }
 
 /**
