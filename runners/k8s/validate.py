@@ -12,7 +12,12 @@ Kubernetes version below. No network is needed.
 
 Both refuse what would weaken the runners: a repository instead of an organisation, the default runner
 group, a scale set name or label of GitHub-hosted runners (ubuntu-*, windows-*, macos-*), the chart's dind
-mode (its sidecar is the moving tag docker:dind), and a dind sidecar that is not pinned by digest. The repository's own files carry named placeholders (OWNER; an image as the mapping
+mode (its sidecar is the moving tag docker:dind), and a dind sidecar that is not pinned by digest. And what would
+not run dind-bench's jobs or not measure what they say: a scale set name the chart or the API server refuses,
+scaleSetLabels (chart 0.10.1 ignores them: a scale set's one label is its name, the whole of a job's runs-on),
+a dind sidecar whose /var/lib/docker is no volume (its engine and every inner one fall back to vfs), and a
+kubernetes-mode runner that requires a job container (dind-bench's jobs name none).
+The repository's own files carry named placeholders (OWNER; an image as the mapping
 {REPLACE_WITH: IMAGE}, which `helm install` refuses: the chart copies it into the runner scale set, whose
 schema takes only a string there, so the API server rejects it); --deploy refuses every placeholder and every
 image that is not pinned by digest. RUNNER_ALLOW_REPO_SCOPE=1 and RUNNER_ALLOW_DEFAULT_GROUP=1 accept those
@@ -88,24 +93,55 @@ def scope_problems(values):
 
 
 # The labels of GitHub-hosted runners. A scale set's name is the label jobs reach it by (runs-on), as are
-# its scaleSetLabels (chart 0.12 and later); GitHub compares labels ignoring case.
+# its scaleSetLabels (chart 0.14.0 and later); GitHub compares labels ignoring case.
 HOSTED_LABEL = re.compile(r"^\s*(ubuntu|windows|macos)-", re.IGNORECASE)
+# The chart these values are written for (README.md). It names the scale set's AutoscalingRunnerSet after
+# runnerScaleSetName as it is: a Kubernetes object name (lower case, digits, '-' and '.'), at most 45
+# characters (the chart's own limit).
+CHART_VERSION = "0.10.1"
+SCALE_SET_NAME = re.compile(r"^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$")
+SCALE_SET_NAME_MAX = 45
+
+
+def name_problems(values):
+    """A runnerScaleSetName the chart or the API server refuses. It is the scale set's one label, the whole
+    of a job's runs-on."""
+    name = values.get("runnerScaleSetName")
+    if name is None:
+        return []  # "missing runnerScaleSetName" says it
+    if not isinstance(name, str) or not SCALE_SET_NAME.match(name) or len(name) > SCALE_SET_NAME_MAX:
+        return [
+            f"runnerScaleSetName is {str(name)[:100]!r}: chart {CHART_VERSION} names the scale set's Kubernetes "
+            f"object after it, so it must be 1 to {SCALE_SET_NAME_MAX} characters of a-z, 0-9, '-' and '.', "
+            "starting and ending with a letter or digit (e.g. dind-bench-dind-28-2)"
+        ]
+    return []
 
 
 def label_problems(values):
     """A scale set name or label of GitHub-hosted runners: jobs meant for GitHub's own machines (those
-    holding write tokens among them) would run on these runners."""
+    holding write tokens among them) would run on these runners. And labels the pinned chart drops."""
     named = [("runnerScaleSetName", values.get("runnerScaleSetName"))]
     labels = values.get("scaleSetLabels")
     if isinstance(labels, list):
         named += [(f"scaleSetLabels[{i}]", label) for i, label in enumerate(labels)]
-    return [
+    problems = [
         f"{where} is {str(value)[:100]!r}, a label of GitHub-hosted runners (ubuntu-*, windows-*, macos-*): jobs "
         "meant for GitHub's own machines, those holding write tokens among them, would run on this scale set. "
         "Name it after itself, as dind-bench-dind (SECURITY.md, Workflows and runners)"
         for where, value in named
         if isinstance(value, str) and HOSTED_LABEL.match(value)
     ]
+    if labels is not None and labels != []:
+        # Chart 0.10.1 does not know the key: the scale set is created with its name as its only label, so a
+        # job whose runs-on names one of these waits for a runner that never comes.
+        problems.append(
+            f"scaleSetLabels is set, but chart {CHART_VERSION} ignores it (scale set labels came with chart "
+            f"0.14.0): the scale set's only label is its runnerScaleSetName "
+            f"({values.get('runnerScaleSetName')!r}), and a job reaches it with runs-on: that name alone. "
+            "Remove scaleSetLabels and name the scale set for what a job should select"
+        )
+    return problems + name_problems(values)
 
 
 def is_placeholder(image):
@@ -158,6 +194,44 @@ def image_problems(spec, deploy):
     return problems
 
 
+DOCKER_DATA = "/var/lib/docker"
+
+
+def storage_problems(spec):
+    """The dind sidecar's data root must be a volume: on the container's own root filesystem (overlayfs) its
+    engine cannot use overlay2 and falls back, and so does every inner engine, whose volumes live there."""
+    dind = next((c for c in spec.get("containers") or [] if c.get("name") == "dind"), {})
+    volumes = {v.get("name") for v in spec.get("volumes") or []}
+    mounted = [m.get("name") for m in dind.get("volumeMounts") or []
+               if str(m.get("mountPath", "")).rstrip("/") == DOCKER_DATA]
+    if mounted and mounted[0] in volumes:
+        return []
+    return [
+        f"dind mode: the dind container has no volume at {DOCKER_DATA}, so its engine keeps its data on the "
+        "container's own root filesystem (overlayfs), where overlay2 cannot run: it falls back to vfs (a full "
+        "copy per layer), and so does every inner DinD engine, whose volume lives there. Both environments "
+        "would measure that fallback (docs/environments.md, dind-vfs), not the engines. Mount a volume there "
+        "(an emptyDir in template.spec.volumes, on the node's disk), as values-dind.yaml does"
+    ]
+
+
+def job_container_problems(spec):
+    """Kubernetes mode's runner refuses every job without a `container:` unless told otherwise (the chart
+    sets ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER=true when the values leave it out); dind-bench's jobs name none."""
+    runner = next((c for c in spec.get("containers") or [] if c.get("name") == "runner"), {})
+    env = {e.get("name"): e.get("value") for e in runner.get("env") or []}
+    value = env.get("ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER")
+    if str(value).lower() == "false":
+        return []
+    shown_value = "left out (the chart then sets 'true')" if value is None else repr(value)
+    return [
+        f"kubernetes mode: ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER is {shown_value}: the runner then refuses every "
+        "job without a container:, and dind-bench's jobs (the reusable workflow's bench job, a job calling "
+        "actions/run) name none, so nothing of dind-bench would run. Set it to 'false' in the runner "
+        "container's env, as values-kubernetes.yaml does"
+    ]
+
+
 def check_values(values, deploy):
     problems = []
     spec = (values.get("template") or {}).get("spec") or {}
@@ -194,6 +268,9 @@ def check_values(values, deploy):
         env = {e.get("name"): e.get("value") for e in runner.get("env") or []}
         if not str(env.get("DIND_BENCH_SOCKET_DIR", "")).startswith("/home/runner/_work/"):
             problems.append("dind mode: the runner container needs DIND_BENCH_SOCKET_DIR under /home/runner/_work/")
+        problems += storage_problems(spec)
+    if mode == "kubernetes":
+        problems += job_container_problems(spec)
     problems += image_problems(spec, deploy)
     # --deploy checks the pod as `helm install` would send it: a placeholder left is a schema error there too.
     objects = [("runner pod template", {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "runner"},

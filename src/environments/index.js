@@ -12,6 +12,7 @@ export const NOT_ENVIRONMENTS = [
   'container.js',
   'dind-cgroup.js',
   'dind-daemon.js',
+  'engine-visible.js',
   'environment.js',
   'index.js',
   'names.js',

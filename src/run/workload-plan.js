@@ -109,11 +109,42 @@ export function iterationsWithin(limitS, setupS, totalS, iterations, warmup) {
 }
 
 /**
+ * @typedef {{ iterations: number, smaller: string[] }} WorkflowFix
+ *   for a run in the reusable workflow's bench job: the plan's iterations, and the smaller plans of fewer
+ *   environments that fit, each named by the inputs that set it (`layout: separate (...)`)
+ */
+
+/**
+ * What makes a plan over its limit fit, in the reusable workflow's inputs (it has no environments input):
+ * fewer samples (input iterations), with how much wider each interval gets (as 1/sqrt(n): about), or
+ * fewer environments (the smaller plans sized by the caller).
+ * @param {WorkloadPlan} p @param {WorkflowFix} fix
+ */
+function workflowFix(p, fix) {
+  const n = p.iterationsThatFit ?? 0;
+  const fewer =
+    n >= 2
+      ? [
+          `iterations: ${n} (${n} samples a side instead of ${fix.iterations}: each interval about ` +
+            `${Math.sqrt(fix.iterations / n).toFixed(2)}x as wide)`,
+        ]
+      : [];
+  const all = [...fewer, ...fix.smaller];
+  if (!all.length)
+    return (
+      ': no smaller plan fits (not two iterations a side, not one environment group alone): shorten the job ' +
+      "(its expected times) or give it a bench job with nothing else (input benchmarks: the workload's alone)"
+    );
+  return `: the smallest plans that fit, by the reusable workflow's inputs: ${all.join('; ')}`;
+}
+
+/**
  * The plan in words, for a terminal: one line per environment, then the totals and the verdict.
  * @param {WorkloadPlan} p @param {{ price: number, billing: string }} pricing
+ * @param {WorkflowFix | null} [workflow] name the reusable workflow's inputs, not the command's options
  * @returns {{ header: string[], rows: string[][], lines: string[] }}
  */
-export function workloadPlanText(p, pricing) {
+export function workloadPlanText(p, pricing, workflow = null) {
   const rows = p.rows.map((r) => [
     r.environment,
     String(r.samples),
@@ -133,11 +164,13 @@ export function workloadPlanText(p, pricing) {
   for (const l of p.limits)
     lines.push(
       `${p.totalS > l.limitS ? 'does NOT fit' : 'fits'} ${l.what} (${Math.round(l.limitS / 60)} min)` +
-        (p.over === l && p.iterationsThatFit !== null
-          ? p.iterationsThatFit > 0
-            ? `: ${p.iterationsThatFit} iteration(s) would fit (--iterations ${p.iterationsThatFit}), or split the environments into runs of their own (--env)`
-            : ': not even one iteration fits; shorten the job (its expected times) or split the environments into runs of their own (--env)'
-          : ''),
+        (p.over === l && workflow
+          ? workflowFix(p, workflow)
+          : p.over === l && p.iterationsThatFit !== null
+            ? p.iterationsThatFit > 0
+              ? `: ${p.iterationsThatFit} iteration(s) would fit (--iterations ${p.iterationsThatFit}), or split the environments into runs of their own (--env)`
+              : ': not even one iteration fits; shorten the job (its expected times) or split the environments into runs of their own (--env)'
+            : ''),
     );
   return { header: ['environment', 'samples', 'first jobs', 'per job', 'from', 'estimate'], rows, lines };
 }

@@ -7,9 +7,9 @@
 // ones join the run's own insecure registries. The runner's engine (docker, dood) is the runner's: it
 // trusts what its owner set up, and the run does not change it.
 import { howToPass } from './credentials.js';
+import { engineVisibleTmp } from '../environments/engine-visible.js';
 import { X509Certificate } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { logText } from '../text/escape.js';
 
@@ -102,7 +102,7 @@ export async function trustOf(w, env = process.env) {
  * @param {RegistryCa[]} cas @returns {Promise<{ dir: string, remove: () => Promise<void> }>}
  */
 export async function certsFolder(cas) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'dind-bench-certs-'));
+  const dir = await mkdtemp(path.join(await engineVisibleTmp(), 'dind-bench-certs-'));
   await chmod(dir, 0o755);
   for (const { address, pem } of cas) {
     // An address is host[:port] by the schema: no "/" or "..", one folder each.

@@ -4,10 +4,10 @@
 // in for the registries the seeded names give, with passwords of the run's own.
 import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { cliConfig } from '../engine/cli.js';
 import { outerEngine } from '../engine/client.js';
+import { engineVisibleTmp } from '../environments/engine-visible.js';
 import { startRegistry } from '../engine/registry.js';
 import { knowCredential } from '../redact/secrets.js';
 import { readCredentials } from './credentials.js';
@@ -54,7 +54,8 @@ export function shared(w, tracker, registryImage) {
 /** @param {Workload} w @param {import('../engine/resources.js').ResourceTracker} tracker @param {string} registryImage */
 async function makeShared(w, tracker, registryImage) {
   // The root's files (the workload's folder unless it names a root), the job's folder at its place in them.
-  const copy = await mkdtemp(path.join(os.tmpdir(), 'dind-bench-workload-'));
+  // Compose's bind mounts name paths in it, which the runner's engine (and a DinD outer container) resolves.
+  const copy = await mkdtemp(path.join(await engineVisibleTmp(), 'dind-bench-workload-'));
   tracker.onCleanup(() => rm(copy, { recursive: true, force: true }));
   const root = w.rootDir ?? w.dir;
   await cp(root, copy, { recursive: true, verbatimSymlinks: true });

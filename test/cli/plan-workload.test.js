@@ -86,6 +86,80 @@ test('a plan over the CI job limit says so with the iterations that would fit, a
   assert.match(r.stderr, /runner minutes at \$0\.0032 a minute/);
 });
 
+test("in the reusable workflow's bench job (--hints workflow), a plan that does not fit names the smaller plans that do, by that workflow's inputs", () => {
+  const args = ['--workload', path.join(GO_SERVICE, 'workload.yml'), '--env', 'native,docker,dind'];
+  const r = plan(
+    ...args,
+    '--engine',
+    '20.10,26.1',
+    '--iterations',
+    '40',
+    '--max-minutes',
+    '240',
+    '--hints',
+    'workflow',
+  );
+  assert.equal(r.status, 7, r.stderr);
+  const [line] = r.stderr.split('\n').filter((l) => l.startsWith('does NOT fit'));
+  assert.ok(line, r.stderr);
+  // The workflow has no environments input: no command option is named, only its inputs.
+  assert.doesNotMatch(line, /--env|--iterations|environments input/);
+  assert.match(
+    line,
+    /^does NOT fit the time its bench job leaves it \(240 min\): the smallest plans that fit, by the reusable workflow's inputs: /,
+  );
+  // Fewer samples: the iterations the options' wording names too, and the interval's widening as 1/sqrt(n).
+  const options = plan(...args, '--engine', '20.10,26.1', '--iterations', '40', '--max-minutes', '240');
+  const n = Number(/(\d+) iteration\(s\) would fit/.exec(options.stderr)?.[1]);
+  assert.ok(n >= 2 && n < 40, options.stderr);
+  const wider = Math.sqrt(40 / n).toFixed(2);
+  assert.ok(
+    line.includes(`iterations: ${n} (${n} samples a side instead of 40: each interval about ${wider}x as wide)`),
+    line,
+  );
+  // Fewer environments: Docker and DinD in jobs of their own, or one Engine line, each sized within the limit.
+  const minutes = (/** @type {string} */ d) =>
+    d.endsWith(' h') ? parseFloat(d) * 60 : d.endsWith(' s') ? parseFloat(d) / 60 : parseFloat(d);
+  const separate =
+    /layout: separate \(native, docker in one job, about ([\d.]+ (?:s|min|h)); dind in another, about ([\d.]+ (?:s|min|h));/.exec(
+      line,
+    );
+  assert.ok(separate, line);
+  for (const d of separate.slice(1)) assert.ok(minutes(d) <= 240, d);
+  const one =
+    /engines: '20\.10' \(about ([\d.]+ (?:s|min|h)); the next Engine line's question left for a run of its own\)/.exec(
+      line,
+    );
+  assert.ok(one, line);
+  assert.ok(minutes(one[1]) <= 240, one[1]);
+  // Each smaller plan, sized by plan itself, fits: the separate DinD job and the one-line run.
+  for (const [env, engine] of [
+    ['dind', '20.10,26.1'],
+    ['native,docker,dind', '20.10'],
+  ]) {
+    const alone = plan(
+      '--workload',
+      path.join(GO_SERVICE, 'workload.yml'),
+      '--env',
+      env,
+      '--engine',
+      engine,
+      '--iterations',
+      '40',
+      '--max-minutes',
+      '240',
+    );
+    assert.equal(alone.status, 0, `${env} ${engine}: ${alone.stderr}`);
+  }
+  // Nothing smaller fits: said so, with what is left.
+  const none = plan(...args, '--engine', '20.10', '--iterations', '40', '--max-minutes', '5', '--hints', 'workflow');
+  assert.equal(none.status, 7, none.stderr);
+  assert.match(
+    none.stderr,
+    /does NOT fit the time its bench job leaves it \(5 min\): no smaller plan fits \(not two iterations a side, not one environment group alone\)/,
+  );
+});
+
 /** A copy of the Go-service folder with its workload file changed by `edit`. @param {(text: string) => string} edit */
 function goServiceWith(edit) {
   const dir = mkdtempSync(path.join(work, 'go-'));

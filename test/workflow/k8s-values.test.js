@@ -136,6 +136,18 @@ test(
     );
     r = validate(['--deploy', KUBERNETES]);
     assert.equal(r.status, 1);
+    assert.match(
+      r.out,
+      /container 'runner': image \{REPLACE_WITH: REGISTRY\/dind-bench-runner:[\d.]+@sha256:<digest>\} is a placeholder/,
+    );
+    r = validate([
+      '--deploy',
+      variant(KUBERNETES, (v) => {
+        v.githubConfigUrl = 'https://github.com/my-org';
+        container(v, 'runner').image = 'registry.invalid/dind-bench-runner:2.321.0';
+      }),
+    ]);
+    assert.equal(r.status, 1);
     assert.match(r.out, /container 'runner': image \S+ is not pinned by digest: append @sha256:<digest>/);
     const ready = variant(DIND, filled);
     r = validate(['--deploy', ready]);
@@ -275,6 +287,122 @@ test(
         assert.match(r.out, refused, what);
         assert.match(r.out, /values\.schema\.json: dindBench\.isolation is/, what);
       }
+    }
+  },
+);
+
+test(
+  'validate.py: a scale set has one label, its name: scaleSetLabels (ignored by chart 0.10.1) and names the chart or Kubernetes refuses are refused',
+  { skip },
+  () => {
+    for (const file of [DIND, KUBERNETES]) {
+      let r = validate([variant(file, (v) => (v.scaleSetLabels = ['self-hosted', 'linux', 'arc']))]);
+      assert.equal(r.status, 1, r.out);
+      assert.match(
+        r.out,
+        /scaleSetLabels is set, but chart 0\.10\.1 ignores it \(scale set labels came with chart 0\.14\.0\): the scale set's only label is its runnerScaleSetName \('dind-bench-(dind|k8s)'\), and a job reaches it with runs-on: that name alone/,
+      );
+      // An empty list is no label: the chart renders nothing either way.
+      assert.equal(validate([variant(file, (v) => (v.scaleSetLabels = []))]).status, 0);
+      for (const name of ['Dind-Bench', 'dind_bench', 'dind bench', '-dind', 'dind-', 'a'.repeat(46), '', 42]) {
+        r = validate([variant(file, (v) => (v.runnerScaleSetName = name))]);
+        assert.equal(r.status, 1, `${JSON.stringify(name)}: ${r.out}`);
+        assert.match(
+          r.out,
+          /runnerScaleSetName is .*: chart 0\.10\.1 names the scale set's Kubernetes object after it, so it must be 1 to 45 characters of a-z, 0-9, '-' and '\.'/,
+          JSON.stringify(name),
+        );
+      }
+      for (const name of ['a'.repeat(45), 'dind-bench-dind-28-2', 'dind-bench.k8s']) {
+        r = validate([variant(file, (v) => (v.runnerScaleSetName = name))]);
+        assert.equal(r.status, 0, `${name}: ${r.out}`);
+      }
+    }
+  },
+);
+
+test(
+  "validate.py: dind mode's sidecar keeps its engine's data on a volume; overlayfs under it is refused",
+  { skip },
+  () => {
+    const values = YAML.parse(readFileSync(DIND, 'utf8'));
+    const data = container(values, 'dind').volumeMounts.find(
+      (/** @type {any} */ m) => m.mountPath === '/var/lib/docker',
+    );
+    assert.ok(data, 'values-dind.yaml mounts a volume at /var/lib/docker');
+    assert.deepEqual(values.template.spec.volumes.find((/** @type {any} */ v) => v.name === data.name).emptyDir, {});
+    const refused =
+      /dind mode: the dind container has no volume at \/var\/lib\/docker, so its engine keeps its data on the container's own root filesystem \(overlayfs\), where overlay2 cannot run: it falls back to vfs/;
+    /** @type {Array<[string, (v: any) => void]>} */
+    const cases = [
+      [
+        'no mount',
+        (v) =>
+          (container(v, 'dind').volumeMounts = container(v, 'dind').volumeMounts.filter(
+            (/** @type {any} */ m) => m.mountPath !== '/var/lib/docker',
+          )),
+      ],
+      [
+        'a mount of a volume the pod does not have',
+        (v) =>
+          (v.template.spec.volumes = v.template.spec.volumes.filter(
+            (/** @type {any} */ x) => x.name !== 'dind-storage',
+          )),
+      ],
+      [
+        'the mount on the runner container instead',
+        (v) => {
+          const mounts = container(v, 'dind').volumeMounts;
+          const i = mounts.findIndex((/** @type {any} */ m) => m.mountPath === '/var/lib/docker');
+          container(v, 'runner').volumeMounts.push(...mounts.splice(i, 1));
+        },
+      ],
+    ];
+    for (const [what, change] of cases) {
+      const r = validate([variant(DIND, change)]);
+      assert.equal(r.status, 1, `${what}: ${r.out}`);
+      assert.match(r.out, refused, what);
+    }
+    // A trailing slash is the same folder.
+    const slash = variant(DIND, (v) => {
+      container(v, 'dind').volumeMounts.find((/** @type {any} */ m) => m.mountPath === '/var/lib/docker').mountPath =
+        '/var/lib/docker/';
+    });
+    assert.equal(validate([slash]).status, 0);
+  },
+);
+
+test(
+  "validate.py: kubernetes mode's runner must take jobs without a container: (dind-bench's jobs name none)",
+  { skip },
+  () => {
+    const env = (/** @type {any} */ v) => container(v, 'runner').env;
+    const values = YAML.parse(readFileSync(KUBERNETES, 'utf8'));
+    assert.deepEqual(
+      env(values).find((/** @type {any} */ e) => e.name === 'ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER'),
+      { name: 'ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER', value: 'false' },
+    );
+    /** @type {Array<[string, (v: any) => void, RegExp]>} */
+    const cases = [
+      [
+        'left out',
+        (v) =>
+          (container(v, 'runner').env = env(v).filter(
+            (/** @type {any} */ e) => e.name !== 'ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER',
+          )),
+        /is left out \(the chart then sets 'true'\)/,
+      ],
+      ['true', (v) => (env(v)[0].value = 'true'), /is 'true'/],
+    ];
+    for (const [what, change, shown] of cases) {
+      const r = validate([variant(KUBERNETES, change)]);
+      assert.equal(r.status, 1, `${what}: ${r.out}`);
+      assert.match(
+        r.out,
+        /kubernetes mode: ACTIONS_RUNNER_REQUIRE_JOB_CONTAINER .*the runner then refuses every job without a container:, and dind-bench's jobs .* name none/,
+        what,
+      );
+      assert.match(r.out, shown, what);
     }
   },
 );

@@ -13,6 +13,26 @@ import { addRunSelection } from '../options.js';
 /** `plan`'s exit code when the run would not fit a limit given (as `run --budget-strict` refuses). */
 export const EXIT_DOES_NOT_FIT = 7;
 
+/**
+ * @typedef {{ hints?: string, maxMinutes?: number, budget?: number, pricePerMinute?: number,
+ *   billing: import('../../model/job-cost.js').Billing }} SizingOptions
+ */
+
+/** The limits a workload's run must fit: the CI job's, the budget. @param {SizingOptions} opts */
+function limitsOf(opts) {
+  const job =
+    opts.hints === 'workflow'
+      ? 'the time its bench job leaves it'
+      : `the CI job's limit (--max-minutes ${opts.maxMinutes})`;
+  return [
+    ...(opts.maxMinutes ? [{ limitS: opts.maxMinutes * 60, what: job }] : []),
+    ...(opts.budget ? [{ limitS: opts.budget / 1000, what: 'the budget (--budget)' }] : []),
+  ];
+}
+
+/** @param {SizingOptions} opts */
+const pricingOf = (opts) => ({ price: opts.pricePerMinute ?? DEFAULT_PRICE_PER_MINUTE, billing: opts.billing });
+
 /** @param {string} v */
 function durationMs(v) {
   const ms = parseDuration(v);
@@ -70,6 +90,14 @@ function withSizing(command) {
       new Option('--billing <model>', 'how runner minutes count: hosted (per started minute) or occupancy (per second)')
         .choices([...BILLING_MODELS])
         .default(DEFAULT_BILLING),
+    )
+    .addOption(
+      new Option(
+        '--hints <where>',
+        "how a workload's plan that does not fit names what would: this command's options, or the reusable workflow's inputs (its bench job's plan)",
+      )
+        .choices(['options', 'workflow'])
+        .default('options'),
     );
 }
 
@@ -143,6 +171,18 @@ export function register(cli) {
       );
       return;
     }
+    // The same plan in other environments and Engine lines, for what would fit (--hints workflow).
+    const { sizeWorkloadPlan } = await import('../../run/workload-plan.js');
+    /** @type {import('../../run/smaller-plans.js').SizeOf} */
+    const sizeOf = (environments, lines) => {
+      const d = designOf({ ...opts, environments, engines: lines, benchmarks, named: [...named, 'workload'] });
+      const p = makePlan({ ...d, benchmarks, environments, distros: opts.distro, only: chosen.only });
+      return sizeWorkloadPlan({
+        ...{ plan: p, profile: opts.profile, iterations: d.iterations, warmup: d.warmup, registry: job.registry },
+        paramOverrides,
+        ...{ workload: job.workload, benchmark: job.benchmarks[0], ...pricingOf(opts), limits: limitsOf(opts) },
+      });
+    };
     const sized = await logWorkloadPlan(opts, {
       job,
       plan,
@@ -151,6 +191,7 @@ export function register(cli) {
       profile,
       paramOverrides,
       totalS: est.totalS,
+      sizeOf,
     });
     if (opts.json) printJson(est, sized);
     if (!sized.fits) process.exitCode = EXIT_DOES_NOT_FIT;
@@ -172,20 +213,17 @@ function printJson(est, workload) {
  * @param {any} opts the command's options
  * @param {{ job: Awaited<ReturnType<typeof import('../../run/workload.js').withWorkload>>,
  *   plan: ReturnType<typeof import('../../run/plan.js').makePlan>, iterations: number, warmup: number,
- *   profile: { budgetMs?: number }, paramOverrides: import('../../run/params.js').ParamOverrides, totalS: number }} a
+ *   profile: { budgetMs?: number }, paramOverrides: import('../../run/params.js').ParamOverrides, totalS: number,
+ *   sizeOf: import('../../run/smaller-plans.js').SizeOf }} a
  */
-async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, paramOverrides, totalS }) {
-  const [{ textTable }, { sizeWorkloadPlan, workloadPlanText }] = await Promise.all([
+async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, paramOverrides, totalS, sizeOf }) {
+  const [{ textTable }, { sizeWorkloadPlan, workloadPlanText }, { smallerPlans }] = await Promise.all([
     import('../../text/tables.js'),
     import('../../run/workload-plan.js'),
+    import('../../run/smaller-plans.js'),
   ]);
-  const limits = [
-    ...(opts.maxMinutes
-      ? [{ limitS: opts.maxMinutes * 60, what: `the CI job's limit (--max-minutes ${opts.maxMinutes})` }]
-      : []),
-    ...(opts.budget ? [{ limitS: opts.budget / 1000, what: 'the budget (--budget)' }] : []),
-  ];
-  const pricing = { price: opts.pricePerMinute ?? DEFAULT_PRICE_PER_MINUTE, billing: opts.billing };
+  const limits = limitsOf(opts);
+  const pricing = pricingOf(opts);
   const sized = sizeWorkloadPlan({
     plan,
     profile: opts.profile,
@@ -198,7 +236,12 @@ async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, p
     ...pricing,
     limits,
   });
-  const text = workloadPlanText(sized, pricing);
+  // In the reusable workflow's bench job, what fits is named by its inputs, which have no environments.
+  const workflow =
+    opts.hints === 'workflow' && !sized.fits
+      ? { iterations, smaller: smallerPlans({ environments: opts.env, engines: opts.engine, sizeOf }) }
+      : null;
+  const text = workloadPlanText(sized, pricing, workflow);
   log(`\n${job.benchmarks[0]} (${job.workload.file}): checked, no engine asked`);
   log(textTable(text.header, text.rows));
   for (const line of text.lines) log(line);
