@@ -74,10 +74,11 @@ export function hostPaths(doc) {
  * The host paths a service's `build` names besides its context (compose's own check reads the context):
  * an absolute Dockerfile (a relative one is inside the context), and each SSH key file (`ssh: [id=path]` or
  * `ssh: {id: path}`; `default`, the agent, names none).
- * @param {string} name @param {any} build @returns {HostPath[]}
+ * @param {string} name @param {unknown} spec @returns {HostPath[]}
  */
-function buildPaths(name, build) {
-  if (!build || typeof build !== 'object') return [];
+function buildPaths(name, spec) {
+  if (!spec || typeof spec !== 'object') return [];
+  const build = /** @type {{ dockerfile?: unknown, ssh?: unknown }} */ (spec);
   /** @type {HostPath[]} */
   const out = [];
   const dockerfile = build.dockerfile;
