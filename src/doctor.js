@@ -6,6 +6,7 @@ import { buildxVersion } from './images/build.js';
 import { DISTROS, ENGINE_VERSIONS, OFFLINE_BASES, dindImage } from './images/catalog.js';
 import { imageExists } from './images/describe.js';
 import { cgroupVersion } from './results/provenance.js';
+import { stepIsolation } from './engine/step-pidns.js';
 import { execFileSync } from 'node:child_process';
 
 /** @typedef {{check: string, ok: boolean, detail: string, fix?: string}} Check */
@@ -56,6 +57,24 @@ export function composeCheck(version) {
 }
 
 /**
+ * How a workload's steps are held here (../engine/step-pidns.js). A process group alone still runs every
+ * workload, so it is no failure, but it is said with what would give each step a PID namespace.
+ * @param {ReturnType<typeof stepIsolation>} isolation @returns {Check}
+ */
+export function isolationCheck(isolation) {
+  const namespace = isolation.kind === 'pid-namespace';
+  return {
+    check: 'workload step isolation',
+    ok: true,
+    detail: isolation.how,
+    fix: namespace
+      ? undefined
+      : 'run dind-bench as root, or allow unprivileged user namespaces (Debian, Ubuntu: `sysctl kernel.unprivileged_userns_clone=1`; ' +
+        'Ubuntu 24.04: `sysctl kernel.apparmor_restrict_unprivileged_userns=0`); needs unshare (util-linux)',
+  };
+}
+
+/**
  * @param {import('dockerode')} outer
  * @returns {Promise<Check[]>}
  */
@@ -101,6 +120,7 @@ async function hostChecks(outer, reachable) {
           "on a development machine: `bash .ci/install.sh` (Debian's docker-buildx package; on Debian 12 from Debian 13, pinned)",
     },
     composeCheck(composeVersion()),
+    isolationCheck(stepIsolation()),
     {
       check: 'native tools',
       ok: sysbenchHere,

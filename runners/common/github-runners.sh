@@ -231,6 +231,8 @@ workflow_problems() {
         if ! [[ "$ref" =~ ^[0-9a-f]{40}$ ]]; then
           echo "$group admits $w, a reusable workflow at $ref, a ref that can be moved (a branch or a tag) to code without the guard: list it at a commit SHA (OWNER/REPO/$file@<40-hex commit>), the one you reviewed"
         fi ;;
+      writer)
+        echo "$group admits $w, whose $why: a runner of this group carrying a GitHub-hosted label (ubuntu-*, windows-*, macos-*) would get that job and its token. Open every job holding a write permission with dind-bench's step 'GitHub-hosted runner only' (SECURITY.md, Workflows and runners)" ;;
       unguarded)
         echo "$group admits $w, a reusable workflow that does not refuse the events a fork can cause (no dind-bench guard job: $why): every workflow that calls it, a fork's pull request's too, would reach these runners. List a dind-bench release with the guard job, at a commit SHA" ;;
       *)

@@ -13,6 +13,10 @@ prints one line, a word and, after a tab, why:
                 other job waits for it; every self-hosted job's own `if:` tests the event and the ref and
                 never runs after a failure (no always(), failure(), cancelled())
     unguarded   reusable without that guard (the reason says which part is missing)
+    writer      a job holding a write permission (or the default token: no permissions given) does not
+                open with the step that fails unless RUNNER_ENVIRONMENT is github-hosted (a self-hosted
+                runner of the group carrying a GitHub-hosted label would get that job and its token);
+                checked after the guard, as test/workflow/workflows.test.js checks dind-bench's own
     unparsable  not a workflow
 Used by github-runners.sh (workflow_problems); tested in test/workflow/runner-broker.test.js.
 """
@@ -28,6 +32,16 @@ HOSTED_EXPRESSION = re.compile(
     r"^\$\{\{\s*contains\(fromJSON\('(\[[^']*\])'\),\s*(vars\.[A-Za-z0-9_]+)\)\s*&&\s*\2\s*\|\|\s*'([^']+)'\s*\}\}$"
 )
 AFTER_FAILURE = re.compile(r"\b(always|failure|cancelled)\s*\(")
+# The first step of every job holding a write permission: src/workflow/reusable.js HOSTED_ONLY_STEP, word for
+# word (test/workflow/workflow-check.test.js holds the two together).
+HOSTED_ONLY_NAME = "GitHub-hosted runner only"
+HOSTED_ONLY_SCRIPT = """if [ "${RUNNER_ENVIRONMENT:-}" != github-hosted ]; then
+  kind=${RUNNER_ENVIRONMENT:-unset}
+  kind=${kind//[^A-Za-z0-9_-]/?}
+  echo "::error title=dind-bench hosted runner::refused: this job holds a write token and runs only on a GitHub-hosted runner, but this runner says RUNNER_ENVIRONMENT=${kind:0:40}. A self-hosted runner carries a GitHub-hosted label (ubuntu-*, windows-*, macos-*): remove that label from it (SECURITY.md, Workflows and runners)"
+  exit 1
+fi
+"""
 
 
 def hosted(runs_on):
@@ -112,6 +126,39 @@ def guard_problem(jobs, self_hosted):
     return None
 
 
+def writes(doc, job):
+    """The scopes a job's token may write: its own permissions, else the workflow's; none given is the
+    repository's default token, which may write."""
+    p = job.get("permissions", doc.get("permissions"))
+    if p is None or p == "write-all":
+        return ["(everything: no permissions given)"]
+    if not isinstance(p, dict):
+        return []
+    return [str(k) for k, v in p.items() if v == "write"]
+
+
+def writer_problem(doc, jobs):
+    """The first job holding a write permission that does not open with the hosted-only step, or None. A
+    job calling another workflow runs no steps of its own here: the called workflow is checked itself."""
+    for name, job in jobs.items():
+        scopes = writes(doc, job)
+        if not scopes or "uses" in job:
+            continue
+        steps = job.get("steps")
+        first = steps[0] if isinstance(steps, list) and steps else None
+        if (
+            not isinstance(first, dict)
+            or set(first) != {"name", "run"}
+            or first.get("name") != HOSTED_ONLY_NAME
+            or first.get("run") != HOSTED_ONLY_SCRIPT
+        ):
+            return (
+                f"job {name} holds a write permission ({', '.join(scopes)}) and does not open with the step "
+                "that fails unless RUNNER_ENVIRONMENT is github-hosted"
+            )
+    return None
+
+
 def main():
     try:
         doc = yaml.safe_load(sys.stdin.read())
@@ -124,13 +171,19 @@ def main():
     jobs = {str(k): v for k, v in doc["jobs"].items() if isinstance(v, dict)}
     # A job that calls another workflow (uses:) runs on no runner of its own.
     self_hosted = [n for n, j in jobs.items() if "uses" not in j and not hosted(j.get("runs-on"))]
-    if not self_hosted:
+    guard = guard_problem(jobs, self_hosted) if self_hosted and "workflow_call" in triggers(doc) else None
+    # A reusable workflow without the guard is refused as such first (its own, broader reason).
+    writer = writer_problem(doc, jobs) if guard is None else None
+    if guard is not None:
+        print(f"unguarded\t{guard}")
+    elif writer is not None:
+        print(f"writer\t{writer}")
+    elif not self_hosted:
         print("caller\tno self-hosted job")
     elif "workflow_call" not in triggers(doc):
         print("plain\t" + ",".join(self_hosted))
     else:
-        problem = guard_problem(jobs, self_hosted)
-        print("guarded\t" if problem is None else f"unguarded\t{problem}")
+        print("guarded\t")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 // unprivileged user namespaces), `available()` says so and the step runs in a process group, as before.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { logText } from '../text/escape.js';
 
 /**
  * PID 1 of the step's namespace: runs the script (its $1) in sh without fd 3, reports its exit status on
@@ -16,6 +17,8 @@ const INIT = 'sh -c "$1" 3>&-; rc=$?; echo "$rc" >&3; read -r _ <&3; exit "$rc"'
 
 /** @type {string[] | null | undefined} the unshare arguments that work here; null: none do */
 let flags;
+/** Why no PID namespace can be made here (unshare's own words), when none can. */
+let refused = '';
 
 /**
  * The unshare arguments that make a PID namespace for a step here, or null where none can be made. As root:
@@ -31,14 +34,40 @@ export function available() {
   const tries = process.getuid?.() === 0 ? [base] : [['--user', '--map-current-user', ...base]];
   flags = null;
   for (const f of tries) {
-    const r = spawnSync('unshare', [...f, 'true'], { stdio: 'ignore', timeout: 5_000 });
+    const r = spawnSync('unshare', [...f, 'true'], { encoding: 'utf8', timeout: 5_000 });
     if (r.status === 0) {
       flags = f;
       break;
     }
+    // One line, no control characters: it is printed by doctor and kept in results.json.
+    const said = r.error ? r.error.message : String(r.stderr ?? '').trim() || `exit ${r.status}`;
+    refused = logText(said.replace(/\s+/g, ' ')).slice(0, 300);
   }
   return flags;
 }
+
+/**
+ * How a workload step's processes are held on this machine, as results.json's run.stepIsolation and
+ * `dind-bench doctor` say it: a PID namespace (as root, or in a user namespace of the user's), or, where
+ * none can be made, a process group only, with unshare's reason. A process group does not hold a step's
+ * `setsid cmd &` or a double fork: said, not silent.
+ * @returns {{ kind: 'pid-namespace' | 'process-group', how: string }}
+ */
+export function stepIsolation() {
+  const f = available();
+  if (f)
+    return {
+      kind: 'pid-namespace',
+      how: `a PID namespace per step (unshare ${f.join(' ')})${f.includes('--user') ? ', in a user namespace mapping the user to itself' : ', as root'}`,
+    };
+  return {
+    kind: 'process-group',
+    how: `a process group per step only: no PID namespace can be made here (\`unshare ${process.getuid?.() === 0 ? '' : '--user --map-current-user '}--pid …\`: ${refused || 'refused'}); a process a step starts that leaves its group (setsid, a double fork) can outlive the step`,
+  };
+}
+
+/** Whether any step asked for its isolation in this process (so a run that ran steps records it). */
+export const asked = () => flags !== undefined;
 
 /**
  * The command and arguments that run `script` as a step in a PID namespace of its own (see INIT); spawn it

@@ -87,6 +87,13 @@ export interface DindBenchResultsOneRun {
       why: Text;
     }[];
     /**
+     * runs with workload steps: how each step's processes were held (src/engine/step-pidns.js): a PID namespace of its own (what it started ends with it, wherever it forked), or, where none could be made, a process group only (a process that leaves the group, setsid or a double fork, can outlive the step), with unshare's reason; absent in older files and in runs without steps
+     */
+    stepIsolation?: {
+      kind: 'pid-namespace' | 'process-group';
+      how: Line;
+    };
+    /**
      * with a budget: when, in seconds from the run's start, the planned rounds were to end by the plan re-made once every cell had its own first iteration (the time the run said then)
      */
     replannedS?: number;

@@ -110,6 +110,7 @@ export function mergeShards(shards) {
       order: orderOf(shards),
       complete: runs.every((r) => r.complete),
       state: 'finished',
+      ...weakestIsolation(shards),
       shards: shards.map((s) => ({
         id: s.results.run.id,
         runner: s.results.runner.name,
@@ -376,4 +377,15 @@ async function mergeGroup({ group, ids, shardsDir, out, log, prefix }) {
   await mkdir(path.dirname(out), { recursive: true });
   await cp(path.dirname(files[0]), out, { recursive: true, errorOnExist: true, force: false });
   log(`merge: run ${group}: one job, copied as it is`);
+}
+
+/**
+ * The merged run's step isolation: the weakest any shard had (a process group before a PID namespace), so
+ * the merged file never claims more than every shard's steps got; none when no shard ran steps.
+ * @param {{ results: import('#model/results.js').Results }[]} shards
+ */
+function weakestIsolation(shards) {
+  const had = shards.map((s) => s.results.run.stepIsolation).filter((x) => x !== undefined);
+  const weakest = had.find((x) => x.kind === 'process-group') ?? had[0];
+  return weakest ? { stepIsolation: weakest } : {};
 }

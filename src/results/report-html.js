@@ -11,6 +11,14 @@ import { answerHtml, esc } from '../text/answer.js';
 export { esc };
 
 /**
+ * The page's Content-Security-Policy: it runs no script at all and loads nothing (its styles are its own,
+ * inline: a style sheet and the waterfall's widths), so a script that a results file got into the page
+ * past escaping would not run, and nothing could be fetched or sent from it.
+ */
+export const REPORT_CSP =
+  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/**
  * @param {import('../reading/read-run.js').RunReading} r the run's Reading
  * @param {import('#model/results.js').Results} results its results (facts and the waterfall's phases)
  */
@@ -56,7 +64,7 @@ export function htmlReport(r, results) {
     .join('\n');
   const groups = r.problems;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dind-bench run ${esc(results.run.id)}</title>
 <style>
 :root { color-scheme: light dark; --bad: #b42318; --good: #067647; --grid: #8884; }

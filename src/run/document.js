@@ -2,6 +2,7 @@
 // partial document for each state while the run goes on (./checkpoint.js writes it). A resumed run keeps
 // what the attempt it continues recorded.
 import { backingFilesystem } from '../engine/client.js';
+import * as pidns from '../engine/step-pidns.js';
 import { callerFacts, hostFacts, runnerFacts, suiteFacts } from '../results/provenance.js';
 import { SCHEMA_VERSION } from '../results/schema.js';
 
@@ -96,6 +97,8 @@ export async function assembleResults(
       state: 'finished',
       ...engineEventsOf(executed.engineEvents),
       ...planningOf(calibration, executed),
+      // A run whose workload steps ran says how they were held (a PID namespace, or only a process group).
+      ...(pidns.asked() ? { stepIsolation: pidns.stepIsolation() } : {}),
     },
     host: hostFacts(),
     runner: await runnerFacts({ labels: o.runnerLabels }),

@@ -1,5 +1,6 @@
 // `site build`: the static site = the pages in site/, the chart libraries from node_modules (copied in,
 // so the built site needs no CDN and works on GitHub Pages and offline), and the history's data.
+import { createHash } from 'node:crypto';
 import { constants, existsSync, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -42,6 +43,8 @@ export async function buildSite({ history, out }) {
   const dataFiles = await historyFiles(history);
   const inPlace = path.resolve(history) === path.resolve(out);
   if (inPlace) await refuseForeignFiles(history);
+  const page = await fs.readFile(path.join(SITE_SRC, 'index.html'), 'utf8');
+  checkPolicy(page);
   await checkOut(out, inPlace);
   await fs.mkdir(out, { recursive: true });
   const dataRoot = inPlace ? './' : 'data/';
@@ -50,8 +53,7 @@ export async function buildSite({ history, out }) {
     const to = path.join(out, rel);
     await fs.mkdir(path.dirname(to), { recursive: true });
     if (rel === 'index.html') {
-      const html = await fs.readFile(path.join(SITE_SRC, rel), 'utf8');
-      await fs.writeFile(to, html.replace('%DATA_ROOT%', dataRoot));
+      await fs.writeFile(to, page.replace('%DATA_ROOT%', dataRoot));
     } else await fs.copyFile(path.join(SITE_SRC, rel), to);
     files++;
   }
@@ -78,6 +80,39 @@ export async function buildSite({ history, out }) {
   // GitHub Pages runs Jekyll unless told not to; Jekyll would hide folders starting with "_" and slow deploys.
   await fs.writeFile(path.join(out, '.nojekyll'), '');
   return { out, dataRoot, files };
+}
+
+/**
+ * The page's Content-Security-Policy (a meta http-equiv in site/index.html): its script-src, which allows
+ * the site's own files and each inline script by its hash only (the import map).
+ * @param {string} html @returns {{ scriptSrc: string[], inline: string[] }} inline: each inline script's hash
+ */
+export function pagePolicy(html) {
+  const policy = html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/)?.[1] ?? '';
+  const scriptSrc =
+    policy
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .find(([name]) => name === 'script-src')
+      ?.slice(1) ?? [];
+  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`,
+  );
+  return { scriptSrc, inline };
+}
+
+/**
+ * Refuses a page whose policy would block its own import map (an edit of either without the other): the
+ * site would load no module, and only a browser would tell.
+ * @param {string} html
+ */
+export function checkPolicy(html) {
+  const { scriptSrc, inline } = pagePolicy(html);
+  const missing = inline.filter((h) => !scriptSrc.includes(h));
+  if (!scriptSrc.length || missing.length)
+    throw new Error(
+      `site/index.html: its Content-Security-Policy ${scriptSrc.length ? `lacks the hash of an inline script (${missing.join(', ')}): add it to script-src` : 'has no script-src'}; nothing was built`,
+    );
 }
 
 /** The results model's modules the page imports (model/ of the site). */

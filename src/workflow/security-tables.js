@@ -22,12 +22,17 @@ const END = '<!-- end of security tables -->';
  * @typedef {{ permissions?: Record<string, string>, jobs: Record<string, Job> }} Workflow
  */
 
-/** What each uploaded artifact holds, by the start of its name (expressions left out). */
+/**
+ * What each uploaded artifact holds, by the start of its name (expressions left out); `NAME@JOB` where a job
+ * uploads under a name another job gave first (first match wins).
+ */
 const ARTIFACT_NOTES = {
+  'shard-@discard':
+    "only when the merge job could not redact the merged results: a note replacing the shard's upload under its name (upload-artifact's overwrite deletes the old one), so nothing of it stays",
   'shard-':
     "one bench job's folder as the runner wrote it: `results.json` (measurements, hardware facts, engine versions, run options), `report.md`, `report.html`, `raw/` (logs and tool outputs); no secret the run was given, nor anything shaped like one (scrubbed as it is written); the runner's host and runner names and labels, and e-mail addresses, left out by `redact`",
   results:
-    'each run merged from its shards, the same files; written on a GitHub-hosted runner from untrusted shard artifacts (bounded, validated), identity left out by `redact`',
+    'each run merged from its shards, the same files; written on a GitHub-hosted runner from untrusted shard artifacts (bounded, validated), identity left out by `redact`; not uploaded when any merged run could not be redacted',
   'comparison-report':
     'the comparison against the history or the A/B (`comparison.md`, `comparison-*.json`, the comment body), made from the redacted results',
   'pr-comment': "the comment's Markdown alone (at most 65,536 characters), posted by the comment job by its SHA-256",
@@ -112,7 +117,9 @@ function artifactsTable(wf) {
   const rows = uploads(wf).map(([name, job]) => {
     // The names as a run has them: SHARD_PREFIX is shard- (or shard.NAME.), ARTIFACT_SUFFIX empty (or .NAME).
     const plain = name.replace(/\$\{\{\s*env\.SHARD_PREFIX\s*\}\}/g, 'shard-').replace(/\$\{\{[^}]*\}\}/g, '');
-    const note = Object.entries(ARTIFACT_NOTES).find(([k]) => plain.startsWith(k))?.[1];
+    const note = Object.entries(ARTIFACT_NOTES).find(([k]) =>
+      k.includes('@') ? `${plain}@${job}`.startsWith(k.split('@')[0]) && k.endsWith(`@${job}`) : plain.startsWith(k),
+    )?.[1];
     if (!note)
       throw new Error(
         `bench.yml uploads ${name}: say what it holds in ARTIFACT_NOTES of src/workflow/security-tables.js`,

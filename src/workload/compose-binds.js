@@ -1,5 +1,6 @@
 // What a workload's compose file gives its containers from the host: bind mounts (a service's `volumes`
-// with a path as source, short or long syntax), `env_file`s, and file-based `configs` and `secrets`. Each
+// with a path as source, short or long syntax), `env_file`s and `label_file`s, file-based `configs` and
+// `secrets`, a build's absolute Dockerfile and SSH key files, and host `devices` (always refused). Each
 // must stay inside the workload's folder: the run copies that folder, and the engine (the runner's, or a
 // DinD engine whose outer container shares the copy at the same path) mounts what the path names, so one
 // that leads out (`..`, an absolute or home path, a link) would hand a job's container a host file. Checked
@@ -13,8 +14,9 @@ import { logText } from '../text/escape.js';
 const MAX_COMPOSE_BYTES = 256 * 1024;
 
 /**
- * @typedef {{ field: string, source: string }} HostPath
- *   field: where in the compose file ("services.db.volumes[0]"); source: the path as written
+ * @typedef {{ field: string, source: string, device?: boolean }} HostPath
+ *   field: where in the compose file ("services.db.volumes[0]"); source: the path as written; device: a
+ *   host device given to a container (`devices`), never a file of the root
  */
 
 /**
@@ -39,10 +41,18 @@ export function hostPaths(doc) {
       } else if (v && typeof v === 'object' && v.type === 'bind' && typeof v.source === 'string')
         out.push({ field: `${field}.source`, source: v.source });
     }
-    const envFiles = typeof service.env_file === 'string' ? [service.env_file] : service.env_file;
-    for (const [i, f] of (Array.isArray(envFiles) ? envFiles : []).entries()) {
-      const file = typeof f === 'string' ? f : f?.path;
-      if (typeof file === 'string') out.push({ field: `services.${name}.env_file[${i}]`, source: file });
+    for (const key of ['env_file', 'label_file']) {
+      const files = typeof service[key] === 'string' ? [service[key]] : service[key];
+      for (const [i, f] of (Array.isArray(files) ? files : []).entries()) {
+        const file = typeof f === 'string' ? f : f?.path;
+        if (typeof file === 'string') out.push({ field: `services.${name}.${key}[${i}]`, source: file });
+      }
+    }
+    out.push(...buildPaths(name, service.build));
+    // A host device is no file of the root: any is refused (as an absolute path).
+    for (const [i, d] of (Array.isArray(service.devices) ? service.devices : []).entries()) {
+      const source = typeof d === 'string' ? d.split(':')[0] : d?.source;
+      if (typeof source === 'string') out.push({ field: `services.${name}.devices[${i}]`, source, device: true });
     }
   }
   // Files compose reads into the model (include, extends): one outside the folder brings its services in.
@@ -57,6 +67,37 @@ export function hostPaths(doc) {
     for (const [name, entry] of Object.entries(root[kind] ?? {}))
       if (entry && typeof entry === 'object' && typeof entry.file === 'string')
         out.push({ field: `${kind}.${name}.file`, source: entry.file });
+  return out;
+}
+
+/**
+ * The host paths a service's `build` names besides its context (compose's own check reads the context):
+ * an absolute Dockerfile (a relative one is inside the context), and each SSH key file (`ssh: [id=path]` or
+ * `ssh: {id: path}`; `default`, the agent, names none).
+ * @param {string} name @param {unknown} spec @returns {HostPath[]}
+ */
+function buildPaths(name, spec) {
+  if (!spec || typeof spec !== 'object') return [];
+  const build = /** @type {{ dockerfile?: unknown, ssh?: unknown }} */ (spec);
+  /** @type {HostPath[]} */
+  const out = [];
+  const dockerfile = build.dockerfile;
+  if (typeof dockerfile === 'string' && /^[/~$]/.test(dockerfile))
+    out.push({ field: `services.${name}.build.dockerfile`, source: dockerfile });
+  const ssh = Array.isArray(build.ssh)
+    ? build.ssh.map((/** @type {unknown} */ e, /** @type {number} */ i) => [
+        i,
+        typeof e === 'string' && e.includes('=') ? e.slice(e.indexOf('=') + 1) : null,
+      ])
+    : build.ssh && typeof build.ssh === 'object'
+      ? Object.entries(build.ssh)
+      : [];
+  for (const [key, file] of ssh)
+    if (typeof file === 'string' && file !== '')
+      out.push({
+        field: `services.${name}.build.ssh${typeof key === 'number' ? `[${key}]` : `.${key}`}`,
+        source: file,
+      });
   return out;
 }
 
@@ -78,9 +119,14 @@ export async function checkComposeBinds(root, composeFile, at, fail) {
     return; // not YAML: the compose CLI says why, with its own words (not a question of host paths)
   }
   const base = path.dirname(composeFile);
-  for (const { field, source } of hostPaths(doc)) {
+  for (const { field, source, device } of hostPaths(doc)) {
     const where = `${at}: ${shownFile}: field ${logText(field)}`;
     const shown = logText(source.slice(0, 200));
+    if (device)
+      throw fail(
+        `${where}: "${shown}" gives a container a host device, which is outside the workload's root: ` +
+          "a job's containers get none of the runner's devices; remove the service's devices entry",
+      );
     if (source.includes('$'))
       throw fail(
         `${where}: "${shown}" uses a variable; write the path out (relative, inside the workload's folder) so it can be checked`,
@@ -91,7 +137,7 @@ export async function checkComposeBinds(root, composeFile, at, fail) {
     if (path.isAbsolute(source) || source.startsWith('~'))
       throw fail(
         `${where}: "${shown}" leads outside the workload's root (its folder, unless the file names a root): ` +
-          "it is an absolute or home path; a bind mount's source must be a relative path (./data, ../testdata) inside the root",
+          "it is an absolute or home path; a bind mount's source, an env or label file, a Dockerfile or an SSH key must be a relative path (./data, ../testdata) inside the root",
       );
     if (!inRoot(path.resolve(base, source)))
       throw fail(

@@ -4,7 +4,8 @@
 // (./compose-binds.js reads the raw file first, for what the model drops: env files, include and extends
 // files). Run with the environment the job's compose commands get (PATH and HOME, ../engine/cli.js), so
 // it interpolates as they will. Each host path must stay inside the workload's root: a bind mount's
-// source, a build context, a named volume bound to a host `device`, a file config or secret. A refusal
+// source, a build context, its Dockerfile and SSH key files, a named volume bound to a host `device`, a
+// file config or secret, a label file; a service's host `devices` never are. A refusal
 // names the compose file, the field of the model and the path it resolved to.
 import path from 'node:path';
 import { cliConfig, dockerCli } from '../engine/cli.js';
@@ -15,8 +16,8 @@ import { realOfExisting } from './compose-binds.js';
 /**
  * The parts of compose's model (`config --format json`) that name host paths. Compose writes it, from the
  * team's file: each value is still checked before use, so the leaves are unknown.
- * @typedef {{ volumes?: { type?: unknown, source?: unknown }[],
- *   build?: { context?: unknown, additional_contexts?: Record<string, unknown> } }} ModelService
+ * @typedef {{ volumes?: { type?: unknown, source?: unknown }[], devices?: unknown[], label_file?: unknown,
+ *   build?: { context?: unknown, dockerfile?: unknown, ssh?: unknown, additional_contexts?: Record<string, unknown> } }} ModelService
  * @typedef {{ services?: Record<string, ModelService>, volumes?: Record<string, { driver_opts?: { device?: unknown } }>,
  *   configs?: Record<string, { file?: unknown }>, secrets?: Record<string, { file?: unknown }> }} ComposeModel
  */
@@ -37,6 +38,7 @@ export function modelPaths(json) {
     // A remote context (git URL, https://) is no host path.
     if (typeof context === 'string' && path.isAbsolute(context))
       out.push({ field: `services.${name}.build.context`, source: context, what: 'a build context' });
+    out.push(...buildFiles(name, s?.build), ...deviceAndLabelFiles(name, s));
     for (const [key, extra] of Object.entries(s?.build?.additional_contexts ?? {}))
       if (typeof extra === 'string' && path.isAbsolute(extra))
         out.push({
@@ -56,6 +58,54 @@ export function modelPaths(json) {
       if (typeof file === 'string')
         out.push({ field: `${kind}.${name}.file`, source: file, what: `a file ${kind.slice(0, -1)}` });
     }
+  return out;
+}
+
+/**
+ * A build's Dockerfile (relative to its context, as the builder reads it; an absolute one as it is) and
+ * its SSH key files (`id=path` entries; `default`, the agent, names no file).
+ * @param {string} name @param {ModelService['build']} build @returns {ModelPath[]}
+ */
+function buildFiles(name, build) {
+  /** @type {ModelPath[]} */
+  const out = [];
+  const { context, dockerfile, ssh } = build ?? /** @type {NonNullable<ModelService['build']>} */ ({});
+  if (
+    typeof dockerfile === 'string' &&
+    (path.isAbsolute(dockerfile) || (typeof context === 'string' && path.isAbsolute(context)))
+  )
+    out.push({
+      field: `services.${name}.build.dockerfile`,
+      source: path.resolve(typeof context === 'string' && path.isAbsolute(context) ? context : '/', dockerfile),
+      what: 'a Dockerfile',
+    });
+  const entries = Array.isArray(ssh)
+    ? ssh.map((e, i) => [`[${i}]`, typeof e === 'string' && e.includes('=') ? e.slice(e.indexOf('=') + 1) : null])
+    : ssh && typeof ssh === 'object'
+      ? Object.entries(ssh).map(([k, v]) => [`.${k}`, v])
+      : [];
+  for (const [key, file] of entries)
+    if (typeof file === 'string' && file !== '')
+      out.push({ field: `services.${name}.build.ssh${key}`, source: file, what: 'an SSH key for the build' });
+  return out;
+}
+
+/**
+ * A service's host devices (every one is outside the root) and label files.
+ * @param {string} name @param {ModelService | undefined} s @returns {ModelPath[]}
+ */
+function deviceAndLabelFiles(name, s) {
+  /** @type {ModelPath[]} */
+  const out = [];
+  for (const [i, d] of (Array.isArray(s?.devices) ? s.devices : []).entries()) {
+    const source = typeof d === 'string' ? d.split(':')[0] : /** @type {{ source?: unknown }} */ (d)?.source;
+    if (typeof source === 'string')
+      out.push({ field: `services.${name}.devices[${i}]`, source, what: 'a host device' });
+  }
+  const labels = typeof s?.label_file === 'string' ? [s.label_file] : s?.label_file;
+  for (const [i, f] of (Array.isArray(labels) ? labels : []).entries())
+    if (typeof f === 'string')
+      out.push({ field: `services.${name}.label_file[${i}]`, source: f, what: 'a label file' });
   return out;
 }
 

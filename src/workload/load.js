@@ -301,7 +301,34 @@ async function rootOf(w, dir, where) {
     throw new WorkloadError(
       `${at} does not hold the workload file's folder; give the folder the job's files come from, one the file is in (e.g. ../..)`,
     );
+  // The root is copied for the job: above the repository it would hand the job the runner's other files
+  // (a home folder, other checkouts).
+  const repo = await enclosingRepository(here);
+  if (root !== repo && !root.startsWith(repo + path.sep))
+    throw new WorkloadError(
+      repo === here
+        ? `${at} leads above the workload file's folder, and no repository holds the file (no .git above it); ` +
+            "outside a repository the root is the file's folder: write root: . (or leave it out), or move the file into the repository it builds"
+        : `${at} leads above the repository the file is in (${logText(repo)}); the root stays inside it: write ` +
+            `root: ${logText(path.relative(here, repo))} for the whole repository, or a folder inside it`,
+    );
   return root;
+}
+
+/**
+ * The repository a workload file's folder (real path) is in: the nearest folder at or above it with a
+ * `.git`; else the nearest one holding a `.github` folder (a checkout without its .git, the workspace a
+ * workload was drafted in); else the file's own folder.
+ * @param {string} here @returns {Promise<string>}
+ */
+async function enclosingRepository(here) {
+  /** @type {string | null} */
+  let github = null;
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    if (await lstat(path.join(dir, '.git')).catch(() => null)) return dir;
+    if (github === null && (await lstat(path.join(dir, '.github')).catch(() => null))?.isDirectory()) github = dir;
+    if (path.dirname(dir) === dir) return github ?? here;
+  }
 }
 
 /**

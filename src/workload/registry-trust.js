@@ -36,6 +36,16 @@ export async function checkTrust(w, dir, root, where, fail, env = process.env) {
         `${field}: a registry on plain HTTP (insecure: true) has no certificate to trust; give one or the other`,
       );
     const pem = await readCa(r, dir, root, field, fail, env);
+    if (PRIVATE_KEY.test(pem)) {
+      const ca = /** @type {{ file?: string, env?: string }} */ (r.ca);
+      const what = ca.env ? `/env: the variable ${logText(ca.env)}` : `/file: ${logText(String(ca.file))}`;
+      throw fail(
+        `${field}${what} holds a private key (-----BEGIN … PRIVATE KEY-----): a CA bundle is the registry's CA certificates only, ` +
+          'and the run writes nothing else for the inner engines. Take the key out (keep only the -----BEGIN CERTIFICATE----- blocks) ' +
+          'and replace the key: it was shared with whoever reads the ' +
+          (ca.env ? 'secret' : 'repository'),
+      );
+    }
     try {
       for (const cert of splitPem(pem)) new X509Certificate(cert);
       if (!splitPem(pem).length) throw new Error('no PEM certificate in it');
@@ -76,6 +86,9 @@ async function readCa(r, dir, root, field, fail, env) {
   return text;
 }
 
+/** A private key's PEM block, of any kind (PKCS#8, RSA, EC, OpenSSH, encrypted). */
+const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
 /** The certificates of a PEM bundle, each whole. @param {string} pem */
 const splitPem = (pem) => pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 
@@ -108,7 +121,10 @@ export async function certsFolder(cas) {
     // An address is host[:port] by the schema: no "/" or "..", one folder each.
     const folder = path.join(dir, address);
     await mkdir(folder, { mode: 0o755 });
-    await writeFile(path.join(folder, 'ca.crt'), pem, { mode: 0o644 });
+    // The certificates only, whatever else the file holds by the time the run reads it (it was checked at
+    // load: no private key). Readable by all: a rootless inner engine runs as a user of its own and must
+    // read it, and a certificate is public; the folder is the run's own, removed after the job.
+    await writeFile(path.join(folder, 'ca.crt'), `${splitPem(pem).join('\n')}\n`, { mode: 0o644 });
   }
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }

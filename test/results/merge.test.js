@@ -39,6 +39,20 @@ test('merge of fixture shards: every cell once, the shards recorded, determinist
   assert.equal(m.run.order, 'interleaved', 'split by benchmark: each benchmark still interleaved in its shard');
 });
 
+test("the merged run's step isolation is the weakest its shards had; none when no shard ran steps", () => {
+  const ns = { kind: 'pid-namespace', how: 'a PID namespace per step (unshare --pid)' };
+  const group = { kind: 'process-group', how: 'a process group per step only: no PID namespace can be made here' };
+  const isolated = (/** @type {any[]} */ kinds) =>
+    fixtureShards().map((s, i) => {
+      if (kinds[i]) s.results.run.stepIsolation = kinds[i];
+      return s;
+    });
+  assert.equal(mergeShards(isolated([])).run.stepIsolation, undefined);
+  assert.deepEqual(mergeShards(isolated([ns, undefined])).run.stepIsolation, ns);
+  assert.deepEqual(mergeShards(isolated([ns, group])).run.stepIsolation, group);
+  assert.deepEqual(mergeShards(isolated([group, ns])).run.stepIsolation, group);
+});
+
 test('a benchmark whose environment groups ran in different shards makes the merged run `split`', () => {
   const byEnv = (/** @type {(c: any) => boolean} */ keep, /** @type {string} */ id) => {
     const r = fixture();

@@ -235,3 +235,40 @@ test(
     }
   },
 );
+
+test(
+  'report.html sends a Content-Security-Policy: it loads without a violation, and a script in it does not run (real Chromium)',
+  { skip: !existsSync(CHROMIUM) && !process.env.CI && 'no Chromium here' },
+  async () => {
+    const r = run();
+    // A script that got into the page (as escaping would have missed it) is refused by the policy.
+    const html = runHtml(r).replace('</body>', '<script>window.planted = true</script></body>');
+    assert.match(
+      html,
+      /^<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'none';/,
+    );
+    const file = path.join(work, 'report-csp.html');
+    writeFileSync(file, html);
+    const browser = await launch();
+    try {
+      const page = await browser.context.newPage();
+      /** @type {string[]} */
+      const logged = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') logged.push(m.text());
+      });
+      await page.goto(`file://${file}`);
+      assert.equal(await page.evaluate(() => /** @type {any} */ (window).planted), undefined, 'the planted script ran');
+      // The one refusal is the planted script's; the page's own styles (a sheet, the waterfall's widths) pass.
+      assert.equal(logged.length, 1, logged.join('\n'));
+      assert.match(
+        logged[0],
+        /inline script violates the following Content Security Policy directive 'script-src 'none''.* The action has been blocked/,
+      );
+      const styled = await page.evaluate(() => window.getComputedStyle(document.body).maxWidth);
+      assert.equal(styled, '1344px', "the page's own style sheet applies (84rem)");
+    } finally {
+      await browser.close();
+    }
+  },
+);

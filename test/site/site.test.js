@@ -2,11 +2,11 @@
 // `site preview`'s server on 127.0.0.1. The history holds the real quick run from test/fixtures plus
 // nightly variants of it, one with another inner Engine version.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { publishRun } from '../../src/history/append.js';
-import { buildSite } from '../../src/site/build.js';
+import { buildSite, checkPolicy, pagePolicy } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { FIXTURE, tmpDir, variant } from '../history/helpers.js';
 import { browserOrSkip, launch, openPage } from '../helpers/browser.js';
@@ -140,6 +140,46 @@ test(
     await page.close();
   },
 );
+
+test(
+  'the page sends a Content-Security-Policy: its own scripts and import map run, no violation, an injected script does not run',
+  { skip },
+  async () => {
+    const { page, errors } = await openPage(browser.context, server.url);
+    // Chart.js, its plugins and the page's modules (through the import map) ran: the charts are drawn.
+    assert.deepEqual(await seriesOf(page, '#overhead-chart'), [
+      '95% interval (times worse than Docker)',
+      'median ratio',
+    ]);
+    assert.deepEqual(errors, [], 'no violation of the policy while the page and its charts load');
+    const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    assert.match(String(policy), /^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/]{43}='; /);
+    const refused = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+          const s = document.createElement('script');
+          s.textContent = 'window.injected = true';
+          document.body.append(s);
+        }),
+    );
+    assert.match(String(refused), /^script-src/);
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).injected), undefined);
+  },
+);
+
+test("the page's policy names its import map's hash; a page whose import map changed without it is not built", () => {
+  const html = readFileSync(new URL('../../site/index.html', import.meta.url), 'utf8');
+  const { scriptSrc, inline } = pagePolicy(html);
+  assert.equal(inline.length, 1, 'the import map, the only inline script');
+  assert.ok(scriptSrc.includes(inline[0]) && scriptSrc.includes("'self'"), scriptSrc.join(' '));
+  checkPolicy(html);
+  const changed = html.replace('"./model/"', '"./model2/"');
+  assert.throws(
+    () => checkPolicy(changed),
+    /^Error: site\/index\.html: its Content-Security-Policy lacks the hash of an inline script \('sha256-.*'\): add it to script-src; nothing was built$/,
+  );
+});
 
 test('filters change the address and the charts; the address restores them', { skip }, async () => {
   const { page, errors } = await openPage(browser.context, server.url);

@@ -509,6 +509,22 @@ test("the fork barrier: the group's workflows must define the self-hosted jobs, 
     );
     assert.deepEqual(issued(r.calls), [], what);
   }
+  // A job holding a write token that lost its hosted-only first step (issue 52): a runner of the group with
+  // a GitHub-hosted label would get it.
+  const writer = `owner/dind-bench/.github/workflows/reusable-bench.yml@${'e'.repeat(40)}`;
+  s.workflowFile(
+    writer,
+    edited((wf) => wf.jobs.publish.steps.shift()),
+  );
+  r = pass(writer);
+  assert.equal(r.status, 2, r.out);
+  assert.ok(
+    r.out.includes(
+      `admits ${writer}, whose job publish holds a write permission (contents) and does not open with the step that fails unless RUNNER_ENVIRONMENT is github-hosted: a runner of this group carrying a GitHub-hosted label`,
+    ),
+    r.out,
+  );
+  assert.deepEqual(issued(r.calls), []);
   // The guarded workflow at a branch or a tag: refused, it can be moved to code without the guard.
   for (const ref of ['refs/heads/main', 'v1', 'refs/tags/v1.2.0']) {
     const moving = `owner/dind-bench/.github/workflows/reusable-bench.yml@${ref}`;

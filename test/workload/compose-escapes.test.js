@@ -72,7 +72,31 @@ test('a workload under .github/ names the repository as its root and builds it; 
     path.join(repo, '.github/dind-bench/aside.yml'),
     'version: 1\nname: app\nroot: ../../..\nsteps: [{name: s, run: "true"}]\n',
   );
-  await loadWorkload(path.join(repo, '.github/dind-bench/aside.yml'));
+  // A root above the repository (issue 52): the job would get the runner's other files. Refused naming the
+  // file, the field and what to write, with or without the .git (then the folder holding .github).
+  for (const git of [false, true]) {
+    if (git) mkdirSync(path.join(repo, '.git'));
+    await assert.rejects(
+      loadWorkload(path.join(repo, '.github/dind-bench/aside.yml')),
+      (e) => {
+        assert.ok(e instanceof WorkloadError);
+        assert.equal(
+          e.message,
+          `${path.join(repo, '.github/dind-bench/aside.yml')}: field /root: ../../.. leads above the repository the file is in (${repo}); ` +
+            'the root stays inside it: write root: ../.. for the whole repository, or a folder inside it',
+        );
+        return true;
+      },
+      `git: ${git}`,
+    );
+    if (git) rmSync(path.join(repo, '.git'), { recursive: true });
+  }
+  // A file outside any repository: its root is its own folder or one inside it.
+  const loose = tree({ 'job/workload.yml': 'version: 1\nname: app\nroot: ..\nsteps: [{name: s, run: "true"}]\n' });
+  await assert.rejects(
+    loadWorkload(path.join(loose, 'job/workload.yml')),
+    /job\/workload\.yml: field \/root: \.\. leads above the workload file's folder, and no repository holds the file .*write root: \./,
+  );
   mkdirSync(path.join(repo, 'other'));
   writeFileSync(
     path.join(repo, '.github/dind-bench/elsewhere.yml'),
@@ -88,7 +112,12 @@ test('deploy/compose.yml mounting ../testdata inside the folder loads', async (t
   if (!composeOrSkip(t)) return;
   const repo = tree({
     'workload.yml': JOB,
-    'deploy/compose.yml': 'services:\n  it:\n    image: team/it:1\n    volumes: ["../testdata:/testdata:ro"]\n',
+    'deploy/compose.yml':
+      'services:\n  it:\n    image: team/it:1\n    volumes: ["../testdata:/testdata:ro"]\n' +
+      // Inside the root: a Dockerfile beside the context, the SSH agent (no file). (A key file inside the
+      // root passes dind-bench's check, but compose 2.26's `config --format json` cannot write an SSH key.)
+      '    build: { context: .., dockerfile: deploy/it.Dockerfile, ssh: [default] }\n',
+    'deploy/it.Dockerfile': 'FROM scratch\n',
     'testdata/case.json': '{}\n',
   });
   await loadWorkload(path.join(repo, 'workload.yml'));
@@ -139,6 +168,53 @@ test("each way out of the root that compose's model shows is refused with its re
           'services:\n  app:\n    image: a:1\n    volumes: ["data:/d"]\nvolumes:\n  data:\n    driver_opts: { type: none, o: bind, device: /etc }\n',
       },
       /field volumes\.data\.driver_opts\.device .*: a named volume's host device at "\/etc" leads outside/,
+    ],
+    // Issue 52: a build's Dockerfile and SSH keys, a host device, a label file.
+    [
+      'an absolute Dockerfile',
+      { 'deploy/compose.yml': 'services:\n  app:\n    build: { context: ., dockerfile: /etc/hostname }\n' },
+      /field services\.app\.build\.dockerfile: "\/etc\/hostname" leads outside the workload's root .*an SSH key must be a relative path/,
+    ],
+    [
+      'a Dockerfile above the root, relative to its context',
+      { 'deploy/compose.yml': 'services:\n  app:\n    build: { context: ., dockerfile: ../../x/Dockerfile }\n' },
+      /field services\.app\.build\.dockerfile \(as `docker compose config` reads the file.*\): a Dockerfile at ".*\/x\/Dockerfile" leads outside/,
+    ],
+    [
+      "an SSH key from the runner's home",
+      {
+        'deploy/compose.yml':
+          'services:\n  app:\n    build: { context: ., ssh: [default, "deploy=/root/.ssh/id_ed25519"] }\n',
+      },
+      /field services\.app\.build\.ssh\[1\]: "\/root\/\.ssh\/id_ed25519" leads outside the workload's root/,
+    ],
+    [
+      'an SSH key by map, above the root',
+      { 'deploy/compose.yml': 'services:\n  app:\n    build: { context: ., ssh: { deploy: ../../../key } }\n' },
+      /field services\.app\.build\.ssh\.deploy: "\.\.\/\.\.\/\.\.\/key" leads outside the workload's root/,
+    ],
+    [
+      'a host device',
+      { 'deploy/compose.yml': 'services:\n  app:\n    image: a:1\n    devices: ["/dev/kmsg:/dev/kmsg"]\n' },
+      /field services\.app\.devices\[0\]: "\/dev\/kmsg" gives a container a host device, which is outside the workload's root.*remove the service's devices entry/,
+    ],
+    [
+      'a host device, long syntax',
+      {
+        'deploy/compose.yml':
+          'services:\n  app:\n    image: a:1\n    devices: [{source: /dev/fuse, target: /dev/fuse}]\n',
+      },
+      /field services\.app\.devices\[0\]: "\/dev\/fuse" gives a container a host device/,
+    ],
+    [
+      'an absolute label file',
+      { 'deploy/compose.yml': 'services:\n  app:\n    image: a:1\n    label_file: /etc/os-release\n' },
+      /field services\.app\.label_file\[0\]: "\/etc\/os-release" leads outside the workload's root/,
+    ],
+    [
+      'a label file above the root',
+      { 'deploy/compose.yml': 'services:\n  app:\n    image: a:1\n    label_file: [../../labels]\n' },
+      /field services\.app\.label_file\[0\]: "\.\.\/\.\.\/labels" leads outside the workload's root/,
     ],
     [
       'a build context',

@@ -96,3 +96,39 @@ test('a CA that is missing, outside the root, not a certificate, unset, or besid
   ]))
     await assert.rejects(loadWorkload(job(extra)), says, extra.join(' '));
 });
+
+test('a CA bundle holding a private key is refused naming the file or variable; the run writes certificates only', async () => {
+  assert.ok(PEM, made.stderr);
+  const key = readFileSync(path.join(work, 'k'), 'utf8');
+  assert.match(key, /-----BEGIN PRIVATE KEY-----/);
+  const file = job(['ca: { file: bundle.pem }']);
+  writeFileSync(path.join(path.dirname(file), 'bundle.pem'), `${PEM}${key}`);
+  await assert.rejects(
+    loadWorkload(file),
+    /workload\.yml: field \/registries\/0\/ca\/file: bundle\.pem holds a private key \(-----BEGIN … PRIVATE KEY-----\): a CA bundle is the registry's CA certificates only.*Take the key out \(keep only the -----BEGIN CERTIFICATE----- blocks\) and replace the key/,
+  );
+  // An older key format and an OpenSSH key are keys too.
+  for (const block of [
+    '-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----\n',
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n-----END OPENSSH PRIVATE KEY-----\n',
+  ]) {
+    writeFileSync(path.join(path.dirname(file), 'bundle.pem'), `${block}${PEM}`);
+    await assert.rejects(loadWorkload(file), /ca\/file: bundle\.pem holds a private key/);
+  }
+  process.env.REG_CONFIG_TEST_CA_KEY = `${PEM}${key}`;
+  await assert.rejects(
+    loadWorkload(job(['ca: { env: REG_CONFIG_TEST_CA_KEY }'])),
+    /field \/registries\/0\/ca\/env: the variable REG_CONFIG_TEST_CA_KEY holds a private key.*whoever reads the secret/,
+  );
+  // What reaches the inner engines is the certificates, whatever else the file held when the run read it.
+  const certs = await certsFolder([
+    { address: 'registry.example.internal:5443', pem: `# team CA\n${PEM}${key}junk\n` },
+  ]);
+  try {
+    const written = readFileSync(path.join(certs.dir, 'registry.example.internal:5443', 'ca.crt'), 'utf8');
+    assert.equal(written, PEM);
+    assert.doesNotMatch(written, /PRIVATE KEY|junk|team CA/);
+  } finally {
+    await certs.remove();
+  }
+});
