@@ -1,6 +1,6 @@
 // `npm run bench:workload-overhead`: what the workload machinery adds to a job, beyond the job's own
 // phases. An empty job (one step: `true`) runs N times in each environment through the real benchmark
-// (src/benchmarks/workload.js); for each, the wall time of the whole iteration (measure()) is compared
+// (src/workload/benchmark.js); for each, the wall time of the whole iteration (measure()) is compared
 // with the job's own total (job.total_ms: engine ready + the step) and the stop of a fresh DinD engine
 // after it (engine.stop_ms, the environment's own cost, measured apart). What is left is the machinery:
 // saving raw output, bookkeeping, the CLI's spawns. Target: under 2% of an empty job's wall time, or
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { workloadBenchmark } from '../src/benchmarks/workload.js';
+import { workloadBenchmark } from '../src/workload/benchmark.js';
 import { outerEngine } from '../src/engine/client.js';
 import { ResourceTracker } from '../src/engine/resources.js';
 import { createEnvironment } from '../src/environments/index.js';

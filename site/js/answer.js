@@ -6,9 +6,12 @@
 // size first, anything unexpected is left out with a note saying so, and every string reaches the page as a
 // text node (never as markup).
 
+import { OUTCOMES, outcomeTone } from '#model/change.js';
+
 /**
- * @typedef {import('#model/reading.js').TextTable} TextTable
- * @typedef {{ intro: string | null, leftOut: string, table: TextTable | null, caveats: string[], problems: string[] }} CheckedAnswer
+ * @typedef {import('#model/reading.js').TextTable & { outcomes?: (import('#model/change.js').Outcome | null)[] }} CheckedTable
+ *   outcomes: each row's outcome, when the file gives them (an older version-7 file does not: no colours)
+ * @typedef {{ intro: string | null, leftOut: string, table: CheckedTable | null, caveats: string[], problems: string[] }} CheckedAnswer
  */
 
 /** What a sane answer holds at most: far above any real run's (11 questions, 4 caveats), far below a page's limits. */
@@ -57,12 +60,13 @@ export function checkAnswer(raw) {
 }
 
 /**
- * A table of strings, every row as wide as the header, the groups (when there) one per row; else null.
- * @param {unknown} raw @returns {TextTable | null}
+ * A table of strings, every row as wide as the header, the groups and outcomes (when there) one per row,
+ * each outcome one of the four or null; else null.
+ * @param {unknown} raw @returns {CheckedTable | null}
  */
 function checkTable(raw) {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
-  const { header, rows, groups } = /** @type {Record<string, unknown>} */ (raw);
+  const { header, rows, groups, outcomes } = /** @type {Record<string, unknown>} */ (raw);
   const cells = (/** @type {unknown} */ r) =>
     Array.isArray(r) && r.length === width && r.every((c) => isText(c, ANSWER_LIMITS.cell));
   if (!Array.isArray(header) || header.length < 1 || header.length > ANSWER_LIMITS.columns) return null;
@@ -70,11 +74,15 @@ function checkTable(raw) {
   if (!cells(header) || !Array.isArray(rows) || rows.length > ANSWER_LIMITS.rows || !rows.every(cells)) return null;
   if (groups !== undefined && (!Array.isArray(groups) || groups.length !== rows.length)) return null;
   if (groups !== undefined && !groups.every((g) => isText(g, ANSWER_LIMITS.cell))) return null;
+  const known = (/** @type {unknown} */ o) => o === null || OUTCOMES.some((x) => x === o);
+  if (outcomes !== undefined && (!Array.isArray(outcomes) || outcomes.length !== rows.length || !outcomes.every(known)))
+    return null;
   const text = (/** @type {string[]} */ r) => r.map(plain);
   return {
     header: text(/** @type {string[]} */ (header)),
     rows: /** @type {string[][]} */ (rows).map(text),
     ...(groups ? { groups: text(/** @type {string[]} */ (groups)) } : {}),
+    ...(outcomes ? { outcomes: /** @type {CheckedTable['outcomes']} */ (outcomes) } : {}),
   };
 }
 
@@ -98,14 +106,10 @@ function textElement(tag, text, cls) {
   return el;
 }
 
-/** The CSS class of an answer cell: a regression or an improvement in colour (as report.html). @param {string} answer */
-const answerClass = (answer) =>
-  answer.startsWith('regression') ? 'worse' : answer.startsWith('improvement') ? 'better' : '';
-
 /**
  * The answer table: a title row where the pair judged changes, then its questions. Each cell carries its
  * column's name (data-label) for the phone's layout, where each question is a block of labelled lines.
- * @param {TextTable} t
+ * @param {CheckedTable} t
  */
 function answerTable(t) {
   const table = document.createElement('table');
@@ -130,9 +134,11 @@ function answerTable(t) {
     }
     const tr = body.insertRow();
     tr.className = 'question';
+    // The answer in colour by the question's outcome (a regression, an improvement), as report.html: never by its words.
+    const tone = outcomeTone(t.outcomes?.[i]);
     row.forEach((cell, j) => {
       const td = document.createElement('td');
-      if (j === 1 && answerClass(cell)) td.className = answerClass(cell);
+      if (j === 1 && tone) td.className = tone;
       td.dataset.label = t.header[j];
       // The words in one element of their own: on a phone the cell lays out its label beside it.
       td.append(textElement('span', cell, 'cell'));

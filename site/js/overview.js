@@ -41,7 +41,7 @@ function renderModes(latest) {
   card.hidden = !m?.rows?.length;
   if (!m?.rows?.length) return;
   const t = modeTableText(m);
-  const factFrom = t.header.indexOf(ISOLATION_FACTS[0].label);
+  const factFrom = t.at.facts;
   $('modes-answer').innerHTML = [m.answer, m.policyError]
     .filter((s) => typeof s === 'string' && s)
     .map((s) => `<b>${esc(/** @type {string} */ (s))}</b>`)
@@ -51,7 +51,9 @@ function renderModes(latest) {
     const tds = r.map((c, i) => {
       const f = i >= factFrom && i < factFrom + ISOLATION_FACTS.length ? ISOLATION_FACTS[i - factFrom] : null;
       const evidence = f ? (mode.facts?.[f.key]?.evidence ?? []).join('\n') : '';
-      const cls = f ? (c === f.bad ? 'fact-bad' : c === 'no' ? 'fact-ok' : '') : '';
+      // Coloured from the mode's facts, not from the words of the cell (as report.html).
+      const value = f ? mode.facts?.[f.key]?.value : undefined;
+      const cls = f ? (value === f.bad ? 'fact-bad' : value === 'no' ? 'fact-ok' : '') : '';
       return `<td class="${cls}"${evidence ? ` title="${esc(evidence)}"` : ''}>${esc(c)}</td>`;
     });
     return `<tr data-mode="${esc(mode.env)}">${tds.join('')}</tr>`;

@@ -62,7 +62,8 @@ export async function compareCommand(opts) {
     // Silent without one (a run with neither isolation cells nor a policy), so a script can always ask.
     const text = modesTerminal(reading.modes).join('\n\n');
     if (text) print(`\n${text}\n`);
-    return { exitCode: 0, outcome };
+    // The exit is still the gate's (0 without --fail-on): --modes chooses what is printed, not what passes.
+    return { exitCode: exitCodeOf(reading, 'compare'), outcome };
   }
   const markdown = markdownReport(outcome);
   await writeIf(opts.markdown, markdown);

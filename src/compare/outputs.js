@@ -99,16 +99,9 @@ export function costOutputs(docs) {
   const low = fixed2(c?.seconds?.low);
   const high = fixed2(c?.seconds?.high);
   return {
-    // Money as "USD 0.42" and an interval as "from LOW to HIGH", so that clean() leaves them readable
-    // ($ and brackets are not kept).
-    cost: c
-      ? clean(
-          String(c.sentence)
-            .replace(/\$(?=\d)/g, 'USD ')
-            .replace(/\[([^[\],]{1,40}), ([^[\],]{1,40})\]/g, 'from $1 to $2'),
-          600,
-        )
-      : '',
+    // The reading's own words for an output (money as "USD 0.42", an interval as "from LOW to HIGH", which
+    // clean() keeps readable), bounded and made inert here; a document without them: its sentence, cleaned.
+    cost: c ? clean(typeof c.outputSentence === 'string' ? c.outputSentence : c.sentence, 600) : '',
     'cost-seconds': fixed2(c?.seconds?.diff),
     'cost-interval': low && high ? `${low},${high}` : '',
     'cost-per-1000-jobs': fixed2(c?.per1000),

@@ -1,16 +1,17 @@
 // Table rows shared by the terminal, Markdown and PR-comment renderers: one place decides how a comparison
-// or a verdict reads (numbers: ../text/numbers.js; a comparison's phrase: ../results/within-run.js).
-import { details, reading, versusTitle } from '../results/within-run.js';
+// or a verdict reads (numbers: ../text/numbers.js; a comparison's phrase: ../model/change.js).
+import { details, reading } from '../model/change.js';
+import { versusTitle } from '../reading/index.js';
 import { HISTORY_STATUSES } from '../reading/history.js';
 import { num, pValue, shortPct } from '../model/numbers.js';
 
 /**
  * Within-run comparisons grouped into tables: one per kind and benchmark.
- * @param {import('../results/within-run.js').Comparison[]} comparisons
+ * @param {import('../reading/index.js').Comparison[]} comparisons
  * @returns {Array<{ title: string, header: string[], rows: string[][] }>}
  */
 export function comparisonTables(comparisons) {
-  /** @type {Map<string, import('../results/within-run.js').Comparison[]>} */
+  /** @type {Map<string, import('../reading/index.js').Comparison[]>} */
   const groups = new Map();
   for (const c of comparisons) {
     const distro =
@@ -32,10 +33,10 @@ export function comparisonTables(comparisons) {
   }));
 }
 
-/** Column names of the two sides: environments, or distributions when they are what differs. @param {import('../results/within-run.js').Comparison} c */
+/** Column names of the two sides: environments, or distributions when they are what differs. @param {import('../reading/index.js').Comparison} c */
 const sideNames = (c) =>
   c.baseline.env === c.candidate.env ? [c.baseline.distro, c.candidate.distro] : [c.baseline.env, c.candidate.env];
-/** @param {import('../results/within-run.js').Side} s */
+/** @param {import('../reading/index.js').Side} s */
 const label = (s) => (s.distro === 'host' ? s.env : `${s.env}/${s.distro}`);
 
 /**

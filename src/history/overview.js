@@ -1,7 +1,7 @@
 // The overview of one run, precomputed at publish time so the site's first screen loads one small file:
 // per benchmark, metric and distro, each environment's median with its interval, each environment
 // against plain Docker (ratio of medians with interval, Cliff's delta, and the word `compare` reads it
-// as: ../results/within-run.js), and each series against its own previous runs on the same hardware: the
+// as: ../model/change.js), and each series against its own previous runs on the same hardware: the
 // verdict `compare --history` gives (../stats/verdicts.js), over the same window of earlier runs.
 import { readRun } from '../reading/read-run.js';
 import { defaultThreshold } from '../model/change.js';
@@ -153,7 +153,7 @@ function withNative(rows) {
 /**
  * Each environment of a row against Docker, from the run's reading, so the site shows compare's outcome.
  * Native is read from the Docker-vs-native comparison, turned round (native against Docker).
- * @param {WorkingRow} row @param {import('../results/within-run.js').Comparison[]} comparisons
+ * @param {WorkingRow} row @param {import('../reading/index.js').Comparison[]} comparisons
  * @returns {OverviewRow['vsDocker']}
  */
 function vsDockerOf(row, comparisons) {
@@ -170,7 +170,7 @@ function vsDockerOf(row, comparisons) {
   return out;
 }
 
-/** @param {import('../results/within-run.js').Comparison} c @returns {import('#model/overview.js').VsDocker} */
+/** @param {import('../reading/index.js').Comparison} c @returns {import('#model/overview.js').VsDocker} */
 const entryOf = (c) => ({
   ...c.ratio,
   p: c.p,

@@ -2,7 +2,7 @@
 // (regression, improvement, equivalent, inconclusive). One module that the CLI, report.md, report.html, `compare --json` readers and the
 // site (which loads this very file, see src/site/build.js) all import, so a change is computed once.
 // Import-free (no Node APIs): part of the results model (see ./README.md).
-import { magnitude, shortPct, unsignedPct } from './numbers.js';
+import { magnitude, pValue, shortPct, unsignedPct } from './numbers.js';
 
 /**
  * A ratio of medians (candidate / baseline) with its 95% interval.
@@ -58,6 +58,14 @@ export const OUTCOMES = Object.freeze(
 );
 
 /** @typedef {typeof OUTCOMES[number]} Outcome */
+
+/**
+ * How an outcome is coloured where it is shown (report.html's answer table, the site's): a regression as
+ * worse, an improvement as better, any other (or none) plain. From the outcome itself, never its words.
+ * @param {Outcome | null | undefined} outcome @returns {'worse' | 'better' | ''}
+ */
+export const outcomeTone = (outcome) =>
+  outcome === 'regression' ? 'worse' : outcome === 'improvement' ? 'better' : '';
 
 /**
  * The practical threshold T by benchmark family, a fraction of the cost (0.1 = 10%), where `--config` does
@@ -148,6 +156,15 @@ export function reading(c) {
   if (outcome === 'equivalent')
     return `${shortPct(change)}${pm} equivalent (±${thresholdText(c.threshold ?? DEFAULT_THRESHOLD)})`;
   return `${shortPct(change)}${pm} inconclusive (${seesText(c)})`;
+}
+
+/**
+ * The numbers behind a reading: the ratio's interval, p and Cliff's delta ("[1.05, 1.92] p 0.032 δ 0.84").
+ * @param {{ ratio: Ratio, p: number, cliffsDelta: number }} c
+ */
+export function details(c) {
+  const ci = Number.isFinite(c.ratio.low) ? `[${c.ratio.low.toFixed(2)}, ${c.ratio.high.toFixed(2)}]` : '[–]';
+  return `${ci} p ${pValue(c.p)} δ ${Number.isFinite(c.cliffsDelta) ? c.cliffsDelta.toFixed(2) : '–'}`;
 }
 
 /** The footnote that explains "(too few)" once per report. */

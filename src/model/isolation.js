@@ -138,11 +138,16 @@ export function meetsPolicy(facts, policy) {
 const secs = (ms) => `${ms < 10_000 ? (ms / 1000).toFixed(2) : Math.round(ms / 1000).toLocaleString('en')} s`;
 
 /**
- * The mode table as plain strings (callers escape them for their format): the header and one row per mode.
+ * The mode table as plain strings (callers escape them for their format): the header and one row per mode,
+ * and where its parts begin (`at`: the isolation facts, the start-up a job pays, the verdicts against
+ * docker), so a layout finds a column by its place, never by its heading's words.
  * @param {ModeTable} t
- * @returns {{ title: string, header: string[], rows: string[][] }}
+ * @returns {{ title: string, header: string[], rows: string[][], at: { facts: number, startup: number, against: number } }}
  */
 export function modeTableText(t) {
+  const facts = t.policy ? 2 : 1;
+  // The facts, then seccomp and AppArmor; then the start-up and the workload's cost; then the verdicts.
+  const at = { facts, startup: facts + ISOLATION_FACTS.length + 2, against: facts + ISOLATION_FACTS.length + 4 };
   const header = [
     'mode',
     ...(t.policy ? [`meets ${t.policy}`] : []),
@@ -174,7 +179,7 @@ export function modeTableText(t) {
       r.cells.ran ? `${r.cells.failed} of ${r.cells.ran} (${Math.round((100 * r.cells.failed) / r.cells.ran)}%)` : '–',
     ];
   });
-  return { title: `Which mode: speed and isolation on ${t.runner}`, header, rows };
+  return { title: `Which mode: speed and isolation on ${t.runner}`, header, rows, at };
 }
 
 /** How to read the table, once under it. */

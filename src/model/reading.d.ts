@@ -116,9 +116,19 @@ export interface TextTable {
   groups?: string[];
 }
 
+/**
+ * The answer table: a TextTable whose row i is question i, with its outcome beside it (`outcomes[i]`), so an
+ * output that colours an answer reads the outcome, never the words of the cell.
+ */
+export interface AnswerTable extends TextTable {
+  outcomes: (Outcome | null)[];
+}
+
 /** The cost per job of the first answer: the job summary's first line and the workflow's cost outputs. */
 export interface CostAnswer {
   sentence: string;
+  /** the sentence as the workflow's `cost` output words it: dollars as USD, an interval as "from LOW to HIGH" */
+  outputSentence: string;
   benchmark: string | null;
   baseline: string | null;
   candidate: string | null;
@@ -169,7 +179,7 @@ export interface Reading {
   leftOut: string;
   questions: Question[];
   /** the answer, one row per question: question | answer | change [interval] | $ per 1,000 jobs | open: what would decide it */
-  table: TextTable;
+  table: AnswerTable;
   decided: { decided: number; of: number };
   /** said once, below the answer */
   caveats: string[];

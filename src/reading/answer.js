@@ -76,13 +76,24 @@ export const JOB_METRIC = 'job.total_ms';
 const isJob = (c) => c.benchmark.startsWith('workload.') && c.metric === JOB_METRIC;
 
 /**
- * @typedef {{ sentence: string, benchmark: string | null, baseline: string | null, candidate: string | null,
- *   seconds: { diff: number, low: number | null, high: number | null } | null, per1000: number | null,
- *   occupancyPer1000: number | null, price: number, billing: import('../model/job-cost.js').Billing }} CostAnswer
+ * @typedef {{ sentence: string, outputSentence: string, benchmark: string | null, baseline: string | null,
+ *   candidate: string | null, seconds: { diff: number, low: number | null, high: number | null } | null,
+ *   per1000: number | null, occupancyPer1000: number | null, price: number,
+ *   billing: import('../model/job-cost.js').Billing }} CostAnswer
  * The cost per job, for the first line of the job summary and the PR comment and for the workflow's
  * outputs: seconds with the interval of the difference, dollars per 1,000 jobs in the billing model
- * (occupancyPer1000: the same difference as runner time, what hosted rounding can hide).
+ * (occupancyPer1000: the same difference as runner time, what hosted rounding can hide);
+ * outputSentence: the sentence as the workflow's `cost` output says it (outputWords).
  */
+
+/**
+ * A sentence of the reading as a workflow output says it, whose alphabet has no `$` and no brackets
+ * (src/compare/outputs.js clean): dollars as "USD 0.42", an interval "[+3.5 s, +16.3 s]" as "from +3.5 s
+ * to +16.3 s". Worded here, where the sentence is made, so no output reads a sentence to reword it.
+ * @param {string} sentence
+ */
+export const outputWords = (sentence) =>
+  sentence.replace(/\$(?=\d)/g, 'USD ').replace(/\[([^[\],]{1,40}), ([^[\],]{1,40})\]/g, 'from $1 to $2');
 
 /**
  * The cost per job of the first candidate: the team's own job where the run has a workload (its whole job,
@@ -96,13 +107,16 @@ export function costAnswer(comparisons, opts = {}) {
   const startup = comparisons.find((c) => c.benchmark === 'lifecycle' && c.metric === STARTUP_METRIC);
   const c = job ?? startup;
   const pricing = { price: opts.price ?? DEFAULT_PRICE_PER_MINUTE, billing: opts.billing ?? DEFAULT_BILLING };
-  if (!c)
+  if (!c) {
+    const sentence =
+      'not measured in this run: it comes from a workload (your own job) or from the lifecycle benchmark (the start-up a job pays).';
     return {
-      sentence:
-        'not measured in this run: it comes from a workload (your own job) or from the lifecycle benchmark (the start-up a job pays).',
+      sentence,
+      outputSentence: outputWords(sentence),
       ...{ benchmark: null, baseline: null, candidate: null, seconds: null, per1000: null, occupancyPer1000: null },
       ...pricing,
     };
+  }
   const cost = jobCostOf(c, opts, c === job);
   const sentence = job
     ? `Your job (${job.benchmark}, ${job.candidate.distro}) costs ${secondsText(cost)} in ${job.candidate.env} against ` +
@@ -111,6 +125,7 @@ export function costAnswer(comparisons, opts = {}) {
     : startupSentence(c, opts);
   return {
     sentence,
+    outputSentence: outputWords(sentence),
     benchmark: c.benchmark,
     baseline: c.baseline.env,
     candidate: c.candidate.env,

@@ -12,15 +12,20 @@ export const EXIT_INCONCLUSIVE = 8;
 /** Exit codes of `run` once its results are read: cells failed; default cells left out for the budget. */
 export const EXIT_CELLS_FAILED = 3;
 export const EXIT_LESS_THAN_ASKED = 6;
+/** Exit codes of a `run` that stopped before it had results to read: an engine lost; over a strict budget. */
+export const EXIT_ENGINE_LOST = 5;
+export const EXIT_OVER_BUDGET = 7;
 
 /**
  * The exit code of a command, from its Reading: `run` fails on cells that failed (3), then says it measured
  * less than its profile plans (6); `compare` exits as its gate decided (4 a regression, 8 inconclusive with
- * --fail-on inconclusive: it fails closed on what it could not see).
- * @param {{ gate: { exitCode: number }, complete: boolean, leftOutCells: number }} reading
+ * --fail-on inconclusive: it fails closed on what it could not see). A run that stopped before it had a
+ * Reading says why: an engine went away (5), or a strict budget could not hold it (7).
+ * @param {{ gate: { exitCode: number }, complete: boolean, leftOutCells: number } | { stopped: 'engine lost' | 'over budget' }} reading
  * @param {'run' | 'compare'} command
  */
 export function exitCodeOf(reading, command) {
+  if ('stopped' in reading) return reading.stopped === 'engine lost' ? EXIT_ENGINE_LOST : EXIT_OVER_BUDGET;
   if (command === 'compare') return reading.gate.exitCode;
   return !reading.complete ? EXIT_CELLS_FAILED : reading.leftOutCells ? EXIT_LESS_THAN_ASKED : 0;
 }

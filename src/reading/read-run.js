@@ -15,6 +15,7 @@ import { readAb, readWithinRun } from './index.js';
 import { modeTable } from './modes.js';
 import { pricingOf, workloadCosts } from './pricing.js';
 import { LEFT_OUT, detectableTables, memorySeriesNote, problemGroups, samplingNote, summaryTables } from './tables.js';
+import { waterfallOf } from './waterfall.js';
 
 /**
  * @typedef {import('#model/reading.js').Reading} Reading
@@ -36,6 +37,7 @@ import { LEFT_OUT, detectableTables, memorySeriesNote, problemGroups, samplingNo
  *   complete: boolean, leftOutCells: number, tables: import('./tables.js').SummaryTable[], tooFew: boolean,
  *   detectable: Array<{ title: string, header: string[], rows: string[][] }>,
  *   problems: import('./tables.js').ProblemGroup[], samplingNote: string, seriesNote: string,
+ *   waterfall: import('./waterfall.js').Waterfall,
  * }} RunReading
  *   jobs: each workload's job cost per environment; modes: the mode table; tables: per benchmark the medians
  *   and each environment against Docker; tooFew: a comparison in them had too few samples for any test (the
@@ -97,6 +99,7 @@ export function readRun(results, opts = {}) {
     problems: problemGroups(results),
     samplingNote: samplingNote(results),
     seriesNote: memorySeriesNote(results),
+    waterfall: waterfallOf(results),
   };
 }
 
@@ -296,13 +299,14 @@ export const ANSWER_HEADER = Object.freeze([
 
 /**
  * The answer table: one row per question, every figure formatted here once; `groups[i]` the pair row i
- * judges (the outputs set each pair's rows under it).
- * @param {Question[]} questions @returns {import('#model/reading.js').TextTable}
+ * judges (the outputs set each pair's rows under it); `outcomes[i]` its outcome (what an output colours by).
+ * @param {Question[]} questions @returns {import('#model/reading.js').AnswerTable}
  */
 export function answerTable(questions) {
   return {
     header: [...ANSWER_HEADER],
     groups: questions.map(pairText),
+    outcomes: questions.map((q) => q.outcome),
     rows: questions.map((q) => [
       questionText(q),
       answerText(q),

@@ -139,9 +139,10 @@ export const DETECTABLE_READING =
   'the same per series (`detectable`).';
 
 /**
- * @typedef {{ status: string, reason: string, count: number, where: string, tail?: string }} ProblemGroup
+ * @typedef {{ status: string, reason: string, count: number, where: string, line: string, tail?: string }} ProblemGroup
  * `reason` is the first line of the cells' reason with the cell's own image named generically, so the
  * cells of one cause (Alpine offline: every Alpine image) form one group; `where` says which cells;
+ * `line`: the group in one line for a terminal or a list ("unavailable, 36 cells: reason. Cells: where");
  * `tail`: a failed cell's last output lines (its logTail: a job's step, stderr first), bounded (TAIL_SHOWN).
  */
 
@@ -177,11 +178,14 @@ export function problemGroups(results) {
   }
   return [...groups.values()].map((g) => {
     const tail = shownTail(g.cells.find((c) => c.logTail)?.logTail);
+    const where = whereText(g.cells);
+    const n = g.cells.length;
     return {
       status: g.status,
       reason: g.reason,
-      count: g.cells.length,
-      where: whereText(g.cells),
+      count: n,
+      where,
+      line: `${g.status}, ${n} cell${n > 1 ? 's' : ''}: ${sentence(g.reason)} Cells: ${where}`,
       ...(tail ? { tail } : {}),
     };
   });
@@ -195,16 +199,6 @@ export function problemGroups(results) {
 function whereText(cells) {
   const uniq = (/** @type {string} */ k) => [...new Set(cells.map((c) => c[k]))].join(', ');
   return `${uniq('benchmark')} in ${uniq('environmentKey')} (${uniq('distro')})`;
-}
-
-/**
- * The groups as lines for a terminal or a list: "unavailable, 36 cells: reason. Cells: where".
- * @param {import('#model/results.js').Results} results
- */
-export function problems(results) {
-  return problemGroups(results).map(
-    (g) => `${g.status}, ${g.count} cell${g.count > 1 ? 's' : ''}: ${sentence(g.reason)} Cells: ${g.where}`,
-  );
 }
 
 /** A reason as a sentence before what follows it on the same line: "... on this machine." @param {string} text */

@@ -4,7 +4,7 @@
 // horizontal scrolling. The history site with charts over many runs is built by `site build`.
 import { DETECTABLE_READING, READING } from '../reading/tables.js';
 import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '../model/isolation.js';
-import { TOO_FEW_NOTE, costFactor, details, reading, worseInterval } from './within-run.js';
+import { TOO_FEW_NOTE, costFactor, details, reading, worseInterval } from '../model/change.js';
 import { waterfallSection } from './waterfall.js';
 import { answerHtml, esc } from '../text/answer.js';
 
@@ -20,7 +20,7 @@ export const REPORT_CSP =
 
 /**
  * @param {import('../reading/read-run.js').RunReading} r the run's Reading
- * @param {import('#model/results.js').Results} results its results (facts and the waterfall's phases)
+ * @param {import('#model/results.js').Results} results its results (the environments and their facts)
  */
 export function htmlReport(r, results) {
   const comparisons = r.comparisons.filter((c) => c.kind === 'dind-vs-docker');
@@ -94,7 +94,7 @@ ${envRows}
 </tbody></table></div>
 ${isolation}
 ${modesHtml(r.modes)}
-${waterfallSection(results)}
+${waterfallSection(r.waterfall)}
 <h2>Medians and verdicts</h2>
 <p class="note">${esc(READING)}${r.tooFew ? ` ${esc(TOO_FEW_NOTE)}` : ''}</p>
 ${tables}
@@ -113,20 +113,22 @@ ${groups.length ? `<h2>Cells that did not run</h2><ul>${groups.map((g) => `<li><
 export function modesHtml(m) {
   if (!m) return '';
   const t = modeTableText(m);
-  const factFrom = t.header.indexOf(ISOLATION_FACTS[0].label);
+  const factFrom = t.at.facts;
   const rows = t.rows.map((r, row) => {
     const mode = m.rows[row];
     const tds = r.map((c, i) => {
       const f = i >= factFrom && i < factFrom + ISOLATION_FACTS.length ? ISOLATION_FACTS[i - factFrom] : null;
       const evidence = f && mode.facts?.[f.key] ? mode.facts[f.key].evidence.join('\n') : '';
+      // Coloured from the mode's facts and policy, not from the words of the cell.
+      const value = f ? mode.facts?.[f.key]?.value : undefined;
       const cls = f
-        ? c === f.bad
+        ? value === f.bad
           ? 'bad'
-          : c === 'unknown'
+          : value === undefined || value === 'unknown'
             ? ''
             : 'ok'
-        : i === 1 && m.policy
-          ? c === 'yes'
+        : i === 1 && mode.policy
+          ? mode.policy.meets
             ? 'ok'
             : 'bad'
           : '';
@@ -150,13 +152,13 @@ const ROW_H = 15;
  * DinD vs Docker as an inline SVG forest plot: one row per benchmark and metric, one mark per DinD
  * environment, on a log axis of the cost factor (see costFactor), so a +9,000% cell and a 3% one are
  * both readable. The axis spans the intervals seen, at most 1/1000 to 1000.
- * @param {import('./within-run.js').Comparison[]} comparisons
+ * @param {import('../reading/index.js').Comparison[]} comparisons
  */
 export function overheadChart(comparisons) {
   const shown = comparisons.filter((c) => Number.isFinite(c.ratio.ratio) && c.ratio.ratio > 0);
   if (!shown.length) return '<p class="note">No DinD and Docker cells of the same benchmark ran: nothing to chart.</p>';
   const envs = [...new Set(shown.map((c) => c.candidate.env))];
-  const rowKey = (/** @type {import('./within-run.js').Comparison} */ c) =>
+  const rowKey = (/** @type {import('../reading/index.js').Comparison} */ c) =>
     `${c.benchmark}\u0000${c.candidate.distro}\u0000${c.metric}`;
   const rowKeys = [...new Set(shown.map(rowKey))];
   const lg = (/** @type {number} */ x) => Math.log10(x);
@@ -166,9 +168,17 @@ export function overheadChart(comparisons) {
   });
   const min = Math.max(-3, Math.min(-lg(2), ...bounds));
   const max = Math.min(3, Math.max(lg(2), ...bounds));
-  const plotW = W - LABEL_W - 50;
-  const x = (/** @type {number} */ f) => LABEL_W + ((Math.min(max, Math.max(min, lg(f))) - min) / (max - min)) * plotW;
   const benchmarks = [...new Set(rowKeys.map((k) => k.split('\u0000').slice(0, 2).join('\u0000')))];
+  // The labels' column is as wide as its longest name (at about 6.5 px a character of the 11 px font): a
+  // metric's name is never cut; the chart is wider instead, and its plot keeps its width.
+  const longest = Math.max(
+    ...rowKeys.map((k) => 2 + Array.from(k.split('\u0000')[2]).length),
+    ...benchmarks.map((b) => Array.from(b).length + 3),
+  );
+  const labelW = Math.max(LABEL_W, Math.ceil(20 + longest * 6.5));
+  const width = W - LABEL_W + labelW;
+  const plotW = width - labelW - 50;
+  const x = (/** @type {number} */ f) => labelW + ((Math.min(max, Math.max(min, lg(f))) - min) / (max - min)) * plotW;
   const top = 28;
   const height = top + (rowKeys.length + benchmarks.length) * ROW_H + 10;
   const parts = [];
@@ -200,7 +210,7 @@ export function overheadChart(comparisons) {
       parts.push(`<text x="0" y="${y - 3}" font-weight="bold">${esc(benchmark)} (${esc(distro)})</text>`);
     }
     y += ROW_H;
-    parts.push(`<text x="12" y="${y - 3}">${esc(metric.length > 48 ? `${metric.slice(0, 47)}…` : metric)}</text>`);
+    parts.push(`<text x="12" y="${y - 3}">${esc(metric)}</text>`);
     const mine = shown.filter((c) => rowKey(c) === key);
     mine.forEach((c) => {
       const i = envs.indexOf(c.candidate.env);
@@ -210,8 +220,8 @@ export function overheadChart(comparisons) {
       const f = costFactor(c.ratio.ratio, c.better);
       const tip = `${c.benchmark} ${c.metric}, ${c.candidate.env} vs ${c.baseline.env}: ${reading(c)}; ratio ${details(c)}`;
       const arrows = [
-        lg(1 + lo) < min ? `<text x="${LABEL_W - 14}" y="${cy + 4}" fill="${color}">◀</text>` : '',
-        lg(1 + hi) > max ? `<text x="${LABEL_W + plotW + 2}" y="${cy + 4}" fill="${color}">▶</text>` : '',
+        lg(1 + lo) < min ? `<text x="${labelW - 14}" y="${cy + 4}" fill="${color}">◀</text>` : '',
+        lg(1 + hi) > max ? `<text x="${labelW + plotW + 2}" y="${cy + 4}" fill="${color}">▶</text>` : '',
       ];
       parts.push(
         `<g><title>${esc(tip)}</title>` +
@@ -222,5 +232,5 @@ export function overheadChart(comparisons) {
       );
     });
   }
-  return `<svg viewBox="0 0 ${W} ${height}" role="img" aria-label="DinD against Docker per metric, log scale">${parts.join('')}</svg>`;
+  return `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="DinD against Docker per metric, log scale">${parts.join('')}</svg>`;
 }

@@ -1,9 +1,7 @@
-// The start-up waterfall of report.html: each environment's start-up as its phases laid end to end
-// (median of each phase's samples), DinD beside Docker, drawn in plain HTML (the report has no
-// scripts); and TLS on against TLS off with intervals. Reads the lifecycle cells' `startup.*`,
-// `startup_tls.*`, `daemon.start_to_ready_ms` and `daemon_tls.start_to_ready_ms` metrics.
+// The start-up waterfall of report.html: each environment's start-up as its phases laid end to end, DinD
+// beside Docker, drawn in plain HTML (the report has no scripts); and TLS on against TLS off with
+// intervals. The medians and the ratio are the Reading's (src/reading/waterfall.js): laid out here only.
 import { PHASE_ORDER } from '../engine/startup.js';
-import { median, ratioOfMedians, summarize } from '../stats/index.js';
 import { ms } from '../model/numbers.js';
 import { PHASE_COLOURS as COLOURS } from '../model/phases.js';
 
@@ -11,63 +9,10 @@ const esc = (/** @type {unknown} */ s) => String(s ?? '').replace(/[&<>"']/g, (c
 
 const colour = (/** @type {string} */ phase) => COLOURS[PHASE_ORDER.indexOf(phase) % COLOURS.length];
 
-/** @typedef {{label: string, phases: {phase: string, ms: number}[], total: number}} Bar */
-
-/** The lifecycle cells that ran. @param {import('#model/results.js').Results} results @returns {any[]} */
-const lifecycleCells = (results) => results.cells.filter((c) => c.benchmark === 'lifecycle' && c.status === 'ok');
-
-/** A metric's samples in a cell, or none. @param {import('#model/results.js').Cell} cell @param {string} metric @returns {number[]} */
-const samplesOf = (cell, metric) => cell.metrics.find((m) => m.metric === metric)?.samples ?? [];
-
 /**
- * The bars, one per lifecycle cell (ok, on Debian or else the first distro) and timeline kind.
- * @param {import('#model/results.js').Results} results a results document
- * @returns {Bar[]}
+ * @typedef {import('../reading/waterfall.js').Bar} Bar
+ * @typedef {import('../reading/waterfall.js').Waterfall} Waterfall
  */
-export function waterfallBars(results) {
-  const cells = lifecycleCells(results);
-  const distro = ['debian', ...cells.map((c) => c.distro)].find((d) => cells.some((c) => c.distro === d));
-  /** @type {Bar[]} */
-  const bars = [];
-  for (const [prefix, suffix] of [
-    ['startup', ''],
-    ['startup_tls', ' (TLS on, to /_ping)'],
-  ]) {
-    for (const cell of cells.filter((c) => c.distro === distro)) {
-      const phases = PHASE_ORDER.flatMap((phase) => {
-        const samples = samplesOf(cell, `${prefix}.${phase}_ms`);
-        return samples.length ? [{ phase, ms: median(samples) }] : [];
-      });
-      const total = phases.reduce((a, p) => a + p.ms, 0);
-      if (phases.length) bars.push({ label: `${cell.environmentKey}${suffix}`, phases, total });
-    }
-  }
-  return bars;
-}
-
-/**
- * TLS on against TLS off, per DinD cell: start to ready (outer start call to the first OK /_ping) with
- * 95% intervals, the ratio of medians with its interval, and the key material's own phase.
- * @param {import('#model/results.js').Results} results
- */
-export function tlsComparisons(results) {
-  return lifecycleCells(results).flatMap((c) => {
-    const off = samplesOf(c, 'daemon.start_to_ready_ms');
-    const on = samplesOf(c, 'daemon_tls.start_to_ready_ms');
-    const keys = samplesOf(c, 'startup_tls.tls_material_ms');
-    if (!off.length || !on.length) return [];
-    return [
-      {
-        environment: /** @type {string} */ (c.environmentKey),
-        distro: /** @type {string} */ (c.distro),
-        off: summarize(off),
-        on: summarize(on),
-        ratio: ratioOfMedians(off, on),
-        keys: keys.length ? summarize(keys) : null,
-      },
-    ];
-  });
-}
 
 /** One bar as a row of coloured segments, widths relative to the longest bar. @param {Bar} b @param {number} max */
 function barRow(b, max) {
@@ -87,7 +32,7 @@ const STYLE = `<style>.wf-row { display: flex; align-items: center; gap: .5rem; 
 .wf-legend { display: flex; flex-wrap: wrap; gap: .2rem 1rem; list-style: none; padding: 0; font-size: 85%; }
 .wf-key { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; }</style>`;
 
-/** @param {ReturnType<typeof tlsComparisons>} tls */
+/** @param {Waterfall['tls']} tls */
 function tlsTable(tls) {
   if (!tls.length) return '';
   const ci = (/** @type {{median: number, low: number, high: number}} */ s) =>
@@ -111,11 +56,9 @@ ${rows.join('\n')}
 
 /**
  * The report's section: the waterfall and the TLS comparison, or '' when the run has neither.
- * @param {import('#model/results.js').Results} results
+ * @param {Waterfall} w the Reading's
  */
-export function waterfallSection(results) {
-  const bars = waterfallBars(results);
-  const tls = tlsComparisons(results);
+export function waterfallSection({ bars, tls }) {
   if (!bars.length && !tls.length) return '';
   const max = Math.max(...bars.map((b) => b.total), 1);
   const used = PHASE_ORDER.filter((p) => bars.some((b) => b.phases.some((x) => x.phase === p)));

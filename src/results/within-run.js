@@ -2,12 +2,11 @@
 // Each pair of cells is compared metric by metric from the raw samples: ratio of medians with a bootstrap
 // interval, Mann-Whitney p-value, Cliff's delta. The runner interleaves environments, so within a run the
 // samples of two environments share the machine's drift and can be compared directly.
-import { pValue } from '../model/numbers.js';
 import { readWithinRun } from '../reading/index.js';
 
 // The reading of a comparison is the model's (../model/change.js) and the reading layer's (../reading/):
 // re-exported for this layer's readers.
-export { OUTCOMES, TOO_FEW_NOTE, costFactor, outcomeOf, reading, worseInterval } from '../model/change.js';
+export { OUTCOMES, TOO_FEW_NOTE, costFactor, details, outcomeOf, reading, worseInterval } from '../model/change.js';
 export { compareSampleSets, smallestMannWhitneyP, versusTitle } from '../reading/index.js';
 
 /**
@@ -22,15 +21,6 @@ export { compareSampleSets, smallestMannWhitneyP, versusTitle } from '../reading
  * @returns {Comparison[]}
  */
 export const compareWithinRun = (results, opts = {}) => readWithinRun(results, opts);
-
-/**
- * The numbers behind a reading: the ratio's interval, p and Cliff's delta ("[1.05, 1.92] p 0.032 δ 0.84").
- * @param {Comparison} c
- */
-export function details(c) {
-  const ci = Number.isFinite(c.ratio.low) ? `[${c.ratio.low.toFixed(2)}, ${c.ratio.high.toFixed(2)}]` : '[–]';
-  return `${ci} p ${pValue(c.p)} δ ${Number.isFinite(c.cliffsDelta) ? c.cliffsDelta.toFixed(2) : '–'}`;
-}
 
 /** @param {Comparison[]} comparisons */
 export const anyTooFew = (comparisons) =>

@@ -18,7 +18,13 @@ import { DIND_START_S, IMAGE_LOAD_S, stepEstimates } from './estimate.js';
 import { describeImages, prepareImages } from './images.js';
 import { dindImage } from '../images/catalog.js';
 import { printReport, writeOutputs } from './outputs.js';
-import { EXIT_CELLS_FAILED, EXIT_LESS_THAN_ASKED, exitCodeOf } from '../reading/gate.js';
+import {
+  EXIT_CELLS_FAILED,
+  EXIT_ENGINE_LOST,
+  EXIT_LESS_THAN_ASKED,
+  EXIT_OVER_BUDGET,
+  exitCodeOf,
+} from '../reading/gate.js';
 import { validateParamOverrides } from './params.js';
 import { checkPair, makePlan } from './plan.js';
 import { planCells } from './cells.js';
@@ -42,9 +48,9 @@ import { OUT_LOCK, lockOut } from './out-lock.js';
 export const EXIT = {
   OK: 0,
   CELLS_FAILED: EXIT_CELLS_FAILED,
-  ENGINE_LOST: 5,
+  ENGINE_LOST: EXIT_ENGINE_LOST,
   LESS_THAN_ASKED: EXIT_LESS_THAN_ASKED,
-  OVER_BUDGET: 7,
+  OVER_BUDGET: EXIT_OVER_BUDGET,
 };
 
 /** What a budget keeps for the end of the run: teardown, describing the images, the reports. */
@@ -116,7 +122,7 @@ async function runLocked(o) {
   } catch (e) {
     if (!(e instanceof BudgetError)) throw e;
     o.log(e.message);
-    return { exitCode: EXIT.OVER_BUDGET, results: null, file };
+    return { exitCode: exitCodeOf({ stopped: 'over budget' }, 'run'), results: null, file };
   }
 }
 
@@ -167,7 +173,7 @@ async function measure(o, { design, plan, estimates, images, fit, calibration, p
     o.log(
       `run stopped: ${executed.lost}. ${file} is kept as interrupted: continue with \`dind-bench run --resume ${o.out}\``,
     );
-    return { exitCode: EXIT.ENGINE_LOST, results: null, file };
+    return { exitCode: exitCodeOf({ stopped: 'engine lost' }, 'run'), results: null, file };
   }
   const described = await describeImages(o.outer, images, executed.runId, o.log);
   const results = await assembleResults(o, {
@@ -391,14 +397,14 @@ function fitToBudget(o, design, plan, estimates, unavailableImages, factor) {
   if (!fit.fits) {
     // What stays: what was named, and the start-up a job pays (never left out, ./budget.js).
     const startUps = fit.keptS > fit.namedS && runnable.some((c) => c.benchmark === 'lifecycle' && !c.named);
-    const kept =
-      [
-        ...(fit.namedS > 0 ? ['every cell named on the command line'] : []),
-        ...(startUps ? ['the start-up a job pays'] : []),
-      ].join(' and ') || 'the last comparison';
+    const parts = [
+      ...(fit.namedS > 0 ? ['every cell named on the command line'] : []),
+      ...(startUps ? ['the start-up a job pays'] : []),
+    ];
+    const kept = parts.join(' and ') || 'the last comparison';
     o.log(
       `budget: what is kept needs about ${Math.round(fit.keptS)} s (${duration(fit.keptS)}) of planned rounds, ${left}: ` +
-        `${kept} ${kept.includes(' and ') ? 'keep' : 'keeps'} its planned ${design.iterations} iteration(s), so the run goes over its budget and takes no adaptive rounds ` +
+        `${kept} ${parts.length > 1 ? 'keep' : 'keeps'} its planned ${design.iterations} iteration(s), so the run goes over its budget and takes no adaptive rounds ` +
         `(--budget ${hold} would hold it, or ${fitting} iteration(s) would fit it: --iterations ${fitting}; with --budget and --budget-strict it would refuse to start instead)`,
     );
   }

@@ -2,6 +2,7 @@
 // caveats below it, as Markdown (report.md, the job summary, the pull-request comment), as terminal text
 // (within 100 columns) and as HTML (report.html). Every figure is the Reading's own string
 // (src/reading/read-run.js): these functions only escape and arrange, so every output shows the same table.
+import { outcomeTone } from '../model/change.js';
 import { mdText } from './escape.js';
 import { textTable, wrap } from './tables.js';
 
@@ -29,9 +30,9 @@ export function groupedRows(t, titled) {
 
 /** The answer in Markdown. @param {Answer} r @returns {string[]} lines */
 export function answerMarkdown(r) {
-  const rows = groupedRows(r.table, (g) => `**${mdText(g)}**`).map((row) =>
-    row.map((c, i) => (c.startsWith('**') && i === 0 ? c : mdText(c))),
-  );
+  // Every cell escaped before the group titles go in: a title is bold by where it is, not by what it says.
+  const escaped = { ...r.table, rows: r.table.rows.map((row) => row.map(mdText)) };
+  const rows = groupedRows(escaped, (g) => `**${mdText(g)}**`);
   const line = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
   return [
     ...(r.leftOut ? [`**${mdText(r.leftOut)}**`, ''] : []),
@@ -55,10 +56,6 @@ export function answerTerminal(r) {
   ];
 }
 
-/** The CSS class of an answer cell: a regression or an improvement in colour. @param {string} answer */
-const answerClass = (answer) =>
-  answer.startsWith('regression') ? 'worse' : answer.startsWith('improvement') ? 'better' : '';
-
 /** The answer as HTML. @param {Answer} r @returns {string} */
 export function answerHtml(r) {
   const head = r.table.header.map((h) => `<th>${esc(h)}</th>`).join('');
@@ -69,7 +66,9 @@ export function answerHtml(r) {
         g !== undefined && g !== r.table.groups?.[i - 1]
           ? `<tr><th colspan="${row.length}" class="group">${esc(g)}</th></tr>\n`
           : '';
-      return `${title}<tr>${row.map((c, j) => `<td${j === 1 && answerClass(c) ? ` class="${answerClass(c)}"` : ''}>${esc(c)}</td>`).join('')}</tr>`;
+      // The answer cell coloured by the question's outcome (a regression, an improvement), not by its words.
+      const tone = outcomeTone(r.table.outcomes[i]);
+      return `${title}<tr>${row.map((c, j) => `<td${j === 1 && tone ? ` class="${tone}"` : ''}>${esc(c)}</td>`).join('')}</tr>`;
     })
     .join('\n');
   return [
@@ -85,11 +84,8 @@ export function answerHtml(r) {
 }
 
 /**
- * The cells that did not run, as lines for a terminal: "unavailable, 36 cells: reason. Cells: where".
- * @param {{ problems: Array<{ status: string, reason: string, count: number, where: string }> }} r
+ * The cells that did not run, as lines for a terminal: "unavailable, 36 cells: reason. Cells: where" (the
+ * Reading's own lines).
+ * @param {{ problems: Array<{ line: string }> }} r
  */
-export const problemLines = (r) =>
-  r.problems.map(
-    (g) =>
-      `${g.status}, ${g.count} cell${g.count > 1 ? 's' : ''}: ${/[.!?:]$/.test(g.reason) ? g.reason : `${g.reason}.`} Cells: ${g.where}`,
-  );
+export const problemLines = (r) => r.problems.map((g) => g.line);

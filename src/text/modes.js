@@ -30,16 +30,18 @@ export function modesMarkdown(m) {
 export function modesTerminal(m) {
   if (!m) return [];
   const t = modeTableText(m);
-  const at = (/** @type {string[]} */ r, /** @type {string} */ label) => r[t.header.indexOf(label)];
-  const facts = t.header.slice(m.policy ? 2 : 1, t.header.indexOf('start-up a job pays'));
+  // Columns by their place in the table (modeTableText's `at`): each heading beside its cell.
+  const cells = (/** @type {string[]} */ r, /** @type {number[]} */ cols) =>
+    cols.map((i) => `${t.header[i]} ${r[i]}`).join(' · ');
+  const range = (/** @type {number} */ from, /** @type {number} */ to) =>
+    Array.from({ length: to - from }, (_, k) => from + k);
   const blocks = t.rows.map((r) => {
     const meets = m.policy ? ` (meets ${m.policy}: ${r[1]})` : '';
-    const cost = t.header.slice(t.header.indexOf('start-up a job pays'), t.header.indexOf('against docker'));
     return [
       `${r[0]}${meets}`,
-      wrap(`  isolation: ${facts.map((h) => `${h} ${at(r, h)}`).join(' · ')}`),
-      wrap(`  ${[...cost, 'cells failed'].map((h) => `${h} ${at(r, h)}`).join(' · ')}`),
-      wrap(`  against docker: ${at(r, 'against docker')}`),
+      wrap(`  isolation: ${cells(r, range(t.at.facts, t.at.startup))}`),
+      wrap(`  ${cells(r, [...range(t.at.startup, t.at.against), t.at.against + 1])}`),
+      wrap(`  against docker: ${r[t.at.against]}`),
     ].join('\n');
   });
   return [

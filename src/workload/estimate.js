@@ -1,6 +1,6 @@
 // How long a workload's job is planned to take in an environment, before any is measured: the file's
 // `expected` times (./time.js), else a guess, plus the build states it measures and a fresh engine's stop.
-// Used by the benchmark's estimates (../benchmarks/workload.js) and the run's plan (../run/workload-plan.js).
+// Used by the benchmark's estimates (./benchmark.js) and the run's plan (../run/workload-plan.js).
 import { onRunnerEngine } from '../model/environments.js';
 import { expectedBuildState, expectedJob, statesOf } from './time.js';
 

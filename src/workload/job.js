@@ -1,5 +1,5 @@
 // A team's own CI job (a workload file, ./load.js) as one iteration of its benchmark
-// (../benchmarks/workload.js): one job in the environment, started as a job there starts (docker and dood: the runner's engine, which keeps what
+// (./benchmark.js): one job in the environment, started as a job there starts (docker and dood: the runner's engine, which keeps what
 // earlier jobs left; DinD: a fresh inner engine, unless the workload's runner persists it), and run the
 // way its script runs it, through the real docker CLI with buildx and compose (../engine/cli.js) against
 // that engine's socket:

@@ -113,3 +113,9 @@ export function matrixOf(strategy) {
 
 /** @param {unknown} x @returns {x is string | number | boolean} */
 const isScalar = (x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';
+
+/** The secret's name when the value is only `${{ secrets.NAME }}`, else null. @param {unknown} v */
+export function wholeSecret(v) {
+  const m = /^\s*\$\{\{([^}]{1,200})\}\}\s*$/.exec(String(v ?? ''));
+  return m ? secretName(m[1]) : null;
+}

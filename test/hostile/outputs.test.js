@@ -16,6 +16,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { NO_BREAK_SPACE, OUTPUT_ALPHABET, workflowOutputs } from '../../src/compare/outputs.js';
 import { parseBenchName } from '../../src/history/gab.js';
+import { outputWords } from '../../src/reading/answer.js';
 import { cli, fixture } from './helpers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -302,6 +303,10 @@ test('what the outputs need stays readable', () => {
         cost: {
           sentence:
             'Your job (workload.ci, debian) costs +4.2 s [+3.6 s, +5.1 s] in dind@\u206020.10 against docker: +$0.42 per 1,000 jobs',
+          // as `compare --json` writes it: the reading's words for an output beside the sentence
+          outputSentence: outputWords(
+            'Your job (workload.ci, debian) costs +4.2 s [+3.6 s, +5.1 s] in dind@\u206020.10 against docker: +$0.42 per 1,000 jobs',
+          ),
           seconds: { diff: 4.21, low: 3.56, high: 5.12 },
           per1000: 0.42,
         },

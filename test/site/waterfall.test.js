@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { PHASE_ORDER } from '../../src/engine/startup.js';
 import { publishRun } from '../../src/history/append.js';
 import { runHtml } from '../helpers/reading.js';
-import { tlsComparisons, waterfallBars } from '../../src/results/waterfall.js';
+import { tlsComparisons, waterfallBars } from '../../src/reading/waterfall.js';
 import { buildSite } from '../../src/site/build.js';
 import { serveSite } from '../../src/site/serve.js';
 import { PHASES } from '../../src/model/phases.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { workloadBenchmark } from '../../src/benchmarks/workload.js';
+import { workloadBenchmark } from '../../src/workload/benchmark.js';
 import { jobClock } from '../../src/workload/clock.js';
 import { jobEstimate } from '../../src/workload/estimate.js';
 import { failed, stepError } from '../../src/workload/failure.js';

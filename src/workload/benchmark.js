@@ -1,13 +1,19 @@
-// A team's own CI job (a workload file, ../workload/load.js) as a benchmark: each iteration is one job in
-// the environment, run as its script runs it (../workload/job.js, where the job's phases are told), and
-// timed under the job's own limits. This file is the benchmark's contract: its name, its images, its
-// estimates (../workload/estimate.js) and its limit.
+// A team's own CI job (a workload file, ./load.js) as a benchmark: each iteration is one job in the
+// environment, run as its script runs it (./job.js, where the job's phases are told), and timed under the
+// job's own limits. This file is what the job is as a benchmark: its name, its images, its estimates
+// (./estimate.js) and its limit. The Benchmark contract it meets is the benchmarks' layer's, above this one
+// (../benchmarks/benchmark.js): src/run/workload.js, where the job joins the registry, types it as one, so
+// the type check holds it to that contract without this layer reaching up.
 import path from 'node:path';
-import { jobEstimate, GUESSED_JOB_S, primes, stepEstimate } from '../workload/estimate.js';
-import { runJob } from '../workload/job.js';
-import { expectedJob, jobLimits } from '../workload/time.js';
+import { jobEstimate, GUESSED_JOB_S, primes, stepEstimate } from './estimate.js';
+import { runJob } from './job.js';
+import { expectedJob, jobLimits } from './time.js';
 
-/** @typedef {import('../workload/load.js').Workload} Workload */
+/**
+ * @typedef {import('./load.js').Workload} Workload
+ * @typedef {import('../environments/environment.js').Environment} Environment
+ * @typedef {import('./clock.js').RawContext} RawContext
+ */
 
 /** The series' name of a workload: every metric of the job is under it. @param {string} name */
 export const workloadBenchmarkName = (name) => `workload.${name}`;
@@ -15,7 +21,6 @@ export const workloadBenchmarkName = (name) => `workload.${name}`;
 /**
  * The benchmark that runs `workload` as a job in each environment.
  * @param {Workload} workload
- * @returns {import('./benchmark.js').Benchmark & { extraImages: string[] }}
  */
 export function workloadBenchmark(workload) {
   return {
@@ -29,15 +34,16 @@ export function workloadBenchmark(workload) {
     // A job's length is the job's own: the file's `expected` times until the first job is measured.
     estimateSeconds: () => expectedJob(workload, 'job')?.seconds ?? GUESSED_JOB_S,
     // native has no engine: its cell is unavailable before anything runs and costs nothing.
-    estimateIn: (envName) => (envName === 'native' ? 0 : stepEstimate(workload, envName)),
+    estimateIn: (/** @type {string} */ envName) => (envName === 'native' ? 0 : stepEstimate(workload, envName)),
     // The unmeasured first job on an engine that outlives the jobs (runJob's prime) finds no build cache of
     // the job's yet: planned as a fresh engine's job, without the build states.
-    estimateFirstIn: (envName) => (primes(workload, envName) ? jobEstimate({ ...workload, states: [] }, 'dind') : 0),
+    estimateFirstIn: (/** @type {string} */ envName) =>
+      primes(workload, envName) ? jobEstimate({ ...workload, states: [] }, 'dind') : 0,
     // The job, its unmeasured first job on an engine that outlives it, and its build states each run under
     // the job's limit: the profile's per-step limit is for the suite's own short tests.
     timeLimitMs: 3 * jobLimits(workload).jobMs + 10 * 60_000,
     unavailableIn: { native: 'a workload drives a Docker engine; native has none' },
-    measure: (env, ctx) => runJob(workload, env, ctx),
+    measure: (/** @type {Environment} */ env, /** @type {RawContext} */ ctx) => runJob(workload, env, ctx),
   };
 }
 
