@@ -2,7 +2,7 @@
 // caller names) and fails closed: `--fail-on regression` fails on a regression, `--fail-on inconclusive`
 // also on a metric that could not be judged, so a gate never passes on what it could not see.
 // The workflow outputs (actions/compare) are this object, as written by `compare --json`. Every exit code
-// of a command that reads a run comes from one function here, exitCodeOf, from the Reading.
+// of a command comes from one function here, exitCodeOf: from the Reading, or from why there is none.
 import { isDecisionMetric } from '../model/decisions.js';
 import { metricsOf } from './index.js';
 
@@ -17,15 +17,31 @@ export const EXIT_ENGINE_LOST = 5;
 export const EXIT_OVER_BUDGET = 7;
 
 /**
- * The exit code of a command, from its Reading: `run` fails on cells that failed (3), then says it measured
+ * Why a command ended without a Reading to exit on: an engine went away (5); a strict budget could not hold
+ * the run, or `plan` found that it would not fit a limit (7); `merge` wrote the groups it could and left out
+ * those with a shard missing (3, as cells that failed); `doctor` found a check that failed (1).
+ * @typedef {'engine lost' | 'over budget' | 'does not fit' | 'shards left out' | 'checks failed'} Stopped
+ */
+/** @type {Record<Stopped, number>} */
+const STOPPED_EXIT = {
+  'engine lost': EXIT_ENGINE_LOST,
+  'over budget': EXIT_OVER_BUDGET,
+  'does not fit': EXIT_OVER_BUDGET,
+  'shards left out': EXIT_CELLS_FAILED,
+  'checks failed': 1,
+};
+
+/**
+ * The exit code of every command (but a usage error, 1, which commander decides before any command runs),
+ * from its Reading: `run` fails on cells that failed (3), then says it measured
  * less than its profile plans (6); `compare` exits as its gate decided (4 a regression, 8 inconclusive with
- * --fail-on inconclusive: it fails closed on what it could not see). A run that stopped before it had a
- * Reading says why: an engine went away (5), or a strict budget could not hold it (7).
- * @param {{ gate: { exitCode: number }, complete: boolean, leftOutCells: number } | { stopped: 'engine lost' | 'over budget' }} reading
- * @param {'run' | 'compare'} command
+ * --fail-on inconclusive: it fails closed on what it could not see). A command that ended with no Reading
+ * says why (Stopped above).
+ * @param {{ gate: { exitCode: number }, complete: boolean, leftOutCells: number } | { stopped: Stopped }} reading
+ * @param {'run' | 'compare' | 'plan' | 'merge' | 'doctor'} command
  */
 export function exitCodeOf(reading, command) {
-  if ('stopped' in reading) return reading.stopped === 'engine lost' ? EXIT_ENGINE_LOST : EXIT_OVER_BUDGET;
+  if ('stopped' in reading) return STOPPED_EXIT[reading.stopped];
   if (command === 'compare') return reading.gate.exitCode;
   return !reading.complete ? EXIT_CELLS_FAILED : reading.leftOutCells ? EXIT_LESS_THAN_ASKED : 0;
 }

@@ -13,6 +13,7 @@ export function register(cli) {
       ]);
       const checks = await doctor(outerEngine());
       process.stdout.write(opts.json ? JSON.stringify(checks, null, 2) + '\n' : formatChecks(checks) + '\n');
-      process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
+      if (!checks.every((c) => c.ok))
+        process.exitCode = (await import('../../reading/gate.js')).exitCodeOf({ stopped: 'checks failed' }, 'doctor');
     });
 }

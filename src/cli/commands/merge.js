@@ -3,9 +3,6 @@
 // of the job matrix at once, as the workflow's merge job does (see mergeGroups in src/results/merge.js).
 import { log } from '../log.js';
 
-/** Exit code when some runs of the matrix were left out and the others written (as `run` exits 3). */
-const SOME_LEFT_OUT = 3;
-
 /** @param {import('commander').Command} cli */
 export function register(cli) {
   cli
@@ -26,7 +23,7 @@ export function register(cli) {
     .option(
       '--matrix <json>',
       'the job matrix (`workflow matrix` output): merge each group of shard jobs into OUT/<group>/; ' +
-        `exits ${SOME_LEFT_OUT} when a group was left out (a shard missing or partial) and the others written`,
+        'exits 3 when a group was left out (a shard missing or partial) and the others written',
     )
     .option(
       '--shard-prefix <prefix>',
@@ -54,6 +51,8 @@ export function register(cli) {
       if (r.merged.length === 0)
         throw new MergeError(`no run of the matrix could be merged (${r.skipped.length} left out)`);
       log(`merge: ${r.merged.length} run(s) written to ${opts.out}, ${r.skipped.length} left out`);
-      if (r.skipped.length) process.exitCode = SOME_LEFT_OUT;
+      // 3 when some runs of the matrix were left out and the others written (as `run` exits on failed cells).
+      if (r.skipped.length)
+        process.exitCode = (await import('../../reading/gate.js')).exitCodeOf({ stopped: 'shards left out' }, 'merge');
     });
 }

@@ -10,9 +10,6 @@ import { parseDuration } from '../../text/durations.js';
 import { log } from '../log.js';
 import { addRunSelection } from '../options.js';
 
-/** `plan`'s exit code when the run would not fit a limit given (as `run --budget-strict` refuses). */
-export const EXIT_DOES_NOT_FIT = 7;
-
 /**
  * @typedef {{ hints?: string, maxMinutes?: number, budget?: number, pricePerMinute?: number,
  *   billing: import('../../model/job-cost.js').Billing }} SizingOptions
@@ -194,7 +191,9 @@ export function register(cli) {
       sizeOf,
     });
     if (opts.json) printJson(est, sized);
-    if (!sized.fits) process.exitCode = EXIT_DOES_NOT_FIT;
+    // 7, as `run --budget-strict` refuses a run that does not fit.
+    if (!sized.fits)
+      process.exitCode = (await import('../../reading/gate.js')).exitCodeOf({ stopped: 'does not fit' }, 'plan');
   });
 }
 
