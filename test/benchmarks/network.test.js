@@ -21,6 +21,7 @@ const EXPECTED = {
   iperf3: {
     'loopback.throughput': ['Mbit/s', 'higher'],
     'bridge.throughput': ['Mbit/s', 'higher'],
+    'bridge.throughput_interval_median': ['Mbit/s', 'higher'],
     'host.throughput': ['Mbit/s', 'higher'],
     'bridge.retransmits': ['count', 'lower'],
     'bridge.latency_p50': ['us (half round trip)', 'lower'],
