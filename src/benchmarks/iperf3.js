@@ -11,7 +11,8 @@ import { listeningProbe, networksOf, plannedNetworks, runSteps, withService } fr
  * @typedef {{seconds: number, omitSeconds: number, intervalSeconds: number, affinity: string, loopback: boolean,
  *   latencySeconds: number, mtuPings: number, networks: number, readyTimeoutMs: number}} Iperf3Params
  *   loopback: the study's loopback test too; latencySeconds: 0 runs no latency test;
- *   intervalSeconds: iperf3's `-i` (its per-interval reports, of which `*.throughput_interval_median` is the median);
+ *   intervalSeconds: iperf3's `-i` (its per-interval reports; from three counted intervals on, their median is the
+ *   metric `*.throughput_interval_median`);
  *   affinity: iperf3's `-A` ("" none; "0,1": the client on CPU 0, the server on CPU 1)
  */
 
@@ -77,7 +78,8 @@ export const iperf3 = {
     const throughput = (/** @type {string} */ where, /** @type {string} */ stdout) => {
       const r = parseIperf3(stdout);
       metrics.push({ metric: `${where}.throughput`, unit: 'Mbit/s', better: 'higher', value: r.throughput_mbps });
-      if (r.interval_median_mbps !== null)
+      // A median of fewer than three intervals is their mean, the end total again: not a metric of its own.
+      if (r.interval_median_mbps !== null && r.intervals >= 3)
         metrics.push({
           metric: `${where}.throughput_interval_median`,
           unit: 'Mbit/s',

@@ -124,3 +124,13 @@ test('lifecycle starts: 1 to 25 first-container starts, the sample is the one wh
   assert.equal(medianTimeline([t(4), t(1), t(3), t(2)]).total_ms, 2);
   assert.equal(medianTimeline([t(7)]).total_ms, 7);
 });
+
+test("the build's estimate counts the cold build's work", () => {
+  const est = (/** @type {import('../../src/benchmarks/build.js').BuildParams} */ p) => {
+    if (!build.estimateSeconds) throw new Error('build has no estimate');
+    return build.estimateSeconds(p);
+  };
+  assert.equal(est(build.params.quick), 1);
+  // 300 files x 100,000 rounds at 25 million rounds a second
+  assert.equal(est({ files: 300, work: 100_000 }), 2.2);
+});
