@@ -7,11 +7,13 @@
 // that would decide ±5% and ±10% at that level, the seconds one sample costs (the run's own step times),
 // and the load average before and after (a shared machine: the neighbours are in every figure).
 // Usage: npm run bench:noise -- [--bench iozone,iperf3] [--env docker,dind] [--samples 8] [--load cpu]
-//          [--cores 1] [--variant before=a.json --variant after=b.json] [--name quiet]
+//          [--cores 1] [--variant before=a.json --variant after=b.json] [--metric NAME] [--name quiet]
 //   --load cpu: `stress-ng --cpu 1` beside the runs (a busy neighbour, as on a shared runner), stopped by PID.
 //   --cores N: the engine and the harness pinned to N cores (./throttle.js, as bench:quick-run does).
 //   --variant NAME=FILE: parameter overrides (`run --config FILE`) measured as a variant; with several,
 //     each benchmark's variants run one after another, so a before and an after share the same window.
+//   --metric NAME: a row for that metric too, from the same samples (a candidate decision metric beside the
+//     decision's own, e.g. bridge.throughput_interval_median); repeatable; a benchmark without it has no such row.
 //   --name: the section of docs/noise.md the table goes to, and bench/results/noise-NAME.json.
 // Needs a running engine with the benchmark images built (`dind-bench images build`).
 import { spawn } from 'node:child_process';
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     load: { type: 'string' },
     cores: { type: 'string' },
     variant: { type: 'string', multiple: true },
+    metric: { type: 'string', multiple: true },
     name: { type: 'string' },
   },
 });
@@ -49,6 +52,10 @@ const variants = (values.variant ?? ['current=']).map((v) => {
   if (!m) throw new Error(`--variant ${v}: NAME=FILE (a parameter config, as \`run --config\` reads it)`);
   return { name: m[1], config: m[2] ? path.resolve(m[2]) : null };
 });
+const extraMetrics = values.metric ?? [];
+for (const m of extraMetrics)
+  if (!/^[\w.-]{1,100}$/.test(m))
+    throw new Error(`--metric ${m}: a metric name (letters, digits, dot, dash, underscore)`);
 const name = values.name ?? (values.load ? 'loaded' : 'quiet');
 if (!/^[\w.-]+$/.test(name)) throw new Error(`--name ${name}: letters, digits, dot, dash, underscore`);
 
@@ -99,11 +106,18 @@ async function measure(bench, variant) {
     const run = await runWithProgress(args, throttle?.harness);
     const loadAfter = os.loadavg();
     const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
-    const metric = DECISIONS[bench].metrics[0];
+    const decision = DECISIONS[bench].metrics[0];
     const rowsOf = results.cells
       .filter((/** @type {any} */ c) => c.benchmark === bench && c.status === 'ok')
-      .map((/** @type {any} */ c) => {
-        const m = c.metrics.find((/** @type {any} */ x) => x.metric === metric);
+      .flatMap((/** @type {any} */ c) =>
+        [decision, ...extraMetrics].map((metric) => ({
+          c,
+          metric,
+          m: c.metrics.find((/** @type {any} */ x) => x.metric === metric),
+        })),
+      )
+      .filter((/** @type {any} */ { m, metric }) => m || metric === decision)
+      .map((/** @type {any} */ { c, metric, m }) => {
         if (!m) throw new Error(`${bench}/${c.environmentKey}: no ${metric} in results`);
         const steps = run.steps.filter((s) => s.bench === bench && s.envKey === c.environmentKey);
         const mean =

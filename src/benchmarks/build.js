@@ -93,7 +93,24 @@ async function dataRoot(env) {
   );
 }
 
-/** @typedef {{context?: string, files?: number}} BuildParams */
+/** @typedef {{context?: string, files?: number, work?: number}} BuildParams */
+
+/**
+ * The reference's build arguments from the benchmark's parameters: FILES, and WORK only when there is work
+ * (a context of one's own need not know it). Whole numbers within bounds, or an error naming the parameter.
+ * @param {BuildParams} p @returns {Record<string, string>}
+ */
+export function referenceArgs(p) {
+  const whole = (/** @type {string} */ name, /** @type {unknown} */ v, /** @type {number} */ max) => {
+    if (!(Number.isInteger(v) && /** @type {number} */ (v) >= 0 && /** @type {number} */ (v) <= max))
+      throw new Error(`build ${name} ${JSON.stringify(v)}: a whole number from 0 to ${max}`);
+    return String(v);
+  };
+  return {
+    ...(p.files === undefined ? {} : { FILES: whole('files', p.files, 100_000) }),
+    ...(p.work === undefined || p.work === 0 ? {} : { WORK: whole('work', p.work, 100_000_000) }),
+  };
+}
 /** @type {import('./benchmark.js').Benchmark<BuildParams>} */
 export const build = {
   name: 'build',
@@ -106,10 +123,13 @@ export const build = {
   // cold build, which is mostly BuildKit's start. 1500 (about 0.5 s more work) was measured no quieter on a
   // loaded machine (docs/noise.md, per-sample CV 18-33% against 15-21%), so the default stays 300 until a
   // build with more CPU-bound work is measured.
-  params: { quick: { files: 300 }, standard: { files: 300 } },
+  // work: rounds of integer arithmetic per file (the reference's WORK build argument), CPU-bound work of the
+  // build's own; 0: none, the reference as it was.
+  params: { quick: { files: 300, work: 0 }, standard: { files: 300, work: 0 } },
   usesBuilder: true,
-  // Cold and warm build together: under 1 s on overlay2 here (dind-vfs: ~2 s more than its run overhead).
-  estimateSeconds: () => 1,
+  // Cold and warm build together: under 1 s on overlay2 here (dind-vfs: ~2 s more than its run overhead),
+  // plus the cold build's work: perl did about 25 million rounds a second on one core of this machine.
+  estimateSeconds: (p) => 1 + ((p.files ?? 300) * (p.work ?? 0)) / 25e6,
   // One quick-profile step, measured per environment (src/run/estimate.js says where from).
   quickStepS: { docker: 0.66, dind: 0.62, 'dind-vfs': 2.36 },
   unavailableIn: {
@@ -117,9 +137,8 @@ export const build = {
   },
 
   async measure(env, ctx) {
-    const { context, files } = ctx.params;
-    /** @type {Record<string, string>} */
-    const buildArgs = files === undefined ? {} : { FILES: String(Math.floor(files)) };
+    const buildArgs = referenceArgs(ctx.params);
+    const { context } = ctx.params;
     const { docker, tracker, builder } = capability(env, 'engineApi')();
     const tag = `dind-bench-work/build:${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     let step = 'cold';

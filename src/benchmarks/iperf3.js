@@ -8,9 +8,12 @@ import { parseSockperf } from '../parsers/sockperf.js';
 import { listeningProbe, networksOf, plannedNetworks, runSteps, withService } from './benchmark.js';
 
 /**
- * @typedef {{seconds: number, omitSeconds: number, loopback: boolean, latencySeconds: number, mtuPings: number,
- *   networks: number, readyTimeoutMs: number}} Iperf3Params
- *   loopback: the study's loopback test too; latencySeconds: 0 runs no latency test
+ * @typedef {{seconds: number, omitSeconds: number, intervalSeconds: number, affinity: string, loopback: boolean,
+ *   latencySeconds: number, mtuPings: number, networks: number, readyTimeoutMs: number}} Iperf3Params
+ *   loopback: the study's loopback test too; latencySeconds: 0 runs no latency test;
+ *   intervalSeconds: iperf3's `-i` (its per-interval reports; from three counted intervals on, their median is the
+ *   metric `*.throughput_interval_median`);
+ *   affinity: iperf3's `-A` ("" none; "0,1": the client on CPU 0, the server on CPU 1)
  */
 
 /** @type {import('./benchmark.js').Benchmark<Iperf3Params>} */
@@ -32,6 +35,8 @@ export const iperf3 = {
     quick: {
       seconds: 2,
       omitSeconds: 1,
+      intervalSeconds: 1,
+      affinity: '',
       loopback: false,
       latencySeconds: 0,
       mtuPings: 3,
@@ -41,6 +46,8 @@ export const iperf3 = {
     standard: {
       seconds: 10,
       omitSeconds: 0,
+      intervalSeconds: 1,
+      affinity: '',
       loopback: true,
       latencySeconds: 10,
       mtuPings: 10,
@@ -65,11 +72,20 @@ export const iperf3 = {
 
   async measure(env, ctx) {
     const p = ctx.params;
+    const flags = clientFlags(p);
     /** @type {import('./benchmark.js').Metric[]} */
     const metrics = [];
     const throughput = (/** @type {string} */ where, /** @type {string} */ stdout) => {
       const r = parseIperf3(stdout);
       metrics.push({ metric: `${where}.throughput`, unit: 'Mbit/s', better: 'higher', value: r.throughput_mbps });
+      // A median of fewer than three intervals is their mean, the end total again: not a metric of its own.
+      if (r.interval_median_mbps !== null && r.intervals >= 3)
+        metrics.push({
+          metric: `${where}.throughput_interval_median`,
+          unit: 'Mbit/s',
+          better: 'higher',
+          value: r.interval_median_mbps,
+        });
       if (r.retransmits !== null)
         metrics.push({ metric: `${where}.retransmits`, unit: 'count', better: 'lower', value: r.retransmits });
     };
@@ -82,7 +98,7 @@ export const iperf3 = {
       `iperf3 -s -1 -B 127.0.0.1 -p ${port} >/dev/null 2>&1 & ` +
       // No readiness signal from a background iperf3: retry the client briefly until it connects.
       // (iperf3 3.12 exits 0 with an "error" in its JSON when the connection is refused.)
-      `i=0; until iperf3 -c 127.0.0.1 -p ${port} -t ${p.seconds} -O ${p.omitSeconds} --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
+      `i=0; until iperf3 -c 127.0.0.1 -p ${port} ${flags} --json >loop.json 2>&1 && ! grep -q 'Connection refused' loop.json; do ` +
       `i=$((i+1)); if [ $i -ge 50 ]; then cat loop.json; exit 1; fi; sleep 0.1; done; cat loop.json; rm -f loop.json`;
 
     for (const [n, network] of networksOf(env, p.networks).entries()) {
@@ -109,7 +125,7 @@ export const iperf3 = {
           ...(n === 0 && p.loopback ? [{ step: 'loopback', sh: loopback }] : []),
           {
             step: `${network}-throughput`,
-            sh: `iperf3 -c ${server.host} -p ${server.ports[0]} -t ${p.seconds} -O ${p.omitSeconds} --json`,
+            sh: `iperf3 -c ${server.host} -p ${server.ports[0]} ${flags} --json`,
           },
           ...(p.latencySeconds > 0
             ? [
@@ -144,6 +160,28 @@ export const iperf3 = {
     return metrics;
   },
 };
+
+/**
+ * The client's timing and placement flags, each checked before it reaches a shell: `-t`, `-O`, `-i` (iperf3
+ * takes 0, no interval reports, or 0.1 to 60 s) and `-A` (CPU numbers; "n,m" pins the server too).
+ * @param {Pick<Iperf3Params, 'seconds' | 'omitSeconds' | 'intervalSeconds' | 'affinity'>} p
+ */
+export function clientFlags(p) {
+  const whole = (/** @type {string} */ name, /** @type {unknown} */ v) => {
+    if (!(Number.isInteger(v) && /** @type {number} */ (v) >= 0 && /** @type {number} */ (v) <= 3600))
+      throw new Error(`iperf3 ${name} ${JSON.stringify(v)}: a whole number of seconds from 0 to 3600`);
+    return v;
+  };
+  if (whole('seconds', p.seconds) === 0) throw new Error('iperf3 seconds 0: at least 1 s must be counted');
+  whole('omitSeconds', p.omitSeconds);
+  const i = p.intervalSeconds ?? 1;
+  if (!(typeof i === 'number' && (i === 0 || (i >= 0.1 && i <= 60))))
+    throw new Error(`iperf3 intervalSeconds ${JSON.stringify(i)}: 0 (no interval reports) or 0.1 to 60`);
+  const a = p.affinity ?? '';
+  if (!(typeof a === 'string' && /^(\d{1,4}(,\d{1,4})?)?$/.test(a)))
+    throw new Error(`iperf3 affinity ${JSON.stringify(a)}: "" (none), a CPU number, or "client,server" like "0,1"`);
+  return `-t ${p.seconds} -O ${p.omitSeconds} -i ${i}${a ? ` -A ${a}` : ''}`;
+}
 
 /**
  * sockperf's half round trips as metrics of one network.

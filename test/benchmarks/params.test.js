@@ -4,8 +4,10 @@
 // themselves are in tools.test.js and network.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { build, referenceArgs } from '../../src/benchmarks/build.js';
 import { FIO_JOBS, fio, selection } from '../../src/benchmarks/fio.js';
-import { iperf3 } from '../../src/benchmarks/iperf3.js';
+import { clientFlags, iperf3 } from '../../src/benchmarks/iperf3.js';
+import { lifecycle, medianTimeline, startsOf } from '../../src/benchmarks/lifecycle.js';
 import { validateParamOverrides } from '../../src/run/params.js';
 
 const estimate = (/** @type {import('../../src/benchmarks/fio.js').FioParams} */ p) => {
@@ -66,4 +68,69 @@ test("iperf3's quick step measures the bridge's throughput and its MTU, the stud
   assert.equal(est(iperf3.params.quick), 3 + 1.5 + 0.6);
   // with the loopback test (3 s) and sockperf (1 s and its own 2 s) back
   assert.equal(est({ ...iperf3.params.quick, loopback: true, latencySeconds: 1 }), 3 + 3 + 3 + 1.5 + 0.6);
+});
+
+test("iperf3's timing and placement flags reach the shell only as numbers iperf3 takes", () => {
+  const q = iperf3.params.quick;
+  assert.equal(clientFlags(q), '-t 2 -O 1 -i 1');
+  assert.equal(clientFlags({ ...q, intervalSeconds: 0.2, affinity: '0,1' }), '-t 2 -O 1 -i 0.2 -A 0,1');
+  assert.equal(clientFlags({ ...q, intervalSeconds: 0, affinity: '1' }), '-t 2 -O 1 -i 0 -A 1');
+  for (const affinity of ['0;id', '0,1,2', '$(id)', ' 0', '-1', 'a,b'])
+    assert.throws(() => clientFlags({ ...q, affinity }), /iperf3 affinity .*"client,server" like "0,1"/, affinity);
+  for (const intervalSeconds of [0.05, 61, NaN, Infinity])
+    assert.throws(() => clientFlags({ ...q, intervalSeconds }), /iperf3 intervalSeconds .*0\.1 to 60/);
+  assert.throws(() => clientFlags({ ...q, seconds: 1.5 }), /iperf3 seconds 1\.5: a whole number/);
+  assert.throws(() => clientFlags({ ...q, seconds: 0 }), /at least 1 s must be counted/);
+  assert.throws(() => clientFlags({ ...q, omitSeconds: 0.5 }), /iperf3 omitSeconds 0\.5/);
+  // a config file may set them; the type is checked there, the range here
+  const o = validateParamOverrides({ iperf3: { intervalSeconds: 0.2, affinity: '0,1' } }, 'net.json');
+  assert.equal(clientFlags({ ...q, ...o.iperf3 }), '-t 2 -O 1 -i 0.2 -A 0,1');
+  assert.throws(
+    () => validateParamOverrides({ iperf3: { affinity: 0 } }, 'net.json'),
+    /"iperf3.affinity" must be a string/,
+  );
+});
+
+test("the reference build's arguments: FILES always, WORK only when there is work, whole numbers in bounds", () => {
+  assert.deepEqual(referenceArgs(build.params.quick), { FILES: '300' });
+  assert.deepEqual(referenceArgs({ files: 300, work: 40_000 }), { FILES: '300', WORK: '40000' });
+  assert.deepEqual(referenceArgs({}), {});
+  for (const work of [1.5, -1, 1e9, NaN])
+    assert.throws(
+      () => referenceArgs({ files: 300, work }),
+      /build work .*a whole number from 0 to 100000000/,
+      String(work),
+    );
+  assert.throws(() => referenceArgs({ files: 2.5 }), /build files 2\.5: a whole number from 0 to 100000/);
+  const o = validateParamOverrides({ build: { work: 40_000 } }, 'build.json');
+  assert.deepEqual(referenceArgs({ ...build.params.quick, ...o.build }), { FILES: '300', WORK: '40000' });
+});
+
+test('lifecycle starts: 1 to 25 first-container starts, the sample is the one whose total is the median', () => {
+  assert.equal(startsOf(lifecycle.params.quick), 1);
+  assert.equal(startsOf({}), 1);
+  assert.equal(startsOf({ starts: 3 }), 3);
+  for (const starts of [0, 1.5, 26, NaN]) assert.throws(() => startsOf({ starts }), /lifecycle starts .*1 to 25/);
+  const t = (/** @type {number} */ total_ms) => ({
+    phases: [{ phase: 'first_start', ms: total_ms }],
+    sum_ms: total_ms,
+    total_ms,
+    missing: [],
+    clamped: [],
+  });
+  const three = [t(250), t(180), t(200)];
+  assert.equal(medianTimeline(three), three[2]);
+  // an even count takes the lower middle: a real start, not the mean of two
+  assert.equal(medianTimeline([t(4), t(1), t(3), t(2)]).total_ms, 2);
+  assert.equal(medianTimeline([t(7)]).total_ms, 7);
+});
+
+test("the build's estimate counts the cold build's work", () => {
+  const est = (/** @type {import('../../src/benchmarks/build.js').BuildParams} */ p) => {
+    if (!build.estimateSeconds) throw new Error('build has no estimate');
+    return build.estimateSeconds(p);
+  };
+  assert.equal(est(build.params.quick), 1);
+  // 300 files x 100,000 rounds at 25 million rounds a second
+  assert.equal(est({ files: 300, work: 100_000 }), 2.2);
 });

@@ -37,6 +37,29 @@ describe('iperf3 --json', () => {
     assert.ok(Math.abs(doc.end.sum_received.seconds - 2) < 0.05, `${doc.end.sum_received.seconds}`);
     assert.equal(r.retransmits, 455);
   });
+  test('the median of the counted intervals leaves the omitted ramp out', () => {
+    const text = fixture('iperf3/bridge-omit-1s.json');
+    const doc = JSON.parse(text);
+    const counted = doc.intervals.filter((/** @type {any} */ i) => !i.sum.omitted);
+    assert.equal(counted.length, 2);
+    const r = parseIperf3(text);
+    assert.equal(r.intervals, 2);
+    // two counted intervals: their mean; the omitted first second (4.4 Gbit/s) is not among them
+    assert.equal(r.interval_median_mbps, (counted[0].sum.bits_per_second + counted[1].sum.bits_per_second) / 2 / 1e6);
+  });
+  test('no interval reports (-i 0): no median, the end total still read', () => {
+    const doc = JSON.parse(fixture('iperf3/bridge-omit-1s.json'));
+    const r = parseIperf3(JSON.stringify({ ...doc, intervals: [] }));
+    assert.equal(r.interval_median_mbps, null);
+    assert.equal(r.intervals, 0);
+    assert.ok(r.throughput_mbps > 0);
+  });
+  test('an interval without a rate is refused, naming it', () => {
+    const doc = JSON.parse(fixture('iperf3/bridge-omit-1s.json'));
+    doc.intervals[2].sum.bits_per_second = 'fast';
+    assert.throws(() => parseIperf3(JSON.stringify(doc)), /interval 3 has no sum.bits_per_second/);
+    assert.throws(() => parseIperf3(JSON.stringify({ ...doc, intervals: {} })), /"intervals" is not a list/);
+  });
   test('iperf3 own error (it exits 0 with "error" in the JSON): refused with its words', () => {
     assert.throws(
       () => parseIperf3(fixture('iperf3/error-connection-refused.json')),
