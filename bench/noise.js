@@ -8,7 +8,8 @@
 // and the load average before and after (a shared machine: the neighbours are in every figure).
 // Usage: npm run bench:noise -- [--bench iozone,iperf3] [--env docker,dind] [--samples 8] [--load cpu]
 //          [--cores 1] [--variant before=a.json --variant after=b.json] [--metric NAME] [--name quiet]
-//   --load cpu: `stress-ng --cpu 1` beside the runs (a busy neighbour, as on a shared runner), stopped by PID.
+//   --load cpu|mixed: `stress-ng --cpu 1` (and one disk writer) beside the runs (./load.js: a busy
+//     neighbour, as on a shared runner), stopped by PID.
 //   --cores N: the engine and the harness pinned to N cores (./throttle.js, as bench:quick-run does).
 //   --variant NAME=FILE: parameter overrides (`run --config FILE`) measured as a variant; with several,
 //     each benchmark's variants run one after another, so a before and an after share the same window.
@@ -16,7 +17,6 @@
 //     decision's own, e.g. bridge.throughput_interval_median); repeatable; a benchmark without it has no such row.
 //   --name: the section of docs/noise.md the table goes to, and bench/results/noise-NAME.json.
 // Needs a running engine with the benchmark images built (`dind-bench images build`).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { DECISIONS } from '../src/model/decisions.js';
 import { PROFILES } from '../src/run/profiles.js';
 import { aaOf, noiseTable, quickDecisionLevel, replaceSection } from './noise-table.js';
+import { describeLoad, loadKind, startLoad, stopLoad } from './load.js';
 import { runWithProgress } from './run-progress.js';
 import { throttleEngine } from './throttle.js';
 
@@ -43,7 +44,7 @@ const { values } = parseArgs({
 const samples = Number(values.samples);
 if (!(Number.isInteger(samples) && samples >= 4 && samples <= 100))
   throw new Error(`--samples ${values.samples}: a whole number from 4 to 100 (an A/A splits them in two)`);
-if (values.load && values.load !== 'cpu') throw new Error(`--load ${values.load}: only "cpu" (stress-ng --cpu 1)`);
+const neighbour = loadKind(values.load, 'bench:noise');
 const benches = values.bench.split(',').map((b) => b.trim());
 for (const b of benches)
   if (!DECISIONS[b]?.metrics.length) throw new Error(`--bench ${b}: not a benchmark with a decision metric`);
@@ -61,7 +62,7 @@ if (!/^[\w.-]+$/.test(name)) throw new Error(`--name ${name}: letters, digits, d
 
 const level = quickDecisionLevel();
 const throttle = values.cores ? await throttleEngine(Number(values.cores)) : null;
-const stress = values.load ? startLoad() : null;
+const stress = neighbour ? startLoad(neighbour, 'bench:noise') : null;
 /** @type {import('./noise-table.js').NoiseRow[]} */
 const rows = [];
 /** @type {any} */
@@ -151,18 +152,6 @@ function names(v, bench) {
   return v.config !== null && bench in JSON.parse(readFileSync(v.config, 'utf8'));
 }
 
-/** `stress-ng --cpu 1` beside the runs: one core kept busy. */
-function startLoad() {
-  const child = spawn('stress-ng', ['--cpu', '1', '--quiet'], { stdio: 'ignore' });
-  child.on('error', (e) => console.error(`bench:noise: stress-ng did not start: ${e.message}`));
-  return child;
-}
-
-/** @param {import('node:child_process').ChildProcess} child */
-function stopLoad(child) {
-  if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGTERM');
-}
-
 function write() {
   const machine = host
     ? `${host.cpuModel}, ${host.cores} cores, ${Math.round(host.memoryBytes / 2 ** 30)} GiB, kernel ${host.kernel}`
@@ -190,7 +179,7 @@ function write() {
   }
   const body = [
     `**${name}**: ${startedAt.slice(0, 16).replace('T', ' ')} UTC, ${machine}; ${samples} samples per environment, ` +
-      `environments ${values.env}; ${values.load ? '`stress-ng --cpu 1` beside it' : 'nothing started beside it'}` +
+      `environments ${values.env}; ${neighbour ? describeLoad(neighbour) : 'nothing started beside it'}` +
       `${values.cores ? `; engine and harness on ${values.cores} core(s)` : ''}. Decision level of the quick run: ` +
       `${(level.level * 100).toFixed(2)}% two-sided (${level.decisions} decisions × ${level.looks} looks). ` +
       `Load average: 1, 5, 15 minutes. Data: bench/results/noise-${name}.json.`,
