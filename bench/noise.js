@@ -128,6 +128,7 @@ async function measure(bench, variant) {
           benchmark: bench,
           metric,
           environment: c.environmentKey,
+          better: m.better,
           ...aaOf(m.samples, m.better, level.level),
           mean,
           unit: m.unit,

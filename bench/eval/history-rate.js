@@ -19,9 +19,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../../src/stats/index.js';
 import { DEFAULT_RULE, DEFAULT_STEPS, judge } from '../../src/stats/verdicts.js';
+import { ceilingAt, cleanLevels } from './ceiling.js';
 import { recordedModels } from './noise-models.js';
 import { bencherTTest } from './peers.js';
 import { SEQUENCE, evaluateRule, makeSequence, pairedDifference, rates } from './sequences.js';
+
+/** Ways of setting aside the newest earlier runs that had moved worse (judge's steps.aside), each with spans 1. */
+export const ASIDES = Object.freeze([
+  { runs: 3, p: 0.2 },
+  { runs: 3, p: 0.05 },
+]);
 
 /** The splits of alpha over the spans of 1..4 runs looked at. */
 export const SPLITS = Object.freeze([[0.4, 0.2, 0.2, 0.2], [0.7, 0.1, 0.1, 0.1], [0.85, 0.05, 0.05, 0.05], [1]]);
@@ -36,12 +43,14 @@ const ALPHAS = grid(1e-4, 0.1);
  * run at the loosest alpha, a regression at alpha a when its p-value is under a (nothing else in the
  * verdict depends on alpha).
  * @param {readonly number[]} spans @param {number[]} alphas
+ * @param {{ runs: number, p: number } | null} [aside] the newest earlier runs that moved worse set aside
+ *   (judge's steps.aside; null: none, whatever the default)
  * @returns {import('./sequences.js').SequenceRule}
  */
-export function verdictWith(spans, alphas = ALPHAS) {
-  const steps = { ...DEFAULT_STEPS, spans, cache: new WeakMap() };
+export function verdictWith(spans, alphas = ALPHAS, aside = DEFAULT_STEPS.aside) {
+  const steps = { ...DEFAULT_STEPS, spans, aside: aside ?? undefined, cache: new WeakMap() };
   return {
-    name: `dind-bench, spans ${spans.join('/')}`,
+    name: `dind-bench, spans ${spans.join('/')}${aside ? `, moved runs set aside (up to ${aside.runs}, p < ${aside.p})` : ''}`,
     params: alphas,
     defaultParam: DEFAULT_RULE.alpha,
     looser: 'higher',
@@ -100,7 +109,8 @@ const pct = (/** @type {number} */ x) => `${(100 * x).toFixed(1)}%`;
 /**
  * @typedef {{ name: string }} Model
  * @typedef {{ clean: Uint8Array[], worse: Uint8Array[] }} Alarms a rule's alarms per setting of its sweep
- * @typedef {{ models: Model[], rules: import('./sequences.js').SequenceRule[], results: Alarms[][], all: Alarms[], target: number }} Measured
+ * @typedef {{ models: Model[], rules: import('./sequences.js').SequenceRule[], results: Alarms[][], all: Alarms[], target: number,
+ *   sequences?: any[][] }} Measured
  */
 
 /**
@@ -184,31 +194,15 @@ function parseSplit(text) {
   return w;
 }
 
-/** @param {string[]} argv */
-async function main(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      trials: { type: 'string', default: '2000' },
-      seed: { type: 'string', default: '42' },
-      target: { type: 'string', default: '0.01' },
-      markdown: { type: 'string' },
-      splits: { type: 'string' },
-    },
-  });
-  // --splits "0.95,0.05;1": other splits of alpha over the spans to measure (each a list of weights)
-  const splits = values.splits === undefined ? SPLITS : values.splits.split(';').map(parseSplit);
-  const trials = Number(values.trials);
-  const target = Number(values.target);
-  if (!Number.isInteger(trials) || trials < 10 || trials > 1e5)
-    throw new Error('--trials must be an integer from 10 to 100000');
-  if (!(target > 0 && target < 0.5))
-    throw new Error('--target must be a false-alarm rate between 0 and 0.5, e.g. 0.01');
-  const started = performance.now();
-  const recorded = JSON.parse(readFileSync(new URL('./recorded-samples.json', import.meta.url), 'utf8'));
-  const models = recordedModels(recorded);
+/**
+ * One evaluation at one seed: every rule's alarms on the same sequences of every recorded series.
+ * @param {ReturnType<typeof recordedModels>} models @param {number} trials @param {number} seed
+ * @param {number[][]} splits @param {number} target @param {Array<{ runs: number, p: number }>} asides
+ * @returns {Measured}
+ */
+function measure(models, trials, seed, splits, target, asides) {
   const sequences = models.map((m, mi) => {
-    const random = seededRandom(Number(values.seed) * 7727 + 1000 + mi);
+    const random = seededRandom(seed * 7727 + 1000 + mi);
     return Array.from({ length: trials }, () => makeSequence(m, random));
   });
   // Bencher's boundary on a grid as fine as alpha's (1 - boundary from 1e-7 to 0.1).
@@ -218,25 +212,142 @@ async function main(argv) {
       .map((q) => 1 - q)
       .sort((a, b) => a - b),
   };
-  const shipped = verdictWith(DEFAULT_STEPS.spans, [DEFAULT_RULE.alpha]);
-  const rules = [...splits.map((s) => verdictWith(s)), bencher];
+  const rules = [
+    ...splits.map((s) => verdictWith(s, ALPHAS, null)),
+    ...asides.map((a) => verdictWith([1], ALPHAS, a)),
+    bencher,
+  ];
   const results = rules.map((rule) => sequences.map((seqs) => evaluateRule(seqs, rule)));
-  const measured = { models, rules, results, all: results.map(pooled), target };
+  return { models, rules, results, all: results.map(pooled), target, sequences };
+}
+
+/**
+ * Per seed, every rule at its pooled setting: false alarms on the first clean run, 10% caught first and
+ * within 4; then the mean over the seeds and its spread (the smallest and largest seed).
+ * @param {Array<{ seed: number, measured: Measured }>} bySeed @param {(s: string) => void} say
+ */
+export function seedsTable(bySeed, say) {
+  const { rules } = bySeed[0].measured;
+  say('| rule | seed | setting | false alarms: first clean run | 10% caught: first regressed run | within 4 |');
+  say('| --- | --- | --- | --- | --- | --- |');
+  for (const [ri, rule] of rules.entries()) {
+    const rows = bySeed.map(({ seed, measured }) => {
+      const i = settingAt(rule, measured.all[ri], measured.target);
+      if (i === null) return { seed, setting: NaN, r: null };
+      return { seed, setting: rule.params[i], r: rates(measured.all[ri].clean[i], measured.all[ri].worse[i]) };
+    });
+    for (const x of rows)
+      say(
+        x.r
+          ? `| ${rule.name} | ${x.seed} | ${Number(x.setting.toPrecision(6))} | ${pct(x.r.falseFirst)} | ${pct(x.r.hitFirst)} | ${pct(x.r.hitWithin)} |`
+          : `| ${rule.name} | ${x.seed} | none under | | | |`,
+      );
+    const ok = rows.filter((x) => x.r).map((x) => /** @type {ReturnType<typeof rates>} */ (x.r));
+    if (ok.length > 1) {
+      const span = (/** @type {(r: ReturnType<typeof rates>) => number} */ f) => {
+        const xs = ok.map(f);
+        return `**${pct(xs.reduce((a, b) => a + b, 0) / xs.length)}** (${pct(Math.min(...xs))}–${pct(Math.max(...xs))})`;
+      };
+      say(
+        `| ${rule.name} | mean (range) of ${ok.length} seeds | | ${span((r) => r.falseFirst)} | ${span((r) => r.hitFirst)} | ${span((r) => r.hitWithin)} |`,
+      );
+    }
+  }
+  say('');
+}
+
+/**
+ * Rewrites the block between `<!-- NAME -->` and `<!-- /NAME -->` in a Markdown file.
+ * @param {string} file @param {string} name @param {string} text
+ */
+function replaceBlock(file, name, text) {
+  const doc = readFileSync(file, 'utf8');
+  const open = `<!-- ${name} -->`;
+  const close = `<!-- /${name} -->`;
+  const a = doc.indexOf(open);
+  const b = doc.indexOf(close);
+  if (a < 0 || b < a) throw new Error(`${file}: no ${open} ... ${close} block to rewrite`);
+  writeFileSync(file, `${doc.slice(0, a + open.length)}\n\n${text}\n${doc.slice(b)}`);
+}
+
+/** @param {string[]} argv */
+async function main(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      trials: { type: 'string', default: '2000' },
+      seed: { type: 'string', default: '42' },
+      seeds: { type: 'string' },
+      target: { type: 'string', default: '0.01' },
+      markdown: { type: 'string' },
+      splits: { type: 'string' },
+      docs: { type: 'string' },
+      aside: { type: 'string' },
+    },
+  });
+  // --aside "3:0.2;2:0.05": ways of setting aside the newest earlier runs that moved worse (runs:p); "" for none
+  const asides =
+    values.aside === undefined
+      ? [...ASIDES]
+      : values.aside
+          .split(';')
+          .filter(Boolean)
+          .map((x) => {
+            const [runs, p] = x.split(':').map(Number);
+            if (!(Number.isInteger(runs) && runs >= 1 && runs <= 3 && p > 0 && p < 1))
+              throw new Error(`--aside: "${x}" is not RUNS:P with RUNS 1 to 3 and P in (0, 1), e.g. "3:0.2"`);
+            return { runs, p };
+          });
+  // --splits "0.95,0.05;1": other splits of alpha over the spans to measure (each a list of weights)
+  const splits = values.splits === undefined ? SPLITS.map((x) => [...x]) : values.splits.split(';').map(parseSplit);
+  const trials = Number(values.trials);
+  const target = Number(values.target);
+  if (!Number.isInteger(trials) || trials < 10 || trials > 1e5)
+    throw new Error('--trials must be an integer from 10 to 100000');
+  if (!(target > 0 && target < 0.5))
+    throw new Error('--target must be a false-alarm rate between 0 and 0.5, e.g. 0.01');
+  const seeds = (values.seeds ?? values.seed).split(',').map(Number);
+  if (!seeds.length || seeds.some((x) => !Number.isInteger(x) || x < 0))
+    throw new Error('--seed/--seeds: non-negative integers, e.g. --seeds 42,43,44');
+  const started = performance.now();
+  const recorded = JSON.parse(readFileSync(new URL('./recorded-samples.json', import.meta.url), 'utf8'));
+  const models = recordedModels(recorded);
   const lines = [];
   const say = (/** @type {string} */ s) => lines.push(s);
+  const bySeed = seeds.map((seed) => ({ seed, measured: measure(models, trials, seed, splits, target, asides) }));
+  const command = `node bench/eval/history-rate.js --trials ${trials} --seeds ${seeds.join(',')}${values.splits ? ` --splits "${values.splits}"` : ''}${values.aside !== undefined ? ` --aside "${values.aside}"` : ''}`;
   say(
-    `Recorded noise, ${models.length} series (bench/eval/recorded-samples.json), ${trials} sequences each (seed ${values.seed}): ` +
+    `\`${command}\` (${new Date().toISOString().slice(0, 10)}). Recorded noise, ${models.length} series (bench/eval/recorded-samples.json), ${trials} sequences each per seed: ` +
       `${SEQUENCE.pastRuns} past runs of ${SEQUENCE.samples} samples, then ${SEQUENCE.judged} judged runs, clean or ${pct(SEQUENCE.shift)} worse. ` +
       `Each rule at its one setting for every series: the loosest of its sweep whose false alarms on the first clean run stay <= ${pct(target)}; ` +
       `"minus Bencher" is the paired difference in 10% caught against Bencher's t_test at its own such setting, on the same runs (±: 95% interval).`,
   );
   say('');
-  // The rule as shipped, unswept.
-  const s = pooled(sequences.map((seqs) => evaluateRule(seqs, shipped)));
+  if (bySeed.length > 1) {
+    say(`Every seed, pooled over the series, each rule at its own setting for that seed:`);
+    say('');
+    seedsTable(bySeed, say);
+  }
+  const measured = bySeed[0].measured;
+  // The rule as shipped, unswept, on the first seed's sequences.
+  const shipped = verdictWith(DEFAULT_STEPS.spans, [DEFAULT_RULE.alpha]);
+  const s = pooled((measured.sequences ?? []).map((seqs) => evaluateRule(seqs, shipped)));
   const r = rates(s.clean[0], s.worse[0]);
   say(
-    `**The default rule** (alpha ${DEFAULT_RULE.alpha}, spans ${DEFAULT_STEPS.spans.join('/')}): false alarms ${pct(r.falseFirst)} on the first clean run, ` +
+    `**The default rule** (alpha ${DEFAULT_RULE.alpha}, spans ${DEFAULT_STEPS.spans.join('/')}; seed ${seeds[0]}): false alarms ${pct(r.falseFirst)} on the first clean run, ` +
       `${pct(r.falsePerRun)} per judged run; 10% caught ${pct(r.hitFirst)} on the first regressed run, ${pct(r.hitWithin)} within 4.`,
+  );
+  say('');
+  // What the recorded noise allows at all: a threshold on one run's level set with each series' model
+  // known exactly (bench/eval/ceiling.js) at the target rate on every series, pooled.
+  const ceilings = models.map((m, mi) =>
+    ceilingAt(cleanLevels(m, seededRandom(seeds[0] * 7727 + 5000 + mi), 20000), target),
+  );
+  const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  say(
+    `**What this noise allows** (a reference, not a rule: a threshold on one run's level set with each series' model known exactly, no history, ${pct(target)} false alarms on every series): ` +
+      `10% caught ${pct(mean(ceilings.map((c) => c.hitFirst)))} on the first regressed run, ${pct(mean(ceilings.map((c) => c.hitWithin)))} within 4 (each run on its own), pooled over the ${models.length} series; ` +
+      `${ceilings.filter((c) => c.hitFirst < 0.05).length} of them let it catch under 5% of first regressed runs.`,
   );
   say('');
   settingsTable(measured, false, say);
@@ -246,6 +357,7 @@ async function main(argv) {
   const text = lines.join('\n') + '\n';
   process.stdout.write(text);
   if (values.markdown) writeFileSync(values.markdown, text);
+  if (values.docs) replaceBlock(values.docs, 'history-rate', text);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv.slice(2));

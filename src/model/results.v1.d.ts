@@ -64,6 +64,13 @@ export interface DindBenchResultsOneRun {
      */
     looks?: number;
     /**
+     * at how many samples a side each of those looks was (as many as looks, increasing; absent in older files): the reading spends its false-alarm rate over them by O'Brien-Fleming-type spending (src/reading/decide.js lookLevels), else, without them, by Bonferroni over the looks
+     *
+     * @minItems 1
+     * @maxItems 100
+     */
+    lookSizes?: [number, ...number[]];
+    /**
      * with a budget: how this machine compared, before the plan, with the one the estimates were measured on (src/run/calibrate.js): a probe of CPU on two threads and fsynced writes took probeMs here, referenceMs there; the plan's estimates were factor times theirs (bounded); absent in older files
      */
     calibration?: {

@@ -14,6 +14,7 @@
 // small; bench/eval/decisions.js measures what it costs in power and what the whole procedure's A/A shows.
 import { DEFAULT_THRESHOLD, costFactor, outcomeOf } from '../model/change.js';
 import { logRatioInterval } from '../stats/log-interval.js';
+import { nominalAlphas } from '../stats/sequential.js';
 
 /** The rate of wrong decisions a reading allows over all of its decisions and looks. */
 export const FALSE_ALARM_RATE = 0.05;
@@ -28,6 +29,33 @@ export function decisionLevel(decisions, looks) {
   const alpha = FALSE_ALARM_RATE / (Math.max(1, decisions) * Math.max(1, looks));
   return { alpha, level: 1 - 2 * alpha };
 }
+
+/**
+ * How a decision's rate is spent over the looks of a sampling design whose look sizes are known (results
+ * run.lookSizes): O'Brien-Fleming-type spending (src/stats/sequential.js), measured against Bonferroni over
+ * the looks by bench/eval/decisions.js (docs/method.md, "False alarms over a run, and over its looks").
+ * @type {import('../stats/sequential.js').Design}
+ */
+export const DESIGN = 'obrien-fleming';
+
+/**
+ * Each look's one-sided alpha and two-sided level, for a family of `decisions` looked at `sizes` samples a
+ * side: Bonferroni over the decisions (FALSE_ALARM_RATE / m each), spent over the looks by DESIGN.
+ * @param {number} decisions the family's size @param {number[]} sizes the looks, samples a side, increasing
+ * @returns {Array<{ n: number, alpha: number, level: number }>}
+ */
+export function lookLevels(decisions, sizes) {
+  const alphas = nominalAlphas(sizes, FALSE_ALARM_RATE / Math.max(1, decisions), DESIGN);
+  return sizes.map((n, k) => ({ n, alpha: alphas[k], level: 1 - 2 * alphas[k] }));
+}
+
+/**
+ * The level a decision with n samples a side (the smaller side's) is read at: its look's; between two looks
+ * (a run that stopped for its budget), the next look's, the one the design had planned for the samples it
+ * was on its way to; past the last look, the last's.
+ * @param {Array<{ n: number, level: number }>} levels lookLevels @param {number} n
+ */
+export const levelAt = (levels, n) => (levels.find((l) => l.n >= n) ?? levels[levels.length - 1]).level;
 
 /**
  * @typedef {{ better: 'higher' | 'lower', threshold: number, samples: { baseline: number[], candidate: number[] } }} Decidable

@@ -6,11 +6,11 @@ import { costFactor, defaultThreshold } from '../model/change.js';
 import { isDecisionMetric } from '../model/decisions.js';
 import { withStartupWithoutImage } from '../model/earlier-results.js';
 import { summarize } from '../stats/index.js';
-import { decideOne, decisionLevel } from './decide.js';
+import { decideOne, decisionLevel, levelAt, lookLevels } from './decide.js';
 import { compareSampleSets } from './pair.js';
 import { abPairs, isAsked, versusTitle, withinRunPairs } from './pairs.js';
 
-export { FALSE_ALARM_RATE, decisionLevel, samplesToDecide } from './decide.js';
+export { FALSE_ALARM_RATE, decisionLevel, levelAt, lookLevels, samplesToDecide } from './decide.js';
 export { compareSampleSets, smallestMannWhitneyP } from './pair.js';
 export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
 
@@ -35,9 +35,11 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  * (results sampling.stopped: decided, iteration cap, budget spent), null for a fixed design.
  * @typedef {(benchmark: string, metric: string) => number} ThresholdOf
  * @typedef {{ thresholdOf?: ThresholdOf, gated?: (benchmark: string, metric: string) => boolean, looks?: number,
- *   seed?: number, resamples?: number }} ReadOptions
+ *   lookSizes?: number[], seed?: number, resamples?: number }} ReadOptions
  * gated: the metrics a gate names (`--gate`): decisions too, whatever their pair. looks: how many times the
- * run's design could look at its decisions (default: the results' run.looks, else 1).
+ * run's design could look at its decisions (default: the results' run.looks, else 1); lookSizes: at how many
+ * samples a side (the results' run.lookSizes): known, the rate is spent over them by ./decide.js DESIGN and
+ * each decision is read at its look's level; unknown (older files), Bonferroni over the looks' count.
  */
 
 /**
@@ -47,7 +49,7 @@ export { abPairs, versusTitle, withinRunPairs } from './pairs.js';
  * @returns {Comparison[]}
  */
 export function readWithinRun(results, opts = {}) {
-  return readPairs(withinRunPairs(okCells(results)), { looks: looksOf(results), ...opts });
+  return readPairs(withinRunPairs(okCells(results)), { ...looksOf(results), ...opts });
 }
 
 /**
@@ -58,11 +60,23 @@ export function readWithinRun(results, opts = {}) {
  * @returns {Comparison[]}
  */
 export function readAb(results, baseline, candidate, opts = {}) {
-  return readPairs(abPairs(okCells(results), baseline, candidate), { looks: looksOf(results), ...opts });
+  return readPairs(abPairs(okCells(results), baseline, candidate), { ...looksOf(results), ...opts });
 }
 
-/** The looks a run's sampling design allowed (run.looks; 1 for a fixed design or an older file). @param {any} results */
-const looksOf = (results) => (Number.isInteger(results.run?.looks) && results.run.looks > 0 ? results.run.looks : 1);
+/**
+ * The looks a run's sampling design allowed: how many (run.looks; 1 for a fixed design or an older file) and,
+ * where recorded, at how many samples a side (run.lookSizes).
+ * @param {any} results @returns {{ looks: number, lookSizes?: number[] }}
+ */
+function looksOf(results) {
+  const looks = Number.isInteger(results.run?.looks) && results.run.looks > 0 ? results.run.looks : 1;
+  const sizes = results.run?.lookSizes;
+  const increasing =
+    Array.isArray(sizes) &&
+    sizes.length === looks &&
+    sizes.every((n, i) => Number.isInteger(n) && n >= 1 && (i === 0 || n > sizes[i - 1]));
+  return increasing ? { looks, lookSizes: sizes } : { looks };
+}
 
 /**
  * Every benchmark and metric a run measured (cells that ran).
@@ -94,7 +108,11 @@ function readPairs(pairs, opts) {
         (isAsked(pair.kind) && isDecisionMetric(bench, m.metric)) || Boolean(opts.gated?.(bench, m.metric));
       found.push({ pair, b, m, decision });
     }
-  const { level } = decisionLevel(found.filter((f) => f.decision).length, opts.looks ?? 1);
+  const decisions = found.filter((f) => f.decision).length;
+  const levels = opts.lookSizes?.length ? lookLevels(decisions, opts.lookSizes) : null;
+  const { level: single } = decisionLevel(decisions, opts.looks ?? 1);
+  /** The level a decision is read at: its look's when the look sizes are known. @param {number} n */
+  const levelOf = (n) => (levels ? levelAt(levels, n) : single);
   return found.map(({ pair: { kind, baseline, candidate }, b, m, decision }) => {
     const stats = { seed: opts.seed, resamples: opts.resamples };
     const sides = {
@@ -130,7 +148,7 @@ function readPairs(pairs, opts) {
       };
     const decided = decideOne(
       { better: m.better, threshold, samples: { baseline: b.samples, candidate: m.samples } },
-      level,
+      levelOf(Math.min(b.samples.length, m.samples.length)),
     );
     return {
       ...common,

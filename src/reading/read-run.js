@@ -364,10 +364,18 @@ function notCompared(results, comparisons, ab) {
  */
 function caveatsOf(results, questions, comparisons) {
   const out = [];
-  const level = questions[0]?.level;
+  // One level, or the range its looks read them at (src/reading/decide.js lookLevels).
+  const levels = [...new Set(questions.map((q) => q.level).filter((l) => typeof l === 'number'))].sort();
+  const at = (/** @type {number} */ l) => `${Number((l * 100).toFixed(2))}%`;
+  const level =
+    levels.length > 1
+      ? ` (at ${at(levels[0])} to ${at(levels[levels.length - 1])}, by the look it was read at)`
+      : levels.length
+        ? ` (at ${at(levels[0])})`
+        : '';
   if (questions.length)
     out.push(
-      `Each answer is read from its interval${level ? ` (at ${Number((level * 100).toFixed(2))}%)` : ''}: wholly beyond +T a regression, ` +
+      `Each answer is read from its interval${level}: wholly beyond +T a regression, ` +
         `beyond -T an improvement, inside ±T equivalent, else inconclusive; wrong decisions are held at ` +
         `${FALSE_ALARM_RATE * 100}% over the run's ${questions.length} question${questions.length === 1 ? '' : 's'} and the looks of its sampling. ` +
         'A change is + when worse for the job.',

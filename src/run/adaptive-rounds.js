@@ -99,7 +99,7 @@ const keyOf = (q) => `${q.metric} ${q.baseline} ${q.candidate}`;
  * one more sample of each costs now: a step of each side still pending and under the cap. The decided
  * ones are noted with the samples they had when first seen decided.
  * @param {string} benchmark @param {CellResult[]} all every cell
- * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts @param {number} level
+ * @param {import('./runner.js').RunContext} run @param {RoundOptions} opts @param {(n: number) => number} level the level at n samples a side
  * @param {Map<string, import('./adaptive.js').OpenDecision | null>} memo @param {Map<string, number>} decidedAt
  * @returns {import('./adaptive.js').Question[]}
  */

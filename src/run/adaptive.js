@@ -13,7 +13,7 @@
 // false-alarm rate over those looks (the run records how many: results run.looks; src/reading/decide.js),
 // so a decision read at any look, or at the end, is held to the rate the report states.
 // bench/eval/adaptive.js measures the whole procedure's A/A.
-import { decideOne, decisionLevel } from '../reading/decide.js';
+import { decideOne, levelAt, lookLevels } from '../reading/decide.js';
 import { abPairs, isAsked, withinRunPairs } from '../reading/pairs.js';
 import { defaultThreshold } from '../model/change.js';
 import { isDecisionMetric, looksUpTo } from '../model/decisions.js';
@@ -66,7 +66,7 @@ export function decisionPairs(cells, pair) {
  * is a look of the design, or the first time; between looks it stays as it was read (`memo`), so a
  * decision is made only at a look.
  * @param {string} benchmark @param {SampledCell[]} all every cell of the run
- * @param {{ level: number, pair?: Pair, thresholdOf?: AdaptiveOptions['thresholdOf'], gated?: AdaptiveOptions['gated'],
+ * @param {{ level: number | ((n: number) => number), pair?: Pair, thresholdOf?: AdaptiveOptions['thresholdOf'], gated?: AdaptiveOptions['gated'],
  *   isLook?: (n: number) => boolean, memo?: Map<string, OpenDecision | null> }} o
  * @returns {{ open: OpenDecision[], decided: number, settled: { metric: string, baseline: string, candidate: string, n: number }[] }}
  *   settled: the decided ones, with their samples a side now
@@ -92,7 +92,7 @@ export function decisionsOf(benchmark, all, o) {
     if (state === undefined || !o.isLook || o.isLook(n)) {
       const r = decideOne(
         { better: d.better, threshold: thresholdOf(benchmark, d.metric), samples: { baseline, candidate } },
-        o.level,
+        typeof o.level === 'number' ? o.level : o.level(n),
       );
       state =
         r.outcome !== 'inconclusive'
@@ -116,19 +116,24 @@ export function decisionsOf(benchmark, all, o) {
 }
 
 /**
- * The level decisions are read at during the run: the reading's (src/reading/decide.js decisionLevel) for
- * this many decisions and the design's looks.
+ * The level a decision is read at during the run, by its samples a side: the reading's (src/reading/decide.js
+ * lookLevels, levelAt) for this many decisions and the design's looks, so the run and its reading decide alike.
  * @param {SampledCell[]} all @param {AdaptiveOptions} opts
+ * @returns {(n: number) => number}
  */
 export function runLevel(all, opts) {
-  return decisionLevel(decisionPairs(all, opts.pair).length, looksOf(opts)).level;
+  const levels = lookLevels(decisionPairs(all, opts.pair).length, lookSizes(opts));
+  return (n) => levelAt(levels, n);
 }
 
+/** At how many samples a side the design looks: the planned rounds, LOOKS between, the cap. @param {AdaptiveOptions} opts */
+export const lookSizes = (opts) => looksUpTo(opts.firstLook, opts.maxIterations);
+
 /** The looks the design allows: the planned rounds, LOOKS between, the cap. @param {AdaptiveOptions} opts */
-export const looksOf = (opts) => looksUpTo(opts.firstLook, opts.maxIterations).length;
+export const looksOf = (opts) => lookSizes(opts).length;
 
 /** Whether n samples a side is a look of the design. @param {number} n @param {AdaptiveOptions} opts */
-export const isLook = (n, opts) => looksUpTo(opts.firstLook, opts.maxIterations).includes(n);
+export const isLook = (n, opts) => lookSizes(opts).includes(n);
 
 /**
  * Which question gets the next sample, or null to stop: among the open decisions under the cap whose next

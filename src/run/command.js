@@ -179,9 +179,9 @@ async function measure(o, { design, plan, estimates, images, fit, calibration, p
   const results = await assembleResults(o, {
     ...facts,
     budgetMs: design.budgetMs,
-    looks: design.budgetMs
-      ? looksUpTo(design.iterations, design.profile.maxIterations ?? DEFAULT_MAX_ITERATIONS).length
-      : 1,
+    lookSizes: design.budgetMs
+      ? looksUpTo(design.iterations, design.profile.maxIterations ?? DEFAULT_MAX_ITERATIONS)
+      : [design.iterations],
     executed,
     images: described,
     peakRss,

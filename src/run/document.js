@@ -62,7 +62,7 @@ export function resumedFacts(results, resumed, cells) {
  * images, the environments and the cells.
  * @param {RunOptions} o
  * @param {{
- *   startedAt: Date, iterations: number, warmup: number, budgetMs: number | undefined, looks?: number, images: object[], peakRss: {stop: () => number},
+ *   startedAt: Date, iterations: number, warmup: number, budgetMs: number | undefined, lookSizes?: number[], images: object[], peakRss: {stop: () => number},
  *   executed: Awaited<ReturnType<typeof import('./runner.js').executePlan>>,
  *   calibration?: import('./calibrate.js').Calibration | null,
  * }} run
@@ -71,7 +71,7 @@ export function resumedFacts(results, resumed, cells) {
  */
 export async function assembleResults(
   o,
-  { startedAt, iterations, warmup, budgetMs, looks = 1, executed, images, peakRss, calibration },
+  { startedAt, iterations, warmup, budgetMs, lookSizes, executed, images, peakRss, calibration },
 ) {
   const info = await o.outer.info();
   const version = await o.outer.version();
@@ -86,8 +86,10 @@ export async function assembleResults(
       iterations,
       // with a budget, `iterations` is the planned minimum; each cell's `sampling` says what it got
       ...(budgetMs ? { budgetMs } : {}),
-      // how many times the sampling design could look at the decisions: the reading spends its rate over them
-      looks,
+      // how many times the sampling design could look at the decisions, and at how many samples a side: the
+      // reading spends its rate over them (src/reading/decide.js lookLevels)
+      looks: lookSizes?.length ?? 1,
+      ...(lookSizes?.length ? { lookSizes: /** @type {[number, ...number[]]} */ (lookSizes) } : {}),
       warmup,
       startedAt: startedAt.toISOString(),
       endedAt: endedAt.toISOString(),

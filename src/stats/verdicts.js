@@ -45,7 +45,7 @@ import { median } from './median.js';
  * them. `p` is the test's p-value adjusted for the spans looked at (compared with alpha as it is).
  * @typedef {{
  *   spans: readonly number[], level: 'pseudo-median' | 'median', sided: 'one' | 'two', floor: 'noisier' | 'always',
- *   cache?: WeakMap<number[], Map<string, any>>,
+ *   cache?: WeakMap<number[], Map<string, any>>, aside?: { runs: number, p: number },
  * }} Steps
  * The rule's steps, for the evaluation's ablation (bench/eval/ablation.js); judge() uses DEFAULT_STEPS.
  * cache: the evaluation judges the same past runs many times; given a cache, a run's level is computed
@@ -147,8 +147,14 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE, steps = DEFA
   }
   const levels = runLevels([...usable.map((p) => p.samples), candidate.samples], steps);
   const spans = spanStats(levels.levels, rule, steps);
-  const worse = shiftTest(levels, better === 'lower' ? 1 : -1, rule, steps, spans);
-  const good = shiftTest(levels, better === 'lower' ? -1 : 1, rule, steps, spans);
+  const sign = /** @type {1 | -1} */ (better === 'lower' ? 1 : -1);
+  // A regression is looked for against the runs before the newest ones that had already moved worse.
+  const aside = steps.aside ? movedWorse(levels.levels, sign, rule, steps.aside, steps) : 0;
+  const yardstick = aside
+    ? { ...levels, levels: [...levels.levels.slice(0, -1 - aside), levels.levels[levels.levels.length - 1]] }
+    : levels;
+  const worse = shiftTest(yardstick, sign, rule, steps, aside ? spanStats(yardstick.levels, rule, steps) : spans);
+  const good = shiftTest(levels, /** @type {1 | -1} */ (-sign), rule, steps, spans);
   const regression = worse.strongest !== null && worse.strongest.p < rule.alpha;
   const improvement = !regression && good.strongest !== null && good.strongest.p < rule.alpha;
   const status = regression ? 'regression' : improvement ? 'improvement' : 'no change';
@@ -161,15 +167,17 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE, steps = DEFA
   const pct = `${signedPct(change)} ${change >= 0 ? 'worse' : 'better'}`;
   const over =
     shown.span === 1
-      ? `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length} runs (${pct})`
+      ? `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length - (regression ? aside : 0)} runs (${pct})`
       : `this run and the ${shown.span - 1} before it vs the ${shown.baseline} runs before them (${pct}; median ${fmt(m)} vs ${fmt(pastMedian)})`;
+  const setAside =
+    regression && aside ? `; the newest ${aside} earlier run(s) set aside: they had moved worse already` : '';
   const why =
     status !== 'no change'
       ? `p = ${formatP(p)} < ${rule.alpha} and ${pct1(change)} >= ${pctOf(rule.minChange)}`
       : significant
         ? `significant (p = ${formatP(p)}) but under the ${pctOf(rule.minChange)} threshold`
         : `p = ${formatP(p)}, within the past runs' spread`;
-  const reason = `${over}: ${why}`;
+  const reason = `${over}: ${why}${setAside}`;
   return {
     ...base,
     pastMedian,
@@ -197,7 +205,7 @@ export function shiftTest({ levels, positive }, sign, rule, steps, spans = spanS
   const mean0 = levels.slice(0, -1).reduce((a, x) => a + x.level, 0) / (levels.length - 1);
   const tested = spans.map(({ span, weight, df, k, diff: up, scale }) => {
     const diff = sign * up;
-    const oneSided = scale > 0 && df > 0 ? 1 - tCdf(diff / scale, df) : diff > 0 ? 0 : diff < 0 || df < 1 ? 1 : 0.5;
+    const oneSided = oneSidedP(diff, scale, df);
     // "two" is the rule before issue 21 (the ablation): both directions share alpha.
     const p = Math.min(1, (steps.sided === 'two' ? 2 * Math.min(oneSided, 1 - oneSided) : oneSided) / weight);
     const change = positive ? Math.expm1(diff) : diff / Math.abs(mean0 || 1);
@@ -207,6 +215,31 @@ export function shiftTest({ levels, positive }, sign, rule, steps, spans = spanS
   const counted = tested.filter((x) => x.change >= rule.minChange);
   const strongest = counted.length ? counted.reduce((a, x) => (x.p < a.p ? x : a)) : null;
   return { strongest, alone: tested[0] };
+}
+
+/** The one-sided p of a shift `diff` at `scale` with df degrees of freedom. @param {number} diff @param {number} scale @param {number} df */
+const oneSidedP = (diff, scale, df) =>
+  scale > 0 && df > 0 ? 1 - tCdf(diff / scale, df) : diff > 0 ? 0 : diff < 0 || df < 1 ? 1 : 0.5;
+
+/**
+ * How many of the newest earlier runs (up to aside.runs) had already moved worse together: the s whose span
+ * of the s newest earlier runs, against the runs before them, moved worse with the smallest one-sided p, when
+ * that is under aside.p; else 0. Why: a regression that lasts and was missed on its first run would otherwise join the yardstick
+ * the next runs are judged against, moving its level and widening its spread, and hide them.
+ * @param {ReturnType<typeof runLevels>['levels']} levels earlier runs then this one @param {1 | -1} sign worse
+ * @param {Rule} rule @param {{ runs: number, p: number }} aside @param {Steps} steps
+ */
+export function movedWorse(levels, sign, rule, aside, steps) {
+  const past = levels.slice(0, -1);
+  let moved = 0;
+  let best = aside.p;
+  for (let s = 1; s <= aside.runs && past.length - s >= rule.minRuns; s++) {
+    const stats = spanStats(past, rule, { ...steps, spans: Array(s).fill(1) });
+    const last = stats[stats.length - 1];
+    const p = last?.span === s ? oneSidedP(sign * last.diff, last.scale, last.df) : 1;
+    if (p < best) [moved, best] = [s, p];
+  }
+  return moved;
 }
 
 /**

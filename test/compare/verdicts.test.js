@@ -198,3 +198,23 @@ test('a run somewhat noisier than its history is judged on the history spread; o
   assert.equal(noisy.status, 'no change');
   assert.match(noisy.reason, /within the past runs' spread/);
 });
+
+test('the newest earlier runs that had already moved worse can be set aside: the next run is judged against the level before them', () => {
+  // 12 runs of a quiet series, then a run 3.5% worse that the strict alpha misses: published, it joins the
+  // history. The next run, 5% worse, judged against a history that holds the first is missed too; with the
+  // moved run set aside (steps.aside, which bench/eval/history-rate.js measures) it is judged against the 12.
+  const rule = { ...DEFAULT_RULE, alpha: 0.002 };
+  const all = runs(14, { between: 0.01, within: 0.01, seed: 32 });
+  const past = all.slice(0, 12);
+  const first = { ...all[12], samples: all[12].samples.map((x) => x * 1.035) };
+  const second = { ...all[13], samples: all[13].samples.map((x) => x * 1.05) };
+  assert.equal(judge(past, first, 'lower', rule).status, 'no change');
+  const plain = judge([...past, first], second, 'lower', rule);
+  const aside = judge([...past, first], second, 'lower', rule, { ...DEFAULT_STEPS, aside: { runs: 3, p: 0.2 } });
+  assert.ok(aside.p !== null && plain.p !== null && aside.p < plain.p, `${aside.p} vs ${plain.p}`);
+  assert.equal(aside.status, 'regression', aside.reason);
+  assert.match(aside.reason, /the newest 1 earlier run\(s\) set aside: they had moved worse already/);
+  // an unchanged history sets nothing aside
+  const calm = judge(past.slice(0, 11), past[11], 'lower', rule, { ...DEFAULT_STEPS, aside: { runs: 3, p: 0.2 } });
+  assert.doesNotMatch(calm.reason, /set aside/);
+});
