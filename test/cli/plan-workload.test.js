@@ -20,6 +20,7 @@ const NO_ENGINE = {
   DOCKER_HOST: `unix://${path.join(work, 'no-engine.sock')}`,
   DIND_BENCH_REGISTRY_USERNAME: 'ci',
   DIND_BENCH_REGISTRY_PASSWORD: 'not-a-real-password',
+  GO_NETRC: 'machine modules.team.example login ci password not-a-real-token',
 };
 
 /** @param {string[]} args */
@@ -121,19 +122,24 @@ const BAD = [
   ],
   [
     'a build argument',
-    (t) => t.replace("BUILD_SECONDS: '120'", "BUILD-SECONDS: '120'"),
-    /field \/builds\/0\/args: .*BUILD-SECONDS.*a name this field does not take/,
+    (t) => t.replace('GO_IMAGE: registry', 'GO-IMAGE: registry'),
+    /field \/builds\/0\/args: .*GO-IMAGE.*a name this field does not take/,
+  ],
+  [
+    'a build secret',
+    (t) => t.replace('env: GO_NETRC', 'env: GO_NETRC_NOT_SET'),
+    /field \/builds\/0\/secrets\/0\/env: the environment variable GO_NETRC_NOT_SET is not set/,
   ],
   [
     'compose',
     (t) => t.replace('service: integration-test', 'service: e2e'),
     /field \/compose\/test\/service: e2e is not a service of compose\.yml/,
   ],
-  ['timeout', (t) => t.replace('job: 30m', 'job: half an hour'), /field \/timeout\/job: must be a time such as 90s/],
+  ['timeout', (t) => t.replace('job: 15m', 'job: half an hour'), /field \/timeout\/job: must be a time such as 90s/],
   [
     'timeout.step',
-    (t) => t.replace('step: 10m', 'step: 45m'),
-    /field \/timeout\/step: 45m is longer than the job's limit \(30m/,
+    (t) => t.replace('step: 5m', 'step: 45m'),
+    /field \/timeout\/step: 45m is longer than the job's limit \(15m/,
   ],
   [
     'states',
@@ -143,7 +149,7 @@ const BAD = [
   [
     'expected',
     (t) => t.replace('dind: 2m50s', 'dind: 45m'),
-    /field \/expected\/dind: a job expected to take 45m cannot fit its own limit of 30m/,
+    /field \/expected\/dind: a job expected to take 45m cannot fit its own limit of 15m/,
   ],
   [
     'an expected environment',
