@@ -135,11 +135,11 @@ const BAD = [
     (t) => t.replace('service: integration-test', 'service: e2e'),
     /field \/compose\/test\/service: e2e is not a service of compose\.yml/,
   ],
-  ['timeout', (t) => t.replace('job: 15m', 'job: half an hour'), /field \/timeout\/job: must be a time such as 90s/],
+  ['timeout', (t) => t.replace('job: 30m', 'job: half an hour'), /field \/timeout\/job: must be a time such as 90s/],
   [
     'timeout.step',
-    (t) => t.replace('step: 5m', 'step: 45m'),
-    /field \/timeout\/step: 45m is longer than the job's limit \(15m/,
+    (t) => t.replace('step: 15m', 'step: 45m'),
+    /field \/timeout\/step: 45m is longer than the job's limit \(30m/,
   ],
   [
     'states',
@@ -149,7 +149,7 @@ const BAD = [
   [
     'expected',
     (t) => t.replace('dind: 2m50s', 'dind: 45m'),
-    /field \/expected\/dind: a job expected to take 45m cannot fit its own limit of 15m/,
+    /field \/expected\/dind: a job expected to take 45m cannot fit its own limit of 30m/,
   ],
   [
     'an expected environment',

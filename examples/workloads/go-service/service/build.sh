@@ -23,6 +23,6 @@ if ! awk -v host="$MODULE_PROXY" '
 fi
 go version
 go vet ./...
-go build -trimpath -o "$out/api" ./cmd/api
-go test -c -trimpath -o "$out/integration.test" ./integration
+go build -o "$out/api" ./cmd/api
+go test -c -o "$out/integration.test" ./integration
 ls -l "$out"
