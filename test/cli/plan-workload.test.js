@@ -54,8 +54,8 @@ test('the Go-service example is checked and sized with no engine: cells, samples
   const r = plan('--workload', path.join(GO_SERVICE, 'workload.yml'), '--env', 'docker,dind', '--max-minutes', '240');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /workload\.go-service \(.*go-service\/workload\.yml\): checked, no engine asked/);
-  assert.match(r.stderr, /docker\s+5\s+\+1\s+30 s\s+expected\.docker/);
-  assert.match(r.stderr, /dind@20\.10\s+5\s+2\.8 min\s+expected\.dind/);
+  assert.match(r.stderr, /docker\s+5\s+\+1\s+20 s\s+expected\.docker/);
+  assert.match(r.stderr, /dind@20\.10\s+5\s+2\.5 min\s+expected\.dind/);
   assert.match(r.stderr, /cells: 2, samples: 10 \(jobs run: 11/);
   assert.match(r.stderr, /estimated wall time: \d+\.\d min; runner cost of the run: \d+ billed minutes .*\$0\.\d\d/);
   assert.match(r.stderr, /fits the CI job's limit \(--max-minutes 240\)/);
@@ -78,11 +78,11 @@ test('a plan over the CI job limit says so with the iterations that would fit, a
     '0.0032',
   );
   assert.equal(r.status, 7, r.stderr);
-  // 40 rounds of 30 s + 2m58s + 4m08s (each DinD job with its engine's stop) = 7m36s each, and the first job on the
-  // runner's engine: about 5 h, over 240 min; 31 rounds fit.
+  // 40 rounds of 20 s + 2m38s + 4m08s (each DinD job with its engine's stop) = 7m06s each, and the first job on the
+  // runner's engine: about 4.7 h, over 240 min; 33 rounds fit.
   assert.match(
     r.stderr,
-    /does NOT fit the CI job's limit \(--max-minutes 240\) \(240 min\): 31 iteration\(s\) would fit \(--iterations 31\)/,
+    /does NOT fit the CI job's limit \(--max-minutes 240\) \(240 min\): 33 iteration\(s\) would fit \(--iterations 33\)/,
   );
   assert.match(r.stderr, /runner minutes at \$0\.0032 a minute/);
 });
@@ -148,7 +148,7 @@ const BAD = [
   ],
   [
     'expected',
-    (t) => t.replace('dind: 2m50s', 'dind: 45m'),
+    (t) => t.replace('dind: 2m30s', 'dind: 45m'),
     /field \/expected\/dind: a job expected to take 45m cannot fit its own limit of 30m/,
   ],
   [
