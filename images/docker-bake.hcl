@@ -53,6 +53,10 @@ target "bench" {
       # Not a benchmark's tools: the registry a workload run starts itself, so its jobs really pull offline
       # (Debian's docker-registry: the CNCF distribution registry, 2.8).
       { name = "registry", debian = "docker-registry", alpine = "docker-registry" },
+      # Not a benchmark's tools either: Debian's Go toolchain (golang-go, Go 1.19 on bookworm), the image the
+      # go-service workload builds its Go code in (examples/workloads/go-service), seeded into the run's registry.
+      # Without gcc (a recommend), so builds are static (CGO_ENABLED=0). Alpine's name is unverified offline.
+      { name = "golang", debian = "golang-go", alpine = "go" },
     ]
   }
   context    = "images/bench"

@@ -20,6 +20,7 @@ const NO_ENGINE = {
   DOCKER_HOST: `unix://${path.join(work, 'no-engine.sock')}`,
   DIND_BENCH_REGISTRY_USERNAME: 'ci',
   DIND_BENCH_REGISTRY_PASSWORD: 'not-a-real-password',
+  GO_NETRC: 'machine modules.team.example login ci password not-a-real-token',
 };
 
 /** @param {string[]} args */
@@ -53,8 +54,8 @@ test('the Go-service example is checked and sized with no engine: cells, samples
   const r = plan('--workload', path.join(GO_SERVICE, 'workload.yml'), '--env', 'docker,dind', '--max-minutes', '240');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /workload\.go-service \(.*go-service\/workload\.yml\): checked, no engine asked/);
-  assert.match(r.stderr, /docker\s+5\s+\+1\s+30 s\s+expected\.docker/);
-  assert.match(r.stderr, /dind@20\.10\s+5\s+2\.8 min\s+expected\.dind/);
+  assert.match(r.stderr, /docker\s+5\s+\+1\s+20 s\s+expected\.docker/);
+  assert.match(r.stderr, /dind@20\.10\s+5\s+2\.5 min\s+expected\.dind/);
   assert.match(r.stderr, /cells: 2, samples: 10 \(jobs run: 11/);
   assert.match(r.stderr, /estimated wall time: \d+\.\d min; runner cost of the run: \d+ billed minutes .*\$0\.\d\d/);
   assert.match(r.stderr, /fits the CI job's limit \(--max-minutes 240\)/);
@@ -77,11 +78,11 @@ test('a plan over the CI job limit says so with the iterations that would fit, a
     '0.0032',
   );
   assert.equal(r.status, 7, r.stderr);
-  // 40 rounds of 30 s + 2m58s + 4m08s (each DinD job with its engine's stop) = 7m36s each, and the first job on the
-  // runner's engine: about 5 h, over 240 min; 31 rounds fit.
+  // 40 rounds of 20 s + 2m38s + 4m08s (each DinD job with its engine's stop) = 7m06s each, and the first job on the
+  // runner's engine: about 4.7 h, over 240 min; 33 rounds fit.
   assert.match(
     r.stderr,
-    /does NOT fit the CI job's limit \(--max-minutes 240\) \(240 min\): 31 iteration\(s\) would fit \(--iterations 31\)/,
+    /does NOT fit the CI job's limit \(--max-minutes 240\) \(240 min\): 33 iteration\(s\) would fit \(--iterations 33\)/,
   );
   assert.match(r.stderr, /runner minutes at \$0\.0032 a minute/);
 });
@@ -195,8 +196,13 @@ const BAD = [
   ],
   [
     'a build argument',
-    (t) => t.replace("BUILD_SECONDS: '120'", "BUILD-SECONDS: '120'"),
-    /field \/builds\/0\/args: .*BUILD-SECONDS.*a name this field does not take/,
+    (t) => t.replace('GO_IMAGE: registry', 'GO-IMAGE: registry'),
+    /field \/builds\/0\/args: .*GO-IMAGE.*a name this field does not take/,
+  ],
+  [
+    'a build secret',
+    (t) => t.replace('env: GO_NETRC', 'env: GO_NETRC_NOT_SET'),
+    /field \/builds\/0\/secrets\/0\/env: the environment variable GO_NETRC_NOT_SET is not set/,
   ],
   [
     'compose',
@@ -206,7 +212,7 @@ const BAD = [
   ['timeout', (t) => t.replace('job: 30m', 'job: half an hour'), /field \/timeout\/job: must be a time such as 90s/],
   [
     'timeout.step',
-    (t) => t.replace('step: 10m', 'step: 45m'),
+    (t) => t.replace('step: 15m', 'step: 45m'),
     /field \/timeout\/step: 45m is longer than the job's limit \(30m/,
   ],
   [
@@ -216,7 +222,7 @@ const BAD = [
   ],
   [
     'expected',
-    (t) => t.replace('dind: 2m50s', 'dind: 45m'),
+    (t) => t.replace('dind: 2m30s', 'dind: 45m'),
     /field \/expected\/dind: a job expected to take 45m cannot fit its own limit of 30m/,
   ],
   [

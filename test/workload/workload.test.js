@@ -5,7 +5,7 @@
 // npm run test:e2e: every shipped example run whole as a job in docker and in DinD (about 170 s); it also
 // compares every image name and ID on the engine before and after, so it runs alone there
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, test } from 'node:test';
 import { cliConfig, dockerCli, dockerLogin, storeLogin } from '../../src/engine/cli.js';
@@ -27,13 +27,26 @@ after(() => rmSync(work, { recursive: true, force: true }));
 function runWorkload(file, out, extra = []) {
   return runCli(['run', '--workload', file, '--env', 'docker,dind', '--iterations', '1', '--out', out, ...extra], {
     timeout: 540_000,
+    env: { ...process.env, ...SECRETS },
   });
 }
+
+/** What the go-service example names: its registry's credential and the module proxy's netrc (a build secret). */
+const SECRETS = {
+  DIND_BENCH_REGISTRY_USERNAME: 'ci',
+  DIND_BENCH_REGISTRY_PASSWORD: 'a-password-for-the-test',
+  GO_NETRC: 'machine modules.team.example login ci password a-token-for-the-test',
+};
 
 for (const [example, phases] of /** @type {[string, string[]][]} */ ([
   ['script', ['image.team_tools_1.pull_ms', 'step.containers_ms', 'step.volume_ms']],
   ['app-build', ['image.team_base_1.pull_ms', 'build.app_ms', 'build.app.cold_ms', 'build.app.warm_ms']],
   ['compose-db', ['image.team_postgres_16.pull_ms', 'compose.up_ms', 'compose.test_ms', 'compose.down_ms']],
+  // Real Go code built in Debian's Go image (a cache mount, the netrc secret), its integration test in the stack.
+  [
+    'go-service',
+    ['image.registry.internal_5000_team_golang_1.19.pull_ms', 'image.postgres_16.pull_ms', 'build.api_ms'],
+  ],
 ])) {
   test(`the ${example} example runs as a job in docker and in DinD; the report opens with its cost; nothing left`, async (t) => {
     const setup = await onEngine(t);
@@ -92,6 +105,19 @@ for (const [example, phases] of /** @type {[string, string[]][]} */ ([
           `${env.key}: compose ${used}, package ${compose?.version}`,
         );
       }
+    }
+    if (example === 'go-service') {
+      // In each environment the Go build compiled (vet, the API, the test binary) and the integration test
+      // passed against the API and its database; the netrc the build read is in no file the run wrote.
+      const written = readdirSync(out, { recursive: true, encoding: 'utf8' })
+        .map((f) => path.join(out, f))
+        .filter((f) => statSync(f).isFile())
+        .map((f) => readFileSync(f, 'utf8'));
+      const raw = written.join('\n');
+      const token = 'a-token-for-the-test';
+      assert.ok(SECRETS.GO_NETRC.endsWith(token) && !raw.includes(token), 'the netrc is in no file of the run');
+      assert.match(raw, /--- PASS: TestSummaryComesFromTheDatabase/);
+      assert.match(raw, /50000 orders, 125002500000 cents, from the API as in the database/);
     }
     const report = readFileSync(path.join(out, 'report.md'), 'utf8');
     // The answer table's row for the job, under its pair: the answer, seconds with the interval and percent,
