@@ -78,12 +78,59 @@ test('a plan over the CI job limit says so with the iterations that would fit, a
   );
   assert.equal(r.status, 7, r.stderr);
   // 40 rounds of 30 s + 2m58s + 4m08s (each DinD job with its engine's stop) = 7m36s each, and the first job on the
-  // runner's engine: about 5 h, over 240 min; 31 rounds fit.
+  // runner's engine: about 5 h, over 240 min; 31 rounds fit in 240 min, 27 with the estimate's 15% to spare.
   assert.match(
     r.stderr,
-    /does NOT fit the CI job's limit \(--max-minutes 240\) \(240 min\): 31 iteration\(s\) would fit \(--iterations 31\)/,
+    /does NOT fit the CI job's limit \(--max-minutes 240\) \(240 min\): over it by [\d.]+ (min|h), and the estimate's error is [\d.]+ min: 27 iteration\(s\) would fit with it to spare \(--iterations 27\)/,
   );
   assert.match(r.stderr, /runner minutes at \$0\.0032 a minute/);
+});
+
+test("a plan fits only with its own estimate's error to spare, and says so", () => {
+  const file = path.join(GO_SERVICE, 'workload.yml');
+  // About 20 min planned: 2 minutes to spare in a 22-minute job is less than its error (15% of it, 3 min).
+  const tight = plan('--workload', file, '--env', 'docker,dind', '--max-minutes', '22');
+  assert.equal(tight.status, 7, tight.stderr);
+  assert.match(
+    tight.stderr,
+    /the estimate's own error, which a limit must leave to spare: 3 min \(15% of an estimate from expected times/,
+  );
+  assert.match(
+    tight.stderr,
+    /does NOT fit the CI job's limit \(--max-minutes 22\) \(22 min\): 104 s to spare, less than the estimate's error of 3 min: 4 iteration\(s\) would fit with it to spare \(--iterations 4\), or split the environments/,
+  );
+  const roomy = plan('--workload', file, '--env', 'docker,dind', '--max-minutes', '25');
+  assert.equal(roomy.status, 0, roomy.stderr);
+  assert.match(roomy.stderr, /fits the CI job's limit \(--max-minutes 25\) \(25 min\), with 4\.7 min to spare/);
+
+  // The reusable workflow's plan step asks for its own inputs' words: what to write, by inputs that exist.
+  const inputs = plan(
+    '--workload',
+    file,
+    '--env',
+    'docker,dind',
+    '--engine',
+    '20.10,26.1',
+    '--max-minutes',
+    '22',
+    '--advice',
+    'workflow',
+  );
+  assert.equal(inputs.status, 7, inputs.stderr);
+  assert.match(
+    inputs.stderr,
+    /would fit with it to spare \(write `iterations: \d` under the caller's with:\), or measure one inner Engine line \(`engines: 20\.10`\), or leave the workload more of its bench job \(fewer benchmarks beside it: `benchmarks: lifecycle`\)/,
+  );
+  assert.doesNotMatch(inputs.stderr, /--iterations|--env\)/);
+
+  // With no expected times the jobs are guessed: the error to spare is larger, and the plan says how to shrink it.
+  const guessed = goServiceWith((t) => t.replace(/\nexpected:[\s\S]*$/, '\n'));
+  const g = plan('--workload', guessed, '--env', 'docker,dind', '--max-minutes', '240');
+  assert.equal(g.status, 0, g.stderr);
+  assert.match(
+    g.stderr,
+    /the estimate's own error, which a limit must leave to spare: [\d.]+ (s|min) \(50% of the jobs guessed \(docker, dind@20\.10: expected times in the file would make it 15%\)/,
+  );
 });
 
 /** A copy of the Go-service folder with its workload file changed by `edit`. @param {(text: string) => string} edit */

@@ -66,6 +66,14 @@ function withSizing(command) {
       new Option('--billing <model>', 'how runner minutes count: hosted (per started minute) or occupancy (per second)')
         .choices([...BILLING_MODELS])
         .default(DEFAULT_BILLING),
+    )
+    .addOption(
+      new Option(
+        '--advice <for>',
+        "what a plan that does not fit tells you to change: plan's options (cli) or the reusable workflow's inputs (workflow, as its plan step asks)",
+      )
+        .choices(['cli', 'workflow'])
+        .default('cli'),
     );
 }
 
@@ -159,7 +167,7 @@ export function register(cli) {
  *   profile: { budgetMs?: number }, paramOverrides: import('../../run/params.js').ParamOverrides, totalS: number }} a
  */
 async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, paramOverrides, totalS }) {
-  const [{ textTable }, { sizeWorkloadPlan, workloadPlanText }] = await Promise.all([
+  const [{ textTable }, { CLI_ADVICE, sizeWorkloadPlan, workflowAdvice, workloadPlanText }] = await Promise.all([
     import('../../text/tables.js'),
     import('../../run/workload-plan.js'),
   ]);
@@ -182,8 +190,12 @@ async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, p
     ...pricing,
     limits,
   });
-  const text = workloadPlanText(sized, pricing);
-  log(`\n${job.benchmarks[0]} (${job.workload.file}): checked, no engine asked`);
+  const text = workloadPlanText(sized, pricing, opts.advice === 'workflow' ? workflowAdvice(opts.engine) : CLI_ADVICE);
+  log(
+    `\n${job.benchmarks[0]} (${job.workload.file}): checked, no engine asked (the file, its folder, its compose file, references, credentials' variables, limits)` +
+      (job.notes.length ? '; its images:' : ''),
+  );
+  for (const note of job.notes) log(`  - ${note}`);
   log(textTable(text.header, text.rows));
   for (const line of text.lines) log(line);
   if (profile.budgetMs && totalS > profile.budgetMs / 1000 && !opts.budget)
