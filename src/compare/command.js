@@ -11,7 +11,7 @@ import { loadResults } from './load-results.js';
 import { logSafe, mdText } from '../text/escape.js';
 import { markdownReport, prComment, terminalReport, verdictsDocument } from './render.js';
 import { markdownTable, textTable, wrap } from '../text/tables.js';
-import { answerMarkdown, answerTerminal } from '../text/answer.js';
+import { answerMarkdown, answerTerminal, partsMarkdown, partsTerminal } from '../text/answer.js';
 import { abTable, checkPair } from './ab.js';
 import { EXIT_INCONCLUSIVE, EXIT_REGRESSION, exitCodeOf } from '../reading/gate.js';
 import { readRun } from '../reading/read-run.js';
@@ -141,6 +141,7 @@ export async function abCommand(opts) {
     `**Cost per job:** ${mdText(reading.cost.sentence)}`,
     '',
     ...answerMarkdown(reading),
+    ...partsMarkdown(reading),
     '',
     `**Gate:** ${mdText(gate.sentence)}`,
     '',
@@ -159,6 +160,7 @@ export async function abCommand(opts) {
         questions: reading.questions,
         caveats: reading.caveats,
         cost: reading.cost,
+        parts: reading.parts,
         gate,
         falseAlarmRate: FALSE_ALARM_RATE,
         rows,
@@ -174,7 +176,7 @@ export async function abCommand(opts) {
   // The cost line only where the pair has a time a job pays (a start-up, a job): else the table says it all.
   const costLine = reading.cost.seconds ? `${wrap(reading.cost.sentence)}\n\n` : '';
   print(
-    `${costLine}${answerTerminal(reading).join('\n')}\n\n${wrap(`Gate: ${gate.sentence}`)}\n\n${textTable(table.header, table.rows)}\n`,
+    `${costLine}${[...answerTerminal(reading), ...partsTerminal(reading)].join('\n')}\n\n${wrap(`Gate: ${gate.sentence}`)}\n\n${textTable(table.header, table.rows)}\n`,
   );
   return { exitCode: exitCodeOf(reading, 'compare'), rows, gate };
 }

@@ -2,7 +2,7 @@
 // the Markdown report (the GitHub job summary), the pull-request comment and the JSON document (the workflow
 // outputs). Every one opens with the same answer table (../text/answer.js); none computes a comparison.
 import { markdownTable, mdText, textTable, wrap } from '../text/tables.js';
-import { answerMarkdown, answerTerminal } from '../text/answer.js';
+import { answerMarkdown, answerTerminal, costSentence, partsMarkdown, partsTerminal } from '../text/answer.js';
 import { comparisonTables, groupedInsufficient, verdictCounts, verdictTable } from './rows.js';
 import { mdCode } from '../text/escape.js';
 import { FALSE_ALARM_RATE } from '../reading/decide.js';
@@ -34,7 +34,10 @@ export function terminalReport(o) {
   const out = [
     `dind-bench compare: run ${r.run.id} (${r.run.profile}) on ${r.run.runner}`,
     '',
+    // The cost per job first, as the job summary and the comment open with it.
+    ...(costSentence(r) ? [wrap(`Cost per job: ${costSentence(r)}`), ''] : []),
     ...answerTerminal(r),
+    ...partsTerminal(r),
     ...(o.verdicts ? ['', wrap(`Against history: ${r.gate.sentence}`)] : []),
     '',
   ];
@@ -106,6 +109,7 @@ export function markdownReport(o, { answered = false } = {}) {
     '',
     `Profile **${mdText(r.run.profile)}**, ${r.run.iterations} iterations, runner ${mdText(r.run.runner)}.`,
   ];
+  out.push(...partsMarkdown(r));
   out.push(...legend(o).map((l) => `\n${l}`));
   if (o.verdicts) {
     const t = verdictTable(o.verdicts);
@@ -157,6 +161,7 @@ export function verdictsDocument(o) {
     decided: r.decided,
     caveats: r.caveats,
     cost: r.cost,
+    parts: r.parts,
     gate: r.gate,
     falseAlarmRate: FALSE_ALARM_RATE,
     counts: o.verdicts ? verdictCounts(o.verdicts) : null,

@@ -63,6 +63,8 @@ export function costOf({ benchmark, distro, price, billing = DEFAULT_BILLING, en
 
 /** Seconds as a sentence reads them: "38.2 s", "1,204 s". @param {number} ms */
 const seconds = (ms) => `${magnitude(ms / 1000, 100)} s`;
+/** A difference as the answer's sentence prints it (../reading/answer.js): "0.07 s", "4.2 s". @param {number} ms */
+const differenceSeconds = (ms) => (Math.abs(ms) < 1000 ? `${(ms / 1000).toFixed(2)} s` : seconds(ms));
 /** @param {number} x */
 const dollars = (x) => `$${x < 10 ? x.toFixed(2) : Math.round(x).toLocaleString('en')}`;
 /** @param {number} x */
@@ -112,7 +114,7 @@ export function moneyOf(diffMs, pricing, whole) {
     const billed =
       cand === base ? `both are billed ${cand} minute${cand === 1 ? '' : 's'}` : `they are billed ${base} and ${cand}`;
     const note = hides
-      ? `hosted billing rounds each job up to the minute and ${billed}; as runner time the ${signed(diffMs, seconds)} ` +
+      ? `hosted billing rounds each job up to the minute and ${billed}; as runner time the ${signed(diffMs, differenceSeconds)} ` +
         `are ${occupancy}`
       : '';
     return { per1000, occupancyPer1000, billedMinutes: minutes, text, note };

@@ -139,6 +139,16 @@ export interface CostAnswer {
   billing: Billing;
 }
 
+/**
+ * A workload's job in its parts (src/reading/parts.js), one candidate against its baseline: per part each
+ * side's median with its 95% interval and the difference with its interval; described, not decided.
+ */
+export interface PartsTable extends TextTable {
+  title: string;
+  /** said once below the table: how the parts are read */
+  note: string;
+}
+
 export interface GateItem {
   benchmark: string;
   metric: string;
@@ -184,6 +194,8 @@ export interface Reading {
   /** said once, below the answer */
   caveats: string[];
   cost: CostAnswer;
+  /** where a workload's job spends its time, per candidate against its baseline: what the job's total is made of */
+  parts: PartsTable[];
   /** what the gate judged and its verdict; every exit code comes from src/reading/gate.js exitCodeOf */
   gate: Gate;
   /** every comparison the reading made, decisions and described: the tables below the answer lay them out */

@@ -4,7 +4,7 @@
 import { DEFAULT_BILLING, DEFAULT_PRICE_PER_MINUTE, moneyOf, pricingText } from '../model/job-cost.js';
 import { worseInterval } from '../model/change.js';
 import { RESOURCES, decisionOf, isDecisionMetric } from '../model/decisions.js';
-import { magnitude, unsignedPct } from '../model/numbers.js';
+import { magnitude, num, unsignedPct } from '../model/numbers.js';
 import { median } from '../stats/index.js';
 import { withStartupWithoutImage } from '../model/earlier-results.js';
 
@@ -53,8 +53,47 @@ export const secondsText = (cost) =>
   `${signedSeconds(cost.diff)}${cost.interval ? ` [${signedSeconds(cost.interval.low)}, ${signedSeconds(cost.interval.high)}]` : ''}`;
 
 /**
+ * What the difference is made of, in numbers that add up: the change in percent with its interval, of the
+ * baseline's median (the difference is that median times the change): "+196% [+134%, +273%] of docker's
+ * median job, 1.94 s" for +3.8 s [+2.6 s, +5.3 s]. The change is the decision's ratio (of geometric means),
+ * so the candidate's median is not in the sentence: "6.1 s vs 1.9 s" beside +3.8 s read as a sum that does
+ * not add up. With no ratio (too few samples), the two medians whose difference it is.
+ * @param {Comparison} c @param {string} what "job", "start"
+ */
+function basisText(c, what) {
+  const r = c.ratio;
+  if (!Number.isFinite(r.ratio))
+    return `${seconds(c.candidate.median)} less ${seconds(c.baseline.median)}, the medians`;
+  // Three significant digits: "+12%" of a 600-s job would be 72 s beside a printed +70 s.
+  const p3 = (/** @type {number} */ x) => `${x < 0 ? '-' : '+'}${num(Math.abs(x * 100))}%`;
+  const interval = Number.isFinite(r.low) && Number.isFinite(r.high) ? ` [${p3(r.low - 1)}, ${p3(r.high - 1)}]` : '';
+  return `${p3(r.ratio - 1)}${interval} of ${c.baseline.env}'s median ${what}, ${num(c.baseline.median / 1000)} s`;
+}
+
+/**
+ * What deciding an open question of a whole job costs: the jobs a side that would decide it (the samples
+ * still needed, each side's median job each), in runner minutes and dollars at the price (the jobs alone:
+ * a fresh engine's start and stop come beside them). Null when nothing says how many would.
+ * @param {Comparison} c @param {import('../model/job-cost.js').Pricing} pricing
+ * @returns {{ samples: number, more: number, minutes: number, dollars: number, text: string } | null}
+ */
+export function decideCost(c, pricing) {
+  const n = c.samplesToDecide;
+  if (!n || (c.outcome !== 'inconclusive' && c.outcome !== null)) return null;
+  const moreB = Math.max(0, n - c.baseline.n);
+  const moreC = Math.max(0, n - c.candidate.n);
+  const minutes = (moreB * c.baseline.median + moreC * c.candidate.median) / 60_000;
+  const dollars = minutes * pricing.price;
+  const text =
+    `${Math.max(moreB, moreC).toLocaleString('en')} more jobs a side (${n.toLocaleString('en')} a side), ` +
+    `about ${magnitude(minutes)} runner minutes of jobs, $${dollars < 10 ? dollars.toFixed(2) : Math.round(dollars).toLocaleString('en')} at $${Number(pricing.price.toFixed(6))} a minute`;
+  return { samples: n, more: Math.max(moreB, moreC), minutes, dollars, text };
+}
+
+/**
  * The start-up a job pays, the candidate against the baseline: "dind@20.10 costs a job +7.5 s
- * [+6.9 s, +8.1 s] to start against docker (7.9 s vs 0.40 s, regression), +$0.75 per 1,000 jobs on average,
+ * [+6.9 s, +8.1 s] to start against docker, before its images: +1875% [+1725%, +2025%] of docker's median
+ * start, 0.400 s (regression), +$0.75 per 1,000 jobs on average,
  * billed per started minute at $0.006, as GitHub bills hosted runners (each job rounded up to the minute:
  * about 13% of jobs pay a minute more, the others the same)". The interval is the ratio's, times
  * the baseline's median; the money is in the billing model (jobCostOf).
@@ -63,8 +102,8 @@ export const secondsText = (cost) =>
 export function startupSentence(c, opts = {}) {
   const cost = jobCostOf(c, opts);
   return (
-    `${c.candidate.env} costs a job ${secondsText(cost)} to start against ${c.baseline.env}, before its images ` +
-    `(${seconds(c.candidate.median)} vs ${seconds(c.baseline.median)}, ${outcomeText(c)}), ${cost.money.text}, ` +
+    `${c.candidate.env} costs a job ${secondsText(cost)} to start against ${c.baseline.env}, before its images: ` +
+    `${basisText(c, 'start')} (${outcomeText(c)}), ${cost.money.text}, ` +
     `${pricingText(cost.pricing)}.`
   );
 }
@@ -118,10 +157,13 @@ export function costAnswer(comparisons, opts = {}) {
     };
   }
   const cost = jobCostOf(c, opts, c === job);
+  // An open question says what would decide it and what those jobs cost.
+  const decide = job ? decideCost(job, pricing) : null;
   const sentence = job
     ? `Your job (${job.benchmark}, ${job.candidate.distro}) costs ${secondsText(cost)} in ${job.candidate.env} against ` +
-      `${job.baseline.env} (${seconds(job.candidate.median)} vs ${seconds(job.baseline.median)}, ${outcomeText(job)}), ` +
-      `${cost.money.text}${cost.money.note ? ` (${cost.money.note})` : ''}, ${pricingText(cost.pricing)}.`
+      `${job.baseline.env}: ${basisText(job, 'job')} (${outcomeText(job)}), ` +
+      `${cost.money.text}${cost.money.note ? ` (${cost.money.note})` : ''}, ${pricingText(cost.pricing)}.` +
+      (decide ? ` To decide it: ${decide.text}.` : '')
     : startupSentence(c, opts);
   return {
     sentence,

@@ -9,10 +9,11 @@ import { moneyOf, pricingText } from '../model/job-cost.js';
 import { magnitude, unsignedPct } from '../model/numbers.js';
 import { parsePolicy } from '../model/isolation.js';
 import { FALSE_ALARM_RATE } from './decide.js';
-import { JOB_METRIC, STARTUP_METRIC, costAnswer, startupPhases } from './answer.js';
+import { JOB_METRIC, STARTUP_METRIC, costAnswer, decideCost, startupPhases } from './answer.js';
 import { gateItemsOf, gateOf, gateOfRun } from './gate.js';
 import { readAb, readWithinRun } from './index.js';
 import { modeTable } from './modes.js';
+import { jobParts } from './parts.js';
 import { pricingOf, workloadCosts } from './pricing.js';
 import { LEFT_OUT, detectableTables, memorySeriesNote, problemGroups, samplingNote, summaryTables } from './tables.js';
 import { waterfallOf } from './waterfall.js';
@@ -84,6 +85,8 @@ export function readRun(results, opts = {}) {
     decided: { decided, of: questions.length },
     caveats: [...notCompared(results, comparisons, Boolean(opts.pair)), ...caveatsOf(results, questions, comparisons)],
     cost,
+    // A workload's job in its parts, for the pairs the run asks (DinD against Docker, or the A/B).
+    parts: jobParts(opts.pair ? comparisons : comparisons.filter((c) => c.kind === 'dind-vs-docker')),
     gate,
     comparisons,
     jobs: workloadCosts(results, pricing),
@@ -198,7 +201,7 @@ function questionOf(c, pricing, distroShown) {
     samples: { baseline: c.baseline.n, candidate: c.candidate.n },
     stopped: c.stopped,
     samplesToDecide: open ? c.samplesToDecide : null,
-    toDecide: open ? toDecideText(c) : '',
+    toDecide: open ? toDecideText(c, pricing) : '',
     sees: open ? c.detectable.change : null,
   };
 }
@@ -243,10 +246,15 @@ function costOfPaid(paid, c, pricing) {
   return { perJob: m.per1000 / 1000, per1000: m.per1000, occupancyPer1000: m.occupancyPer1000, note: m.note };
 }
 
-/** What would decide an open question, in words. @param {Comparison} c */
-function toDecideText(c) {
+/**
+ * What would decide an open question, in words; for a whole job, what those jobs cost.
+ * @param {Comparison} c @param {import('../model/job-cost.js').Pricing} pricing
+ */
+function toDecideText(c, pricing) {
   if (c.why) return c.why;
   const stopped = c.stopped && c.stopped !== 'decided' ? `; ${c.stopped}` : '';
+  const jobs = c.metric === JOB_METRIC ? decideCost(c, pricing) : null;
+  if (jobs) return `~${jobs.samples.toLocaleString('en')} a side: ${jobs.text.replace(/ \(.*?\),/, ',')}${stopped}`;
   if (c.samplesToDecide) return `~${c.samplesToDecide.toLocaleString('en')} a side${stopped}`;
   return `more than 10,000 a side: a quieter runner${stopped}`;
 }

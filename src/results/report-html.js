@@ -6,7 +6,7 @@ import { DETECTABLE_READING, READING } from '../reading/tables.js';
 import { ISOLATION_FACTS, MODE_TABLE_READING, modeTableText } from '../model/isolation.js';
 import { TOO_FEW_NOTE, costFactor, details, reading, worseInterval } from '../model/change.js';
 import { waterfallSection } from './waterfall.js';
-import { answerHtml, esc } from '../text/answer.js';
+import { answerHtml, costSentence, esc, partsHtml } from '../text/answer.js';
 
 export { esc };
 
@@ -82,6 +82,8 @@ svg text { fill: currentColor; } svg .grid { stroke: var(--grid); } svg .one { s
 </style></head><body>
 <h1>DinD vs Docker on ${esc(results.runner.name)}</h1>
 ${answerHtml(r)}
+${costSentence(r) ? `<p class="answer"><b>Cost per job:</b> ${esc(costSentence(r))}</p>` : ''}
+${partsHtml(r)}
 <p>Profile <b>${esc(results.run.profile)}</b>, ${esc(results.run.iterations)} iterations after ${esc(results.run.warmup)} warm-up, environments interleaved.
 ${esc(results.host.cpuModel)} (${esc(results.host.cores)} cores, ${Math.round(results.host.memoryBytes / 2 ** 30)} GiB), ${esc(results.host.distribution)}, kernel ${esc(results.host.kernel)}, cgroup v${esc(results.host.cgroupVersion)};
 outer engine ${esc(results.engines.outer.version)} (${esc(results.engines.outer.storageDriver)}). ${esc(r.samplingNote)}</p>

@@ -4,7 +4,7 @@
 // that did not run. Nothing here computes a comparison: every figure is the Reading's.
 import { costTable } from '../model/job-cost.js';
 import { TOO_FEW_NOTE } from '../model/change.js';
-import { answerMarkdown } from '../text/answer.js';
+import { answerMarkdown, costSentence, partsMarkdown } from '../text/answer.js';
 import { markdownTable, mdText } from '../text/tables.js';
 import { modesMarkdown } from '../text/modes.js';
 import { mdBlock } from '../text/escape.js';
@@ -19,10 +19,12 @@ import { DETECTABLE_READING, READING } from '../reading/tables.js';
 export function markdownReport(r, results) {
   const out = [`# dind-bench run ${mdText(r.run.id)}`, '', ...answerMarkdown(r), ''];
   out.push(`Host: ${mdText(r.run.host)}.`);
+  if (costSentence(r)) out.push('', `**Cost per job:** ${mdText(costSentence(r))}`);
   for (const w of r.jobs) {
     const t = costTable(w);
     out.push('', `## ${mdText(t.title)}`, '', markdownTable(t.header, t.rows));
   }
+  out.push(...partsMarkdown(r));
   out.push(...modesMarkdown(r.modes));
   if (r.samplingNote) out.push('', mdText(r.samplingNote));
   out.push('', '| environment | status | engine | storage driver | DinD start mode |', '|---|---|---|---|---|');

@@ -9,7 +9,7 @@ import { costTable } from '../model/job-cost.js';
 import { validateResults } from '../results/schema.js';
 import { withoutSecrets } from '../redact/secrets.js';
 import { readRun } from '../reading/read-run.js';
-import { answerTerminal, problemLines } from '../text/answer.js';
+import { answerTerminal, costSentence, partsTerminal, problemLines } from '../text/answer.js';
 import { textTable, wrap } from '../text/tables.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('./document.js').assembleResults>>} ResultsDocument */
@@ -41,12 +41,14 @@ export async function writeOutputs(outDir, file, assembled) {
  * @param {string} outDir @param {string} file @param {(s: string) => void} log
  */
 export function printReport(reading, results, outDir, file, log) {
+  if (costSentence(reading)) log(`\n${wrap(`Cost per job: ${costSentence(reading)}`)}`);
   log(`\n${answerTerminal(reading).join('\n')}`);
   for (const p of problemLines(reading)) log(`\n${wrap(p)}`);
   for (const w of reading.jobs) {
     const t = costTable(w);
     log(`\n${wrap(t.title)}\n${textTable(t.header, t.rows)}`);
   }
+  if (reading.parts.length) log(partsTerminal(reading).join('\n'));
   for (const m of modesTerminal(reading.modes)) log(`\n${m}`);
   const rssMib = Math.round(results.harness.peakRssBytes / 2 ** 20);
   log(

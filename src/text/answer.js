@@ -4,7 +4,7 @@
 // (src/reading/read-run.js): these functions only escape and arrange, so every output shows the same table.
 import { outcomeTone } from '../model/change.js';
 import { mdText } from './escape.js';
-import { textTable, wrap } from './tables.js';
+import { markdownTable, textTable, wrap } from './tables.js';
 
 /**
  * @typedef {Pick<import('#model/reading.js').Reading, 'intro' | 'leftOut' | 'table' | 'caveats'>} Answer
@@ -89,3 +89,29 @@ export function answerHtml(r) {
  * @param {{ problems: Array<{ line: string }> }} r
  */
 export const problemLines = (r) => r.problems.map((g) => g.line);
+
+/**
+ * The cost per job (the Reading's one sentence), where the run measured a time a job pays (a workload's job,
+ * a start-up); '' where it did not (the sentence would only say so).
+ * @param {Pick<import('#model/reading.js').Reading, 'cost'>} r
+ */
+export const costSentence = (r) => (r.cost.seconds ? r.cost.sentence : '');
+
+/** A workload job's parts, for a terminal. @param {Pick<import('#model/reading.js').Reading, 'parts'>} r @returns {string[]} lines */
+export const partsTerminal = (r) =>
+  r.parts.flatMap((t) => ['', wrap(t.title), textTable(t.header, t.rows), wrap(t.note)]);
+
+/** A workload job's parts, in Markdown. @param {Pick<import('#model/reading.js').Reading, 'parts'>} r @returns {string[]} lines */
+export const partsMarkdown = (r) =>
+  r.parts.flatMap((t) => ['', `### ${mdText(t.title)}`, '', markdownTable(t.header, t.rows), '', mdText(t.note)]);
+
+/** A workload job's parts, as HTML. @param {Pick<import('#model/reading.js').Reading, 'parts'>} r @returns {string} */
+export const partsHtml = (r) =>
+  r.parts
+    .map(
+      (t) =>
+        `<h3>${esc(t.title)}</h3>\n<div class="scroll"><table><thead><tr>${t.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
+        t.rows.map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n') +
+        `\n</tbody></table></div>\n<p class="note">${esc(t.note)}</p>`,
+    )
+    .join('\n');

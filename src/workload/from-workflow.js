@@ -15,6 +15,7 @@ import { draftContainer, draftServices } from './draft-services.js';
 import { NO_SECRET, SECRET_TODO, draftStep, envOf, minutesOf } from './draft-steps.js';
 import { yamlWithNotes } from './draft-yaml.js';
 import { WorkloadError, checkDocument } from './load.js';
+import { secretsMapLines } from './passed-secrets.js';
 import { matrixOf } from './workflow-expr.js';
 import { WorkflowError, isMapping, readWorkflowJob } from './workflow-file.js';
 
@@ -289,9 +290,9 @@ function headerOf(wf, d) {
     ' "not carried:" comments name what the job did that this file does not, and what to do.',
   ];
   if (d.needs.size) {
-    lines.push(' The run needs these environment variables set (plan and run refuse without them; in GitHub Actions');
-    lines.push(' give each through env: from the secret):');
+    lines.push(' The run needs these environment variables set (plan and run refuse without them):');
     for (const [name, what] of d.needs) lines.push(`   ${name}: ${logText(what)}`);
+    lines.push(...secretsMapLines([...d.needs.keys()].map((v) => [v, d.secretOf[v] ?? v])));
   }
   if (!d.workload.timeout)
     lines.push(

@@ -96,3 +96,20 @@ function secretsOf(text, fail) {
 
 /** A member name as an error may print it (a name, not a value, but it came from outside). @param {string} k */
 const safeName = (k) => (/^[A-Za-z_][A-Za-z0-9_]{0,99}$/.test(k) ? k : 'a member with an unusual name');
+
+/**
+ * How a caller of the reusable workflow passes `vars` (each a variable the workload reads, with the caller's
+ * secret that holds it) in the one map, as comment lines for a drafted workload's header (a caller of a
+ * reusable workflow cannot set its `env:`): `DIND_BENCH_SECRETS: '{"GO_NETRC": ${{ toJSON(secrets.GO_NETRC) }}}'`.
+ * Names only, never a value. @param {[variable: string, secret: string][]} vars @returns {string[]}
+ */
+export function secretsMapLines(vars) {
+  const members = vars
+    .filter(([v, s]) => safeName(v) === v && safeName(s) === s)
+    .map(([v, s]) => `"${v}": \${{ toJSON(secrets.${s}) }}`);
+  return [
+    ` In GitHub Actions, a caller of the reusable workflow passes them in its one secret ${SECRETS_MAP}, a JSON`,
+    ' map (docs/workloads.md, "In GitHub Actions"); with the run action, set each in its env: from the secret:',
+    `   ${SECRETS_MAP}: '{${members.join(', ')}}'`,
+  ];
+}

@@ -156,6 +156,11 @@ test('a build-and-push job: the login, the pull, the build with its secret; the 
   for (const name of ['REGISTRY_USER', 'REGISTRY_TOKEN', 'NPM_TOKEN']) {
     assert.match(r.stderr, new RegExp(`^ {2}${name}: .*secrets\\.${name}$`, 'm'));
     assert.match(notes, new RegExp(`${name}: .*secrets\\.${name}`));
+    // How a caller of the reusable workflow passes it: one JSON map of secrets, by name, in the header.
+    assert.match(
+      text,
+      new RegExp(`^# {3}DIND_BENCH_SECRETS: '\\{.*"${name}": \\$\\{\\{ toJSON\\(secrets\\.${name}\\) \\}\\}`, 'm'),
+    );
   }
   // The file names the variables, never a value; plan refuses while they are not set.
   const secrets = { REGISTRY_USER: 'ci-bot', REGISTRY_TOKEN: 'tok-1', NPM_TOKEN: 'npm-2' };

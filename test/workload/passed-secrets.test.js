@@ -12,6 +12,7 @@ import {
   adoptPassedSecrets,
   holdPassedSecrets,
   namedVariables,
+  secretsMapLines,
 } from '../../src/workload/passed-secrets.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -79,4 +80,24 @@ test('plan --workload: a build secret given in the map plans; without it the ref
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a drafted workload's header: the caller's one map of secrets, by name, what the run reads from it", () => {
+  const lines = secretsMapLines([
+    ['GO_NETRC', 'GO_NETRC'],
+    ['REG_PW', 'REGISTRY_TOKEN'],
+    // A name from outside that is no variable name is left out, never written into YAML it could break.
+    ["X' }}\n- run: id", 'X'],
+  ]);
+  assert.equal(lines.length, 3);
+  assert.match(lines[0], /passes them in its one secret DIND_BENCH_SECRETS, a JSON$/);
+  assert.equal(
+    lines[2],
+    `   DIND_BENCH_SECRETS: '{"GO_NETRC": \${{ toJSON(secrets.GO_NETRC) }}, "REG_PW": \${{ toJSON(secrets.REGISTRY_TOKEN) }}}'`,
+  );
+  // The line is the map the run reads: as JSON once the expressions are values, it sets exactly these names.
+  const json = lines[2]
+    .replace(/^ {3}DIND_BENCH_SECRETS: '|'$/g, '')
+    .replace(/\$\{\{ toJSON\(secrets\.(\w+)\) \}\}/g, '"v-$1"');
+  assert.deepEqual(JSON.parse(json), { GO_NETRC: 'v-GO_NETRC', REG_PW: 'v-REGISTRY_TOKEN' });
 });

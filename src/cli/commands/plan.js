@@ -11,14 +11,14 @@ import { log } from '../log.js';
 import { addRunSelection } from '../options.js';
 
 /**
- * @typedef {{ hints?: string, maxMinutes?: number, budget?: number, pricePerMinute?: number,
+ * @typedef {{ advice?: string, maxMinutes?: number, budget?: number, pricePerMinute?: number,
  *   billing: import('../../model/job-cost.js').Billing }} SizingOptions
  */
 
 /** The limits a workload's run must fit: the CI job's, the budget. @param {SizingOptions} opts */
 function limitsOf(opts) {
   const job =
-    opts.hints === 'workflow'
+    opts.advice === 'workflow'
       ? 'the time its bench job leaves it'
       : `the CI job's limit (--max-minutes ${opts.maxMinutes})`;
   return [
@@ -90,11 +90,11 @@ function withSizing(command) {
     )
     .addOption(
       new Option(
-        '--hints <where>',
-        "how a workload's plan that does not fit names what would: this command's options, or the reusable workflow's inputs (its bench job's plan)",
+        '--advice <for>',
+        "what a plan that does not fit tells you to change: plan's options (cli) or the reusable workflow's inputs (workflow, as its plan step asks)",
       )
-        .choices(['options', 'workflow'])
-        .default('options'),
+        .choices(['cli', 'workflow'])
+        .default('cli'),
     );
 }
 
@@ -168,18 +168,6 @@ export function register(cli) {
       );
       return;
     }
-    // The same plan in other environments and Engine lines, for what would fit (--hints workflow).
-    const { sizeWorkloadPlan } = await import('../../run/workload-plan.js');
-    /** @type {import('../../run/smaller-plans.js').SizeOf} */
-    const sizeOf = (environments, lines) => {
-      const d = designOf({ ...opts, environments, engines: lines, benchmarks, named: [...named, 'workload'] });
-      const p = makePlan({ ...d, benchmarks, environments, distros: opts.distro, only: chosen.only });
-      return sizeWorkloadPlan({
-        ...{ plan: p, profile: opts.profile, iterations: d.iterations, warmup: d.warmup, registry: job.registry },
-        paramOverrides,
-        ...{ workload: job.workload, benchmark: job.benchmarks[0], ...pricingOf(opts), limits: limitsOf(opts) },
-      });
-    };
     const sized = await logWorkloadPlan(opts, {
       job,
       plan,
@@ -188,7 +176,6 @@ export function register(cli) {
       profile,
       paramOverrides,
       totalS: est.totalS,
-      sizeOf,
     });
     if (opts.json) printJson(est, sized);
     // 7, as `run --budget-strict` refuses a run that does not fit.
@@ -212,14 +199,12 @@ function printJson(est, workload) {
  * @param {any} opts the command's options
  * @param {{ job: Awaited<ReturnType<typeof import('../../run/workload.js').withWorkload>>,
  *   plan: ReturnType<typeof import('../../run/plan.js').makePlan>, iterations: number, warmup: number,
- *   profile: { budgetMs?: number }, paramOverrides: import('../../run/params.js').ParamOverrides, totalS: number,
- *   sizeOf: import('../../run/smaller-plans.js').SizeOf }} a
+ *   profile: { budgetMs?: number }, paramOverrides: import('../../run/params.js').ParamOverrides, totalS: number }} a
  */
-async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, paramOverrides, totalS, sizeOf }) {
-  const [{ textTable }, { sizeWorkloadPlan, workloadPlanText }, { smallerPlans }] = await Promise.all([
+async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, paramOverrides, totalS }) {
+  const [{ textTable }, { CLI_ADVICE, sizeWorkloadPlan, workflowAdvice, workloadPlanText }] = await Promise.all([
     import('../../text/tables.js'),
     import('../../run/workload-plan.js'),
-    import('../../run/smaller-plans.js'),
   ]);
   const limits = limitsOf(opts);
   const pricing = pricingOf(opts);
@@ -235,13 +220,12 @@ async function logWorkloadPlan(opts, { job, plan, iterations, warmup, profile, p
     ...pricing,
     limits,
   });
-  // In the reusable workflow's bench job, what fits is named by its inputs, which have no environments.
-  const workflow =
-    opts.hints === 'workflow' && !sized.fits
-      ? { iterations, smaller: smallerPlans({ environments: opts.env, engines: opts.engine, sizeOf }) }
-      : null;
-  const text = workloadPlanText(sized, pricing, workflow);
-  log(`\n${job.benchmarks[0]} (${job.workload.file}): checked, no engine asked`);
+  const text = workloadPlanText(sized, pricing, opts.advice === 'workflow' ? workflowAdvice(opts.engine) : CLI_ADVICE);
+  log(
+    `\n${job.benchmarks[0]} (${job.workload.file}): checked, no engine asked (the file, its folder, its compose file, references, credentials' variables, limits)` +
+      (job.notes.length ? '; its images:' : ''),
+  );
+  for (const note of job.notes) log(`  - ${note}`);
   log(textTable(text.header, text.rows));
   for (const line of text.lines) log(line);
   if (profile.budgetMs && totalS > profile.budgetMs / 1000 && !opts.budget)

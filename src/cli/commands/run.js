@@ -133,11 +133,10 @@ export function register(cli) {
       // A workload is loaded and checked before anything runs; its job joins the registry as a benchmark.
       if (opts.workload) opts.workload = path.resolve(opts.workload); // recorded: a resume reads it again
       const job = opts.workload
-        ? await withWorkload(
-            opts.workload,
-            command.getOptionValueSource('bench') === 'cli' ? opts.bench : [],
-            outerEngine(),
-          )
+        ? await withWorkload(opts.workload, command.getOptionValueSource('bench') === 'cli' ? opts.bench : [], {
+            docker: outerEngine(),
+            log,
+          })
         : null;
       // The profile's own cells unless the command line chose them (src/run/design.js profileSelection).
       const { profileSelection } = await import('../../run/design.js');
