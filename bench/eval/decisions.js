@@ -35,6 +35,7 @@ import { withinRunPairs } from '../../src/reading/pairs.js';
 import { mannWhitneyU, normalDeviate, ratioOfMedians, seededRandom } from '../../src/stats/index.js';
 import { smallestMannWhitneyP } from '../../src/reading/pair.js';
 import { compareDesigns, designTable } from './designs.js';
+import { replaceBlock } from './doc-block.js';
 
 const FIRST = 5;
 const CAP = 12;
@@ -313,20 +314,6 @@ function designsSection(family, values, positionals, withFiles, random) {
     `The rate is spread over a family of ${size} decisions (each decision ${(FALSE_ALARM_RATE / size).toPrecision(2)} one-sided over its looks), ${family.length} of them simulated.`,
     '',
   ].join('\n');
-}
-
-/**
- * Rewrites the block between `<!-- NAME -->` and `<!-- /NAME -->` in a Markdown file (the markers must be there).
- * @param {string} file @param {string} name @param {string} text
- */
-function replaceBlock(file, name, text) {
-  const doc = readFileSync(file, 'utf8');
-  const open = `<!-- ${name} -->`;
-  const close = `<!-- /${name} -->`;
-  const a = doc.indexOf(open);
-  const b = doc.indexOf(close);
-  if (a < 0 || b < a) throw new Error(`${file}: no ${open} ... ${close} block to rewrite`);
-  writeFileSync(file, `${doc.slice(0, a + open.length)}\n\n${text}\n${doc.slice(b)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -23,6 +23,7 @@ import { ceilingAt, cleanLevels } from './ceiling.js';
 import { recordedModels } from './noise-models.js';
 import { bencherTTest } from './peers.js';
 import { SEQUENCE, evaluateRule, makeSequence, pairedDifference, rates } from './sequences.js';
+import { replaceBlock } from './doc-block.js';
 
 /** Ways of setting aside the newest earlier runs that had moved worse (judge's steps.aside), each with spans 1. */
 export const ASIDES = Object.freeze([
@@ -254,20 +255,6 @@ export function seedsTable(bySeed, say) {
     }
   }
   say('');
-}
-
-/**
- * Rewrites the block between `<!-- NAME -->` and `<!-- /NAME -->` in a Markdown file.
- * @param {string} file @param {string} name @param {string} text
- */
-function replaceBlock(file, name, text) {
-  const doc = readFileSync(file, 'utf8');
-  const open = `<!-- ${name} -->`;
-  const close = `<!-- /${name} -->`;
-  const a = doc.indexOf(open);
-  const b = doc.indexOf(close);
-  if (a < 0 || b < a) throw new Error(`${file}: no ${open} ... ${close} block to rewrite`);
-  writeFileSync(file, `${doc.slice(0, a + open.length)}\n\n${text}\n${doc.slice(b)}`);
 }
 
 /** @param {string[]} argv */
