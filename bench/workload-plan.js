@@ -42,9 +42,10 @@ if (values.iterations !== undefined && !/^\d{1,3}$/.test(values.iterations))
 const files = values.workload
   ? values.workload.split(',').map((f) => path.resolve(f.trim()))
   : readdirSync(EXAMPLES).map((d) => path.join(EXAMPLES, d, 'workload.yml'));
-const selection = [
+/** The same selection for `plan` and `run`. @param {string} file */
+const selectionOf = (file) => [
   '--workload',
-  '',
+  file,
   '--env',
   values.env,
   ...(values.iterations ? ['--iterations', values.iterations] : []),
@@ -73,7 +74,7 @@ console.log(`written: docs/workloads.md (section plan-accuracy:${name}), bench/r
 
 /** @param {string} file @returns {Promise<Row>} */
 async function measure(file) {
-  const args = selection.map((a, i) => (i === 1 ? file : a));
+  const args = selectionOf(file);
   const asked = spawnSync(process.execPath, [BIN, 'plan', ...args, '--json'], { encoding: 'utf8' });
   if (asked.status !== 0 && asked.status !== 7) throw new Error(`plan ${file}: exit ${asked.status}\n${asked.stderr}`);
   const { workload } = JSON.parse(asked.stdout);
