@@ -64,7 +64,7 @@ export interface DindBenchResultsOneRun {
      */
     looks?: number;
     /**
-     * at how many samples a side each of those looks was (as many as looks, increasing; absent in older files): the reading spends its false-alarm rate over them by O'Brien-Fleming-type spending (src/reading/decide.js lookLevels), else, without them, by Bonferroni over the looks
+     * at how many samples a side each of those looks was (as many as looks, increasing; absent in older files): the reading spends its false-alarm rate over them by Pocock-type spending (src/reading/decide.js lookLevels), else, without them, by Bonferroni over the looks
      *
      * @minItems 1
      * @maxItems 100

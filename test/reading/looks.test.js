@@ -1,8 +1,7 @@
-// The rate spent over the looks of a run whose look sizes are recorded (results run.lookSizes): O'Brien-
-// Fleming-type spending (src/reading/decide.js DESIGN) reads the first look far stricter than Bonferroni over
-// the looks and the last one looser, so a decision the quick run's cap could not make under Bonferroni is
-// made there, one it made at its first look waits for a later one, and a file without look sizes is read
-// as before.
+// The rate spent over the looks of a run whose look sizes are recorded (results run.lookSizes): Pocock-type
+// spending (src/reading/decide.js DESIGN) reads every look of the quick design looser than Bonferroni over
+// the looks, the first about twice as loose (a budgeted run reads most questions there), so a decision
+// Bonferroni leaves open at the first look is made there, and a file without look sizes is read as before.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -16,15 +15,18 @@ const QUICK = [5, 7, 10, 12];
 const spread = (n, sd, centre = 100) =>
   Array.from({ length: n }, (_, i) => centre * Math.exp(sd * probit((i + 0.5) / n)));
 
-test("the quick profile's looks: the first stricter than Bonferroni's, the last far looser, every look's level between looks the next one's", () => {
+test("the quick profile's looks: each looser than Bonferroni's, the first about twice as loose, every look's level between looks the next one's", () => {
   const bonferroni = decisionLevel(11, 4).alpha;
   const levels = lookLevels(11, QUICK);
   assert.deepEqual(
     levels.map((l) => l.n),
     QUICK,
   );
-  assert.ok(levels[0].alpha < bonferroni / 10, `${levels[0].alpha}`);
-  assert.ok(levels[3].alpha > 3 * bonferroni, `${levels[3].alpha}`);
+  assert.ok(levels[0].alpha > 2 * bonferroni, `${levels[0].alpha}`);
+  for (const l of levels) assert.ok(l.alpha > bonferroni, `${l.n}: ${l.alpha}`);
+  // the nominal alphas add up to more than the decision's share: the looks share samples, so the chance of
+  // any false crossing over all four is still the share (test/stats/sequential.test.js simulates it)
+  assert.ok(levels.reduce((sum, l) => sum + l.alpha, 0) > 4 * bonferroni);
   for (const l of levels) assert.ok(Math.abs(l.level - (1 - 2 * l.alpha)) < 1e-15);
   assert.equal(levelAt(levels, 7), levels[1].level);
   assert.equal(levelAt(levels, 8), levels[2].level);
@@ -32,18 +34,19 @@ test("the quick profile's looks: the first stricter than Bonferroni's, the last 
   assert.equal(levelAt(levels, 30), levels[3].level);
 });
 
-test('an equivalence within ±10% the cap cannot decide under Bonferroni is decided at its last look; a first look decides less', () => {
-  // 12 a side, no change, a log spread of 7%: Welch's interval at 99.77% reaches past ±10%, at the last
-  // look's level it does not.
-  const samples = { baseline: spread(12, 0.07), candidate: spread(12, 0.07) };
-  const c = /** @type {const} */ ({ better: 'lower', threshold: 0.1, samples });
+test('an equivalence within ±10% Bonferroni leaves open at the first look is decided there; a wider spread stays open', () => {
+  // 5 a side, no change, a log spread of 4%: Welch's interval at Bonferroni's level reaches past ±10%, at
+  // the first look's Pocock level it does not.
+  const c = /** @type {const} */ ({
+    better: 'lower',
+    threshold: 0.1,
+    samples: { baseline: spread(5, 0.04), candidate: spread(5, 0.04) },
+  });
   assert.equal(decideOne(c, decisionLevel(11, 4).level).outcome, 'inconclusive');
-  assert.equal(decideOne(c, levelAt(lookLevels(11, QUICK), 12)).outcome, 'equivalent');
-  // 5 a side, a log spread of 2%: Bonferroni decides equivalence at the first look, the first look's
-  // stricter level waits.
-  const five = { ...c, samples: { baseline: spread(5, 0.02), candidate: spread(5, 0.02) } };
-  assert.equal(decideOne(five, decisionLevel(11, 4).level).outcome, 'equivalent');
-  assert.equal(decideOne(five, levelAt(lookLevels(11, QUICK), 5)).outcome, 'inconclusive');
+  assert.equal(decideOne(c, levelAt(lookLevels(11, QUICK), 5)).outcome, 'equivalent');
+  // a spread of 6% is open under either: the first look is looser, not loose
+  const wide = { ...c, samples: { baseline: spread(5, 0.06), candidate: spread(5, 0.06) } };
+  assert.equal(decideOne(wide, levelAt(lookLevels(11, QUICK), 5)).outcome, 'inconclusive');
 });
 
 test("a reading reads each decision at its look's level when the run recorded its look sizes, else as before", () => {
