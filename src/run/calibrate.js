@@ -4,9 +4,10 @@
 // the plan: a step needs its environment set up first, and what the budget decides at plan time is which
 // environments to set up at all (a DinD environment's start and image loads are the dearest part of a cell
 // left out); the probe needs nothing and costs about a second. It does what makes a run slower on a shared
-// or throttled runner: CPU work on as many threads as the reference machine has cores (one core busy beside
-// it, or the run pinned to one core, makes it about 1.5x or 2x slower, as it makes dockerd, the containers
-// and the tools), then writes with fsync (what a disk load beside the run slows: container layers, image
+// or throttled runner: CPU work on one thread (a step is one container's work at a time, and what slows it
+// is a core it cannot get: on two threads the probe read a run pinned to one core as 1.89x slower while its
+// steps ran at about 1x, and left out cells the budget could hold, docs/planning.md; with one core busy
+// beside a run its steps ran 1.0-1.6x, docs/noise.md), then writes with fsync (what a disk load beside the run slows: container layers, image
 // loads). The probe is a coarse guide: time-bound tools (sysbench, iperf3) do not run faster on a faster
 // machine, so the factor is bounded, and each cell's own first iteration replaces its estimate (./replan.js).
 import { createHash } from 'node:crypto';
@@ -20,8 +21,8 @@ import { Worker } from 'node:worker_threads';
  * was measured; docs/planning.md "Calibration and the re-plan").
  */
 export const REFERENCE_PROBE_MS = 650;
-/** Threads the probe's CPU part runs on: the reference machine's cores. */
-export const PROBE_THREADS = 2;
+/** Threads the probe's CPU part runs on: one, as a step's own work mostly does (see above). */
+export const PROBE_THREADS = 1;
 /**
  * SHA-256 rounds over 64 KiB each thread does (about 0.5 s on a free core of the reference machine), and
  * the MiB the disk part writes (fsync after each; about 0.1 s there).

@@ -10,7 +10,7 @@ import { UnavailableError } from '../benchmarks/benchmark.js';
 import { leaveOut, markFailed, markUnavailable, record, reopen } from './cells.js';
 import { paramsFor } from './params.js';
 import { BudgetError, overMessage } from './budget.js';
-import { allMeasured, remainingByCell, replan } from './replan.js';
+import { allMeasured, observedScale, remainingByCell, replan } from './replan.js';
 import { duration } from './progress.js';
 import { killWatch, stepLabel } from './kills.js';
 import { faultNotes } from './fault-notes.js';
@@ -75,7 +75,8 @@ export async function runPlannedSteps(steps, envs, cells, run, save = async () =
 function replanAfterFirst(steps, from, cells, run, budget, rp) {
   const pending = (/** @type {string} */ k) => cells.get(k)?.status === 'pending';
   const measured = run.cellMs ?? new Map();
-  const remaining = remainingByCell(steps, from, rp.estimates, measured, pending);
+  const scale = observedScale(steps, rp.estimates, measured);
+  const remaining = remainingByCell(steps, from, rp.estimates, measured, pending, scale);
   const leftS = (budget.startedAt + budget.budgetMs - budget.reserveMs - performance.now()) / 1000;
   const budgetS = Math.round(budget.budgetMs / 1000);
   const r = budget.over ? null : replan(rp.cells, remaining, leftS);
@@ -87,7 +88,7 @@ function replanAfterFirst(steps, from, cells, run, budget, rp) {
       leaveOut(/** @type {CellResult} */ (cells.get(k)), `left out after ${after}'s first iteration: ${why}`);
     rp.record.push({ after, remainingS: round1(r.remainingS), leftS: round1(Math.max(0, leftS)), dropped: keys, why });
     run.log(
-      `re-plan: after ${after}'s first iteration the planned rounds left need about ${Math.round(r.remainingS)} s, ${Math.max(0, Math.round(leftS))} s are left of ${budgetS} s: leaving out ${keys.length} cell(s) the profile added by default, about ${Math.round(r.remainingS - r.keptS)} s: ${keys.join(', ')}`,
+      `re-plan: after ${after}'s first iteration the planned rounds left need about ${Math.round(r.remainingS)} s${scaleNote(scale)}, ${Math.max(0, Math.round(leftS))} s are left of ${budgetS} s: leaving out ${keys.length} cell(s) the profile added by default, about ${Math.round(r.remainingS - r.keptS)} s: ${keys.join(', ')}`,
     );
   }
   if (r && !r.fits) {
@@ -114,6 +115,15 @@ function replanAfterFirst(steps, from, cells, run, budget, rp) {
 }
 
 const round1 = (/** @type {number} */ x) => Math.round(x * 10) / 10;
+
+/**
+ * What the re-plan line says of the cells not measured yet, when they are planned off their estimates.
+ * @param {number} scale observedScale
+ */
+const scaleNote = (scale) =>
+  Math.abs(scale - 1) < 0.05
+    ? ''
+    : ` (the cells not measured yet at ${scale.toFixed(2)}x their estimates, as the cells measured so far ran)`;
 
 /**
  * Before step `from`, at the start of a round: when the planned rounds left are projected past what is left

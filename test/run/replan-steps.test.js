@@ -151,3 +151,19 @@ test('a machine faster than the plan keeps every cell, and says the re-made plan
   assert.ok((r.replan.remadeS ?? Infinity) < 18, `re-made: ${r.replan.remadeS} s`);
   assert.equal(r.budget.over, undefined);
 });
+
+test('a probe too bold: the cells not measured yet are planned at the scale the first ones ran at, and go before their own first step', async () => {
+  // Planned at 20 ms a step (18 steps, 0.36 s, within 0.8 s), each takes 60 ms (1.08 s). After the start-up's
+  // first cell ran at 3x its estimate, the disk cells, not measured yet, are planned at 3x too: some no
+  // longer fit and go then, before any of their steps ran (at the estimates alone they would have stayed
+  // until their own first iteration).
+  const r = await run({ stepMs: 60, estimateS: 0.02, budgetS: 0.8 });
+  const log = r.lines.join('\n');
+  const first = r.replan.record[0];
+  assert.ok(first, log);
+  assert.match(first.after, /^lifecycle\//, log);
+  const early = first.dropped.filter((k) => k.startsWith('disk/'));
+  assert.ok(early.length > 0, log);
+  for (const k of early) assert.equal(r.cells.get(k)?.sampling?.iterations, 0, `${k} took no step`);
+  assert.match(log, /the cells not measured yet at 3\.00x their estimates, as the cells measured so far ran/);
+});

@@ -4,7 +4,7 @@
 // per second first; a faster one keeps them all; named cells and the start-up a job pays never go.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allMeasured, remainingByCell, replan } from '../../src/run/replan.js';
+import { SCALE_MAX, SCALE_MIN, allMeasured, observedScale, remainingByCell, replan } from '../../src/run/replan.js';
 import { makePlan } from '../../src/run/plan.js';
 
 /** A quick-like plan: the start-up in docker, dind, dind-vfs; CPU and disk in docker and dind; 5 rounds. */
@@ -126,4 +126,34 @@ test('a cell that is done is not judged again; far over, everything default but 
   // After the last step nothing is left to fit.
   const end = replan(cellsOf(), remainingByCell(plan.steps, plan.steps.length, estimates, measured, pending), 0);
   assert.deepEqual([end.dropped, end.remainingS, end.fits], [[], 0, true]);
+});
+
+test('observedScale: the measured cells over their estimates, each cell once, bounded; 1 before any ran', () => {
+  const steps = [{ cell: 'a' }, { cell: 'b' }, { cell: 'a' }, { cell: 'c' }];
+  const estimates = [2, 4, 2, 10];
+  assert.equal(observedScale(steps, estimates, new Map()), 1);
+  // a took 3 s (its estimate 2), b 6 s (4): 9 s for 6 s planned
+  assert.equal(
+    observedScale(
+      steps,
+      estimates,
+      new Map([
+        ['a', [3000]],
+        ['b', [5000, 7000]],
+      ]),
+    ),
+    1.5,
+  );
+  assert.equal(observedScale(steps, estimates, new Map([['a', [100_000]]])), SCALE_MAX);
+  assert.equal(observedScale(steps, estimates, new Map([['c', [10]]])), SCALE_MIN);
+  // a cell not measured yet is planned at the scale; a measured one at its own mean
+  const left = remainingByCell(steps, 0, estimates, new Map([['a', [3000]]]), () => true, 1.5);
+  assert.deepEqual(
+    [...left],
+    [
+      ['a', 6],
+      ['b', 6],
+      ['c', 15],
+    ],
+  );
 });
