@@ -229,9 +229,10 @@ test('plan --json gives on stdout what the tables say: the run estimate and the 
   );
   assert.equal(out.workload.fits, true);
   assert.equal(out.workload.samples, 10);
-  // The same total the text prints, in minutes with one decimal.
-  const text = /estimated wall time: ([\d.]+) min/.exec(r.stderr);
+  // The same total the text prints: in seconds, or in minutes with one decimal.
+  const text = /estimated wall time: ([\d.]+) (min|s)\b/.exec(r.stderr);
   assert.ok(text, r.stderr);
-  assert.equal((out.workload.totalS / 60).toFixed(1), text[1]);
+  if (text[2] === 's') assert.equal(String(Math.round(out.workload.totalS)), text[1]);
+  else assert.equal((out.workload.totalS / 60).toFixed(1), text[1]);
   assert.ok(out.estimate.totalS > 0 && out.estimate.setupS >= 0, JSON.stringify(out.estimate));
 });

@@ -129,7 +129,7 @@ test('a cell that is done is not judged again; far over, everything default but 
 });
 
 test('observedScale: the measured cells over their estimates, each cell once, bounded; 1 before any ran', () => {
-  const steps = [{ cell: 'a' }, { cell: 'b' }, { cell: 'a' }, { cell: 'c' }];
+  const steps = ['a', 'b', 'a', 'c'].map((cell) => ({ cell, warmup: false }));
   const estimates = [2, 4, 2, 10];
   assert.equal(observedScale(steps, estimates, new Map()), 1);
   // a took 3 s (its estimate 2), b 6 s (4): 9 s for 6 s planned
