@@ -44,7 +44,7 @@ import { median } from './median.js';
  * newest `span` runs (1: this run alone; 2: this run and the one before it, ...) against the runs before
  * them. `p` is the test's p-value adjusted for the spans looked at (compared with alpha as it is).
  * @typedef {{
- *   spans: readonly number[], level: 'pseudo-median' | 'median', sided: 'one' | 'two', floor: 'noisier' | 'always',
+ *   spans: readonly number[], level: 'pseudo-median' | 'median', sided: 'one' | 'two', floor: 'noisier' | 'always' | 'hierarchical',
  *   cache?: WeakMap<number[], Map<string, any>>, aside?: { runs: number, p: number },
  * }} Steps
  * The rule's steps, for the evaluation's ablation (bench/eval/ablation.js); judge() uses DEFAULT_STEPS.
@@ -66,7 +66,7 @@ export const VERDICTS = Object.freeze(
  * the worst synthetic model, which spent 0.2% on the recorded noise and caught a 10% regression on the
  * first regressed run in about 1 of 13.
  */
-export const DEFAULT_RULE = Object.freeze({ alpha: 0.00794, minChange: 0.02, minRuns: 5, minSamples: 5, window: 30 });
+export const DEFAULT_RULE = Object.freeze({ alpha: 0.0092, minChange: 0.02, minRuns: 5, minSamples: 5, window: 30 });
 
 /**
  * How alpha is shared over the spans of the newest 1..4 runs: since issue 45, all of it to this run alone.
@@ -93,7 +93,8 @@ export const DEFAULT_STEPS = Object.freeze({
   spans: SPAN_WEIGHTS,
   level: 'pseudo-median',
   sided: 'one',
-  floor: 'noisier',
+  floor: 'hierarchical',
+  aside: Object.freeze({ runs: 3, p: 0.2 }),
 });
 
 /**
@@ -148,35 +149,44 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE, steps = DEFA
   const levels = runLevels([...usable.map((p) => p.samples), candidate.samples], steps);
   const spans = spanStats(levels.levels, rule, steps);
   const sign = /** @type {1 | -1} */ (better === 'lower' ? 1 : -1);
-  // A regression is looked for against the runs before the newest ones that had already moved worse.
+  // This run alone is judged for a regression against the runs before the newest ones that had already
+  // moved worse; a longer span holds those runs, and is judged against the runs before it as it is.
   const aside = steps.aside ? movedWorse(levels.levels, sign, rule, steps.aside, steps) : 0;
-  const yardstick = aside
-    ? { ...levels, levels: [...levels.levels.slice(0, -1 - aside), levels.levels[levels.levels.length - 1]] }
-    : levels;
-  const worse = shiftTest(yardstick, sign, rule, steps, aside ? spanStats(yardstick.levels, rule, steps) : spans);
+  const yardstick = [...levels.levels.slice(0, -1 - aside), levels.levels[levels.levels.length - 1]];
+  const worseSpans = aside
+    ? [spanStats(yardstick, rule, { ...steps, spans: steps.spans.slice(0, 1) })[0], ...spans.slice(1)]
+    : spans;
+  const worse = shiftTest(levels, sign, rule, steps, worseSpans);
+  // what is shown when no regression is found: this run against every earlier run, as it is
+  const plain = aside ? shiftTest(levels, sign, rule, steps, spans) : worse;
   const good = shiftTest(levels, /** @type {1 | -1} */ (-sign), rule, steps, spans);
   const regression = worse.strongest !== null && worse.strongest.p < rule.alpha;
   const improvement = !regression && good.strongest !== null && good.strongest.p < rule.alpha;
   const status = regression ? 'regression' : improvement ? 'improvement' : 'no change';
   // The numbers shown: the span that decided; otherwise this run alone, in the direction it moved.
-  const alone = worse.alone.change >= 0 ? worse.alone : { ...good.alone, change: -good.alone.change };
+  const alone = plain.alone.change >= 0 ? plain.alone : { ...good.alone, change: -good.alone.change };
   const decided = regression ? worse.strongest : improvement ? good.strongest : null;
   const shown = decided ? { ...decided, change: regression ? decided.change : -decided.change } : alone;
   const { change, p } = shown;
   const significant = p < rule.alpha;
   const pct = `${signedPct(change)} ${change >= 0 ? 'worse' : 'better'}`;
+  // the runs set aside count where this run alone was found a regression
+  const setAsideShown = regression && shown.span === 1 ? aside : 0;
   const over =
     shown.span === 1
-      ? `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length - (regression ? aside : 0)} runs (${pct})`
+      ? `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length - setAsideShown} runs (${pct})`
       : `this run and the ${shown.span - 1} before it vs the ${shown.baseline} runs before them (${pct}; median ${fmt(m)} vs ${fmt(pastMedian)})`;
-  const setAside =
-    regression && aside ? `; the newest ${aside} earlier run(s) set aside: they had moved worse already` : '';
+  const setAside = setAsideShown
+    ? `; the newest ${setAsideShown} earlier run(s) set aside: they had moved worse already`
+    : '';
   const why =
     status !== 'no change'
       ? `p = ${formatP(p)} < ${rule.alpha} and ${pct1(change)} >= ${pctOf(rule.minChange)}`
-      : significant
-        ? `significant (p = ${formatP(p)}) but under the ${pctOf(rule.minChange)} threshold`
-        : `p = ${formatP(p)}, within the past runs' spread`;
+      : significant && change >= rule.minChange
+        ? `p = ${formatP(p)} against every earlier run, but ${formatP(worse.alone.p)} against the runs before the newest ${aside} that had moved worse`
+        : significant
+          ? `significant (p = ${formatP(p)}) but under the ${pctOf(rule.minChange)} threshold`
+          : `p = ${formatP(p)}, within the past runs' spread`;
   const reason = `${over}: ${why}${setAside}`;
   return {
     ...base,
@@ -272,9 +282,18 @@ export function spanStats(levels, rule, steps) {
     // fewer samples (a quick run of 5 against runs of 20: the error variance grows as 1/n), and never
     // sharper than its own level error when that is clearly above the baseline's typical one (a run much
     // noisier than its history); the span's mean, plus the baseline mean's own error.
+    // 'hierarchical' (since issue 53): a run's level varies by what runs differ by beyond their own level
+    // error (tau^2: the spread less the baseline runs' mean error variance) plus its own level error, so a
+    // run noisier than the baseline's typical one is judged on that, however much noisier.
+    const tau2 = Math.max(0, sd ** 2 - baseline.reduce((a, x) => a + x.se ** 2, 0) / k);
     let variance = 0;
     for (const r of recent) {
-      const own = steps.floor === 'always' || r.se > NOISIER * sePast ? r.se ** 2 : 0;
+      const own =
+        steps.floor === 'hierarchical'
+          ? tau2 + r.se ** 2
+          : steps.floor === 'always' || r.se > NOISIER * sePast
+            ? r.se ** 2
+            : 0;
       variance += Math.max(sd ** 2 + sePast ** 2 * Math.max(0, nPast / r.n - 1), own);
     }
     const scale = Math.sqrt(variance / span ** 2 + sd ** 2 / k);
