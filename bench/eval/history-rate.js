@@ -46,12 +46,20 @@ const ALPHAS = grid(1e-4, 0.1);
  * @param {readonly number[]} spans @param {number[]} alphas
  * @param {{ runs: number, p: number } | null} [aside] the newest earlier runs that moved worse set aside
  *   (judge's steps.aside; null: none, whatever the default)
+ * @param {string} [label] how the rule's name starts
+ * @param {import('../../src/stats/verdicts.js').Steps['floor']} [floor] judge's steps.floor
  * @returns {import('./sequences.js').SequenceRule}
  */
-export function verdictWith(spans, alphas = ALPHAS, aside = DEFAULT_STEPS.aside) {
-  const steps = { ...DEFAULT_STEPS, spans, aside: aside ?? undefined, cache: new WeakMap() };
+export function verdictWith(
+  spans,
+  alphas = ALPHAS,
+  aside = DEFAULT_STEPS.aside,
+  label = 'dind-bench',
+  floor = DEFAULT_STEPS.floor,
+) {
+  const steps = { ...DEFAULT_STEPS, spans, floor, aside: aside ?? undefined, cache: new WeakMap() };
   return {
-    name: `dind-bench, spans ${spans.join('/')}${aside ? `, moved runs set aside (up to ${aside.runs}, p < ${aside.p})` : ''}`,
+    name: `${label}, spans ${spans.join('/')}${aside ? `, moved runs set aside (up to ${aside.runs}, p < ${aside.p})` : ''}${floor === 'hierarchical' ? ', each run on its own error' : ''}`,
     params: alphas,
     defaultParam: DEFAULT_RULE.alpha,
     looser: 'higher',
@@ -214,6 +222,10 @@ function measure(models, trials, seed, splits, target, asides) {
       .sort((a, b) => a - b),
   };
   const rules = [
+    // the rule as shipped (DEFAULT_STEPS), swept like the others: what the default's alpha is read off
+    verdictWith(DEFAULT_STEPS.spans, ALPHAS, DEFAULT_STEPS.aside, 'dind-bench as shipped'),
+    // the default before issue 53 item 7: this run alone, its own error counted only when over 3 times the typical
+    verdictWith([1], ALPHAS, null, 'dind-bench before issue 53', 'noisier'),
     ...splits.map((s) => verdictWith(s, ALPHAS, null)),
     ...asides.map((a) => verdictWith([1], ALPHAS, a)),
     bencher,
@@ -285,8 +297,9 @@ async function main(argv) {
               throw new Error(`--aside: "${x}" is not RUNS:P with RUNS 1 to 3 and P in (0, 1), e.g. "3:0.2"`);
             return { runs, p };
           });
-  // --splits "0.95,0.05;1": other splits of alpha over the spans to measure (each a list of weights)
-  const splits = values.splits === undefined ? SPLITS.map((x) => [...x]) : values.splits.split(';').map(parseSplit);
+  // --splits "0.95,0.05;1": other splits of alpha over the spans to measure (each a list of weights); "" for none
+  const splits =
+    values.splits === undefined ? SPLITS.map((x) => [...x]) : values.splits.split(';').filter(Boolean).map(parseSplit);
   const trials = Number(values.trials);
   const target = Number(values.target);
   if (!Number.isInteger(trials) || trials < 10 || trials > 1e5)
@@ -302,7 +315,7 @@ async function main(argv) {
   const lines = [];
   const say = (/** @type {string} */ s) => lines.push(s);
   const bySeed = seeds.map((seed) => ({ seed, measured: measure(models, trials, seed, splits, target, asides) }));
-  const command = `node bench/eval/history-rate.js --trials ${trials} --seeds ${seeds.join(',')}${values.splits ? ` --splits "${values.splits}"` : ''}${values.aside !== undefined ? ` --aside "${values.aside}"` : ''}`;
+  const command = `node bench/eval/history-rate.js --trials ${trials} --seeds ${seeds.join(',')}${values.splits !== undefined ? ` --splits "${values.splits}"` : ''}${values.aside !== undefined ? ` --aside "${values.aside}"` : ''}`;
   say(
     `\`${command}\` (${new Date().toISOString().slice(0, 10)}). Recorded noise, ${models.length} series (bench/eval/recorded-samples.json), ${trials} sequences each per seed: ` +
       `${SEQUENCE.pastRuns} past runs of ${SEQUENCE.samples} samples, then ${SEQUENCE.judged} judged runs, clean or ${pct(SEQUENCE.shift)} worse. ` +
@@ -321,7 +334,7 @@ async function main(argv) {
   const s = pooled((measured.sequences ?? []).map((seqs) => evaluateRule(seqs, shipped)));
   const r = rates(s.clean[0], s.worse[0]);
   say(
-    `**The default rule** (alpha ${DEFAULT_RULE.alpha}, spans ${DEFAULT_STEPS.spans.join('/')}; seed ${seeds[0]}): false alarms ${pct(r.falseFirst)} on the first clean run, ` +
+    `**The default rule** (alpha ${DEFAULT_RULE.alpha}, spans ${DEFAULT_STEPS.spans.join('/')}${DEFAULT_STEPS.aside ? `, moved runs set aside (up to ${DEFAULT_STEPS.aside.runs}, p < ${DEFAULT_STEPS.aside.p})` : ''}, own error: ${DEFAULT_STEPS.floor}; seed ${seeds[0]}): false alarms ${pct(r.falseFirst)} on the first clean run, ` +
       `${pct(r.falsePerRun)} per judged run; 10% caught ${pct(r.hitFirst)} on the first regressed run, ${pct(r.hitWithin)} within 4.`,
   );
   say('');

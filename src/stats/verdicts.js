@@ -13,17 +13,12 @@
 //   than a single median.
 // - One-sided, in the bad direction: a "regression" verdict spends its whole alpha on getting worse (an
 //   "improvement" is the same test the other way).
-// - A change is looked for over spans of the newest runs (SPAN_WEIGHTS: up to 4, this one and up to 3
-//   before it; by default this run alone): the mean level of those runs against the runs before them, a Student-t prediction test whose spread pools the
-//   baseline levels' with the span's own around its mean (k + span - 2 degrees of freedom, k the baseline
-//   runs), plus what a run's level error exceeds a baseline run's because it has fewer samples, never below
-//   a run's own level error when that is clearly above the baseline's (NOISIER), plus the baseline mean's
-//   error.
-//   Alpha is split over the spans (SPAN_WEIGHTS). With a share for the longer spans, a regressed run that
-//   was missed, published and now sits in the history does not hide the next ones: the span that starts at
-//   it is judged against the level before it. Since issue 45 the default gives this run alone all of alpha:
-//   at the same false alarms that catches more first regressed runs on the recorded noise, and as many
-//   within 4 runs as Bencher's t_test (docs/evaluation.md).
+// - A change is looked for over spans of the newest runs (SPAN_WEIGHTS: up to 4; by default this run
+//   alone): their mean level against the runs before them, a Student-t prediction test whose spread pools
+//   the baseline levels' with the span's own (k + span - 2 degrees of freedom), never below what runs differ
+//   by beyond their own level error plus this run's own (since issue 53), plus the baseline mean's error.
+//   Alpha is split over the spans. This run alone is judged against the runs before the newest ones (up to
+//   3) that had already moved worse together, so a regression missed once does not hide the next runs.
 // - A few far outlier runs (beyond 5 robust standard deviations, at most a tenth) are set aside from the
 //   baseline, and a verdict also needs a change of at least minChange (2%: below that, a significant
 //   change on a very quiet series is reported as "no change", and says so).
@@ -44,7 +39,7 @@ import { median } from './median.js';
  * newest `span` runs (1: this run alone; 2: this run and the one before it, ...) against the runs before
  * them. `p` is the test's p-value adjusted for the spans looked at (compared with alpha as it is).
  * @typedef {{
- *   spans: readonly number[], level: 'pseudo-median' | 'median', sided: 'one' | 'two', floor: 'noisier' | 'always',
+ *   spans: readonly number[], level: 'pseudo-median' | 'median', sided: 'one' | 'two', floor: 'noisier' | 'always' | 'hierarchical',
  *   cache?: WeakMap<number[], Map<string, any>>, aside?: { runs: number, p: number },
  * }} Steps
  * The rule's steps, for the evaluation's ablation (bench/eval/ablation.js); judge() uses DEFAULT_STEPS.
@@ -60,40 +55,38 @@ export const VERDICTS = Object.freeze(
 );
 
 /**
- * alpha spends the false-alarm rate the verdict states, 1% of first judged runs, measured on the recorded
- * noise (bench/eval/history-rate.js: the loosest alpha whose false alarms on the first clean run, pooled
- * over every recorded series, stay at or under 1%; docs/evaluation.md). Until issue 45 it was 0.002, set by
- * the worst synthetic model, which spent 0.2% on the recorded noise and caught a 10% regression on the
- * first regressed run in about 1 of 13.
+ * alpha spends the rate the verdict states, 1% of first judged runs pooled over the recorded noise
+ * (docs/evaluation.md): DEFAULT_STEPS reach it at 0.0092-0.0105 on three seeds of 400 sequences a series
+ * (bench/eval/history-explore.js), the lowest is the default. 0.00794 from issue 45 to 53, 0.002 before.
  */
-export const DEFAULT_RULE = Object.freeze({ alpha: 0.00794, minChange: 0.02, minRuns: 5, minSamples: 5, window: 30 });
+export const DEFAULT_RULE = Object.freeze({ alpha: 0.0092, minChange: 0.02, minRuns: 5, minSamples: 5, window: 30 });
 
 /**
- * How alpha is shared over the spans of the newest 1..4 runs: since issue 45, all of it to this run alone.
- * Measured on the recorded noise at the same 1% of false alarms on the first run (bench/eval/history-rate.js,
- * docs/evaluation.md), a first regressed run is caught only by this run's own share: the split of issue 21
- * (0.4 alone, 0.2 for each longer span) caught 3.3 points fewer of them than Bencher's t_test, 0.85/0.05
- * still 0.4 fewer, this run alone 0.2 more, and within 4 runs as many as Bencher. The spans stay in the
- * rule (judge() takes any split as steps.spans) for the evaluation and for a split that does better.
+ * How alpha is shared over the spans of the newest 1..4 runs: since issue 45, all of it to this run alone (a
+ * first regressed run is caught only by its own share; docs/evaluation.md). judge() takes any split as
+ * steps.spans, for the evaluation.
  */
 export const SPAN_WEIGHTS = Object.freeze([1]);
 
 /**
- * A run whose level error is over this many times the baseline's typical one is clearly noisier than its
- * history (a run on a busy machine), and its own error then bounds the test's scale from below. Why 3:
- * with 10 samples a run's error estimate is itself noisy, over 1.5 times the typical one in about 10% of
- * runs of plain normal samples, over 3 times in almost none; the runs over 3 times are those that really
- * are noisier (13% of the quiet memory series', which mixes in slow samples). At 1.5 (before) the floor
- * made the verdict conservative on noisy series, with less detection (docs/evaluation.md measures both).
+ * floor 'noisier' (the rule from issue 21 to 53, kept for the evaluation): a run's own level error bounds the
+ * scale only when over this many times the baseline's typical one (with 10 samples the estimate alone passes
+ * 1.5 times in about 10% of ordinary runs, 3 times in almost none).
  */
 export const NOISIER = 3;
 
-/** @type {Readonly<Steps>} */
+/**
+ * Since issue 53 each run's own level error counts and the newest runs that had moved worse are set aside for
+ * this run alone: at the same 1%, 18.4% of 10% regressions caught on the first regressed run and 35.7% within
+ * 4, against 17.3% / 28.4% before and Bencher's 17.6% / 29.3% (docs/evaluation.md).
+ * @type {Readonly<Steps>}
+ */
 export const DEFAULT_STEPS = Object.freeze({
   spans: SPAN_WEIGHTS,
   level: 'pseudo-median',
   sided: 'one',
-  floor: 'noisier',
+  floor: 'hierarchical',
+  aside: Object.freeze({ runs: 3, p: 0.2 }),
 });
 
 /**
@@ -148,35 +141,42 @@ export function judge(past, candidate, better, rule = DEFAULT_RULE, steps = DEFA
   const levels = runLevels([...usable.map((p) => p.samples), candidate.samples], steps);
   const spans = spanStats(levels.levels, rule, steps);
   const sign = /** @type {1 | -1} */ (better === 'lower' ? 1 : -1);
-  // A regression is looked for against the runs before the newest ones that had already moved worse.
+  // This run alone is judged against the runs before the newest that had moved worse; longer spans as they are.
   const aside = steps.aside ? movedWorse(levels.levels, sign, rule, steps.aside, steps) : 0;
-  const yardstick = aside
-    ? { ...levels, levels: [...levels.levels.slice(0, -1 - aside), levels.levels[levels.levels.length - 1]] }
-    : levels;
-  const worse = shiftTest(yardstick, sign, rule, steps, aside ? spanStats(yardstick.levels, rule, steps) : spans);
+  const yardstick = [...levels.levels.slice(0, -1 - aside), levels.levels[levels.levels.length - 1]];
+  const worseSpans = aside
+    ? [spanStats(yardstick, rule, { ...steps, spans: steps.spans.slice(0, 1) })[0], ...spans.slice(1)]
+    : spans;
+  const worse = shiftTest(levels, sign, rule, steps, worseSpans);
+  const plain = aside ? shiftTest(levels, sign, rule, steps, spans) : worse;
   const good = shiftTest(levels, /** @type {1 | -1} */ (-sign), rule, steps, spans);
   const regression = worse.strongest !== null && worse.strongest.p < rule.alpha;
   const improvement = !regression && good.strongest !== null && good.strongest.p < rule.alpha;
   const status = regression ? 'regression' : improvement ? 'improvement' : 'no change';
-  // The numbers shown: the span that decided; otherwise this run alone, in the direction it moved.
-  const alone = worse.alone.change >= 0 ? worse.alone : { ...good.alone, change: -good.alone.change };
+  // The numbers shown: the span that decided; otherwise this run alone against every earlier run.
+  const alone = plain.alone.change >= 0 ? plain.alone : { ...good.alone, change: -good.alone.change };
   const decided = regression ? worse.strongest : improvement ? good.strongest : null;
   const shown = decided ? { ...decided, change: regression ? decided.change : -decided.change } : alone;
   const { change, p } = shown;
   const significant = p < rule.alpha;
   const pct = `${signedPct(change)} ${change >= 0 ? 'worse' : 'better'}`;
+  // the runs set aside count where this run alone was found a regression
+  const setAsideShown = regression && shown.span === 1 ? aside : 0;
   const over =
     shown.span === 1
-      ? `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length - (regression ? aside : 0)} runs (${pct})`
+      ? `median ${fmt(m)} vs ${fmt(pastMedian)} over ${usable.length - setAsideShown} runs (${pct})`
       : `this run and the ${shown.span - 1} before it vs the ${shown.baseline} runs before them (${pct}; median ${fmt(m)} vs ${fmt(pastMedian)})`;
-  const setAside =
-    regression && aside ? `; the newest ${aside} earlier run(s) set aside: they had moved worse already` : '';
+  const setAside = setAsideShown
+    ? `; the newest ${setAsideShown} earlier run(s) set aside: they had moved worse already`
+    : '';
   const why =
     status !== 'no change'
       ? `p = ${formatP(p)} < ${rule.alpha} and ${pct1(change)} >= ${pctOf(rule.minChange)}`
-      : significant
-        ? `significant (p = ${formatP(p)}) but under the ${pctOf(rule.minChange)} threshold`
-        : `p = ${formatP(p)}, within the past runs' spread`;
+      : significant && change >= rule.minChange
+        ? `p = ${formatP(p)} against every earlier run, but ${formatP(worse.alone.p)} against the runs before the newest ${aside} that had moved worse`
+        : significant
+          ? `significant (p = ${formatP(p)}) but under the ${pctOf(rule.minChange)} threshold`
+          : `p = ${formatP(p)}, within the past runs' spread`;
   const reason = `${over}: ${why}${setAside}`;
   return {
     ...base,
@@ -269,12 +269,18 @@ export function spanStats(levels, rule, steps) {
     const sePast = median(baseline.map((x) => x.se));
     const nPast = median(baseline.map((x) => x.n));
     // Each run of the span: that spread, plus what its level error exceeds a baseline run's because it has
-    // fewer samples (a quick run of 5 against runs of 20: the error variance grows as 1/n), and never
-    // sharper than its own level error when that is clearly above the baseline's typical one (a run much
-    // noisier than its history); the span's mean, plus the baseline mean's own error.
+    // fewer samples (error variance grows as 1/n); never below tau^2 (what runs differ by beyond their own
+    // level error) plus its own error ('hierarchical'), so a noisier run is judged on that; the span's mean,
+    // plus the baseline mean's own error.
+    const tau2 = Math.max(0, sd ** 2 - baseline.reduce((a, x) => a + x.se ** 2, 0) / k);
     let variance = 0;
     for (const r of recent) {
-      const own = steps.floor === 'always' || r.se > NOISIER * sePast ? r.se ** 2 : 0;
+      const own =
+        steps.floor === 'hierarchical'
+          ? tau2 + r.se ** 2
+          : steps.floor === 'always' || r.se > NOISIER * sePast
+            ? r.se ** 2
+            : 0;
       variance += Math.max(sd ** 2 + sePast ** 2 * Math.max(0, nPast / r.n - 1), own);
     }
     const scale = Math.sqrt(variance / span ** 2 + sd ** 2 / k);

@@ -92,7 +92,12 @@ test('a regression after a missed one is still flagged: the run before joins thi
   // 0.002 for one run, 0.2 for each longer span), where this series shows it; the defaults give one run all
   // of a larger alpha (issue 45), and catch the first of these runs already.
   const rule = { ...DEFAULT_RULE, alpha: 0.002 };
-  const steps = { ...DEFAULT_STEPS, spans: [0.4, 0.2, 0.2, 0.2] };
+  const steps = {
+    ...DEFAULT_STEPS,
+    spans: [0.4, 0.2, 0.2, 0.2],
+    aside: undefined,
+    floor: /** @type {const} */ ('noisier'),
+  };
   const all = runs(14, { between: 0.01, within: 0.01, seed: 32 });
   const past = all.slice(0, 12);
   const shifted = all.slice(12).map((r) => ({ ...r, samples: r.samples.map((x) => x * 1.035) }));
@@ -180,7 +185,7 @@ test('the window of earlier runs: short runs left out first, then the newest 30 
   assert.equal(v.pastRuns, DEFAULT_RULE.window);
 });
 
-test('a run somewhat noisier than its history is judged on the history spread; one far noisier on its own error', () => {
+test('a run noisier than its history is judged on its own error too; the rule before issue 53 did so only far over', () => {
   // 20 past runs whose levels differ by little more than their sampling error; the new run is a fresh run
   // with its scatter stretched 2-fold or 5-fold around its centre, then 3% slower
   const past = runs(20, { between: 0.001, within: 0.03, seed: 21 });
@@ -191,12 +196,21 @@ test('a run somewhat noisier than its history is judged on the history spread; o
     samples: logs.map((x) => Math.exp(centre + factor * (x - centre)) * 1.03),
     engines,
   });
-  // 2-fold: within how much a run's error estimate varies by chance, so the history's spread decides
-  assert.equal(judge(past, stretched(2), 'lower').status, 'regression');
-  // 5-fold: clearly noisier than any past run, so its own error bounds the scale and 3% is within it
-  const noisy = judge(past, stretched(5), 'lower');
-  assert.equal(noisy.status, 'no change');
-  assert.match(noisy.reason, /within the past runs' spread/);
+  // as it came: 3% is beyond the history's spread
+  assert.equal(judge(past, stretched(1), 'lower').status, 'regression');
+  // 2-fold: the rule before issue 53 (floor 'noisier') took this for chance in the error estimate and judged
+  // it on the history's spread; the default counts the run's own error (between-run variance plus its own)
+  const before = { ...DEFAULT_STEPS, floor: /** @type {const} */ ('noisier') };
+  assert.equal(judge(past, stretched(2), 'lower', DEFAULT_RULE, before).status, 'regression');
+  const twice = judge(past, stretched(2), 'lower');
+  const once = judge(past, stretched(1), 'lower');
+  assert.ok(twice.p !== null && once.p !== null && twice.p > once.p, `${twice.p} vs ${once.p}`);
+  // 5-fold: clearly noisier than any past run, so its own error bounds the scale and 3% is within it, either way
+  for (const steps of [DEFAULT_STEPS, before]) {
+    const noisy = judge(past, stretched(5), 'lower', DEFAULT_RULE, steps);
+    assert.equal(noisy.status, 'no change');
+    assert.match(noisy.reason, /within the past runs' spread/);
+  }
 });
 
 test('the newest earlier runs that had already moved worse can be set aside: the next run is judged against the level before them', () => {
@@ -209,7 +223,7 @@ test('the newest earlier runs that had already moved worse can be set aside: the
   const first = { ...all[12], samples: all[12].samples.map((x) => x * 1.035) };
   const second = { ...all[13], samples: all[13].samples.map((x) => x * 1.05) };
   assert.equal(judge(past, first, 'lower', rule).status, 'no change');
-  const plain = judge([...past, first], second, 'lower', rule);
+  const plain = judge([...past, first], second, 'lower', rule, { ...DEFAULT_STEPS, aside: undefined });
   const aside = judge([...past, first], second, 'lower', rule, { ...DEFAULT_STEPS, aside: { runs: 3, p: 0.2 } });
   assert.ok(aside.p !== null && plain.p !== null && aside.p < plain.p, `${aside.p} vs ${plain.p}`);
   assert.equal(aside.status, 'regression', aside.reason);
