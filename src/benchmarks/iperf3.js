@@ -8,12 +8,15 @@ import { parseSockperf } from '../parsers/sockperf.js';
 import { listeningProbe, networksOf, plannedNetworks, runSteps, withService } from './benchmark.js';
 
 /**
- * @typedef {{seconds: number, omitSeconds: number, intervalSeconds: number, affinity: string, loopback: boolean,
- *   latencySeconds: number, mtuPings: number, networks: number, readyTimeoutMs: number}} Iperf3Params
+ * @typedef {{seconds: number, omitSeconds: number, intervalSeconds: number, affinity: string, streams: number,
+ *   zerocopy: boolean, loopback: boolean, latencySeconds: number, mtuPings: number, networks: number,
+ *   readyTimeoutMs: number}} Iperf3Params
  *   loopback: the study's loopback test too; latencySeconds: 0 runs no latency test;
  *   intervalSeconds: iperf3's `-i` (its per-interval reports; from three counted intervals on, their median is the
  *   metric `*.throughput_interval_median`);
- *   affinity: iperf3's `-A` ("" none; "0,1": the client on CPU 0, the server on CPU 1)
+ *   affinity: iperf3's `-A` ("" none; "0,1": the client on CPU 0, the server on CPU 1);
+ *   streams: iperf3's `-P` (parallel TCP streams of one client, their sum the throughput);
+ *   zerocopy: iperf3's `-Z` (the client sends with sendfile, not a copy from its own buffer)
  */
 
 /** @type {import('./benchmark.js').Benchmark<Iperf3Params>} */
@@ -37,6 +40,8 @@ export const iperf3 = {
       omitSeconds: 1,
       intervalSeconds: 1,
       affinity: '',
+      streams: 1,
+      zerocopy: false,
       loopback: false,
       latencySeconds: 0,
       mtuPings: 3,
@@ -48,6 +53,8 @@ export const iperf3 = {
       omitSeconds: 0,
       intervalSeconds: 1,
       affinity: '',
+      streams: 1,
+      zerocopy: false,
       loopback: true,
       latencySeconds: 10,
       mtuPings: 10,
@@ -163,8 +170,10 @@ export const iperf3 = {
 
 /**
  * The client's timing and placement flags, each checked before it reaches a shell: `-t`, `-O`, `-i` (iperf3
- * takes 0, no interval reports, or 0.1 to 60 s) and `-A` (CPU numbers; "n,m" pins the server too).
- * @param {Pick<Iperf3Params, 'seconds' | 'omitSeconds' | 'intervalSeconds' | 'affinity'>} p
+ * takes 0, no interval reports, or 0.1 to 60 s), `-A` (CPU numbers; "n,m" pins the server too), `-P` (1 to
+ * 128 streams, iperf3's own limit) and `-Z`.
+ * @param {Pick<Iperf3Params, 'seconds' | 'omitSeconds' | 'intervalSeconds' | 'affinity'> &
+ *   Partial<Pick<Iperf3Params, 'streams' | 'zerocopy'>>} p
  */
 export function clientFlags(p) {
   const whole = (/** @type {string} */ name, /** @type {unknown} */ v) => {
@@ -180,7 +189,12 @@ export function clientFlags(p) {
   const a = p.affinity ?? '';
   if (!(typeof a === 'string' && /^(\d{1,4}(,\d{1,4})?)?$/.test(a)))
     throw new Error(`iperf3 affinity ${JSON.stringify(a)}: "" (none), a CPU number, or "client,server" like "0,1"`);
-  return `-t ${p.seconds} -O ${p.omitSeconds} -i ${i}${a ? ` -A ${a}` : ''}`;
+  const streams = p.streams ?? 1;
+  if (!(Number.isInteger(streams) && streams >= 1 && streams <= 128))
+    throw new Error(`iperf3 streams ${JSON.stringify(streams)}: a whole number of parallel streams from 1 to 128`);
+  const z = p.zerocopy ?? false;
+  if (typeof z !== 'boolean') throw new Error(`iperf3 zerocopy ${JSON.stringify(z)}: true or false`);
+  return `-t ${p.seconds} -O ${p.omitSeconds} -i ${i}${a ? ` -A ${a}` : ''}${streams > 1 ? ` -P ${streams}` : ''}${z ? ' -Z' : ''}`;
 }
 
 /**

@@ -28,6 +28,15 @@ export function parseRedisBenchmark(text) {
       i < 0 ? null : { lineNumber: i + 1, line: lines[i] },
     );
   }
+  return rowsOf(lines, h, lines.length);
+}
+
+/**
+ * The results of one run: its header at line index `h`, its rows up to index `end` (line numbers reported
+ * as in the whole output).
+ * @param {string[]} lines @param {number} h @param {number} end
+ */
+function rowsOf(lines, h, end) {
   const header = cells(lines[h]);
   if (COLUMNS.some((c, k) => header[k] !== c)) {
     throw new ParseError('redis-benchmark', `unexpected CSV columns (want ${COLUMNS.join(',')})`, {
@@ -36,7 +45,7 @@ export function parseRedisBenchmark(text) {
     });
   }
   const rows = [];
-  for (let i = h + 1; i < lines.length; i++) {
+  for (let i = h + 1; i < end; i++) {
     if (!lines[i].trim()) continue;
     const c = cells(lines[i]);
     const values = c.slice(1).map(Number);
@@ -55,3 +64,16 @@ export function parseRedisBenchmark(text) {
 
 /** @param {string} line */
 const cells = (line) => line.split(',').map((s) => s.trim().replace(/^"|"$/g, ''));
+
+/**
+ * Several redis-benchmark --csv runs in one output, one after another (each begins with its header line):
+ * each run's rows, every run parsed as one.
+ * @param {string} text
+ * @returns {ReturnType<typeof parseRedisBenchmark>[]}
+ */
+export function parseRedisBenchmarkRuns(text) {
+  const lines = text.split('\n');
+  const starts = lines.flatMap((l, i) => (l.startsWith('"test"') ? [i] : []));
+  if (starts.length <= 1) return [parseRedisBenchmark(text)];
+  return starts.map((s, k) => rowsOf(lines, s, starts[k + 1] ?? lines.length));
+}

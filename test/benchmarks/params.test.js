@@ -8,6 +8,7 @@ import { build, referenceArgs } from '../../src/benchmarks/build.js';
 import { FIO_JOBS, fio, selection } from '../../src/benchmarks/fio.js';
 import { clientFlags, iperf3 } from '../../src/benchmarks/iperf3.js';
 import { lifecycle, medianTimeline, startsOf } from '../../src/benchmarks/lifecycle.js';
+import { benchmarkCmd, medianRuns, redis } from '../../src/benchmarks/redis.js';
 import { validateParamOverrides } from '../../src/run/params.js';
 
 const estimate = (/** @type {import('../../src/benchmarks/fio.js').FioParams} */ p) => {
@@ -89,6 +90,63 @@ test("iperf3's timing and placement flags reach the shell only as numbers iperf3
     () => validateParamOverrides({ iperf3: { affinity: 0 } }, 'net.json'),
     /"iperf3.affinity" must be a string/,
   );
+});
+
+test("iperf3's parallel streams and zero-copy send reach the shell only as iperf3 takes them", () => {
+  const q = iperf3.params.quick;
+  assert.equal(clientFlags({ ...q, streams: 1, zerocopy: false }), '-t 2 -O 1 -i 1');
+  assert.equal(clientFlags({ ...q, streams: 4, zerocopy: true }), '-t 2 -O 1 -i 1 -P 4 -Z');
+  for (const streams of [0, 1.5, 129, NaN, '2'])
+    assert.throws(
+      () => clientFlags({ ...q, streams: /** @type {number} */ (streams) }),
+      /iperf3 streams .*from 1 to 128/,
+    );
+  assert.throws(
+    () => clientFlags({ ...q, zerocopy: /** @type {boolean} */ (/** @type {unknown} */ ('yes')) }),
+    /zerocopy/,
+  );
+  const o = validateParamOverrides({ iperf3: { streams: 2, zerocopy: true } }, 'net.json');
+  assert.equal(clientFlags({ ...q, ...o.iperf3 }), '-t 2 -O 1 -i 1 -P 2 -Z');
+});
+
+test("redis-benchmark's command: counts checked, repeats as a loop whose arguments are never shell text", () => {
+  const q = redis.params.quick;
+  const server = { host: '172.18.0.2', port: 6379 };
+  const once = benchmarkCmd({ ...q, repeats: 1 }, server);
+  assert.equal(once[0], 'redis-benchmark');
+  assert.deepEqual(once.slice(once.indexOf('-P'), once.indexOf('-P') + 2), ['-P', String(q.pipeline)]);
+  const hostile = '$(touch /tmp/x);set';
+  const thrice = benchmarkCmd({ ...q, repeats: 3, tests: hostile }, server);
+  assert.deepEqual(thrice.slice(0, 2), ['sh', '-c']);
+  assert.equal(thrice[2], 'for i in $(seq 3); do redis-benchmark "$@" || exit $?; done');
+  assert.ok(!thrice[2].includes(hostile), 'the tests reach the loop as a positional parameter');
+  assert.equal(thrice[thrice.indexOf('-t') + 1], hostile);
+  for (const [key, value] of /** @type {const} */ ([
+    ['repeats', 0],
+    ['repeats', 10],
+    ['pipeline', 0],
+    ['pipeline', 1.5],
+    ['requests', 0],
+    ['clients', 0.5],
+  ]))
+    assert.throws(() => benchmarkCmd({ ...q, [key]: value }, server), new RegExp(`redis ${key} .*a whole number`));
+  // per test, the run of median requests/s, its own latencies with it
+  const row = (/** @type {string} */ test, /** @type {number} */ rps, /** @type {number} */ p50) => ({
+    test,
+    rps,
+    avg_ms: p50,
+    p50_ms: p50,
+    p95_ms: p50,
+    p99_ms: p50,
+    max_ms: p50,
+  });
+  const runs = [
+    [row('SET', 30_000, 0.3), row('GET', 50_000, 0.2)],
+    [row('SET', 10_000, 0.9), row('GET', 40_000, 0.25)],
+    [row('SET', 29_000, 0.31), row('GET', 60_000, 0.18)],
+  ];
+  assert.deepEqual(medianRuns(runs), [row('SET', 29_000, 0.31), row('GET', 50_000, 0.2)]);
+  assert.deepEqual(medianRuns([runs[0]]), runs[0]);
 });
 
 test("the reference build's arguments: FILES always, WORK only when there is work, whole numbers in bounds", () => {

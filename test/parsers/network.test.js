@@ -8,7 +8,7 @@ import { parseIperf3 } from '../../src/parsers/iperf3.js';
 import { ParseError } from '../../src/parsers/parse-error.js';
 import { parsePgbench } from '../../src/parsers/pgbench.js';
 import { parsePingMtu } from '../../src/parsers/ping-mtu.js';
-import { parseRedisBenchmark } from '../../src/parsers/redis-benchmark.js';
+import { parseRedisBenchmark, parseRedisBenchmarkRuns } from '../../src/parsers/redis-benchmark.js';
 import { parseSockperf } from '../../src/parsers/sockperf.js';
 
 const fixture = (/** @type {string} */ path) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
@@ -152,6 +152,33 @@ describe('redis-benchmark --csv', () => {
     assert.throws(
       () => parseRedisBenchmark(text),
       (e) => e instanceof ParseError && e.at?.lineNumber === 2,
+    );
+  });
+  test('several runs one after another (repeats): each run its rows; a bad row named by its line in the whole output', () => {
+    const one = fixture('redis-benchmark/set-get.csv');
+    const text = one + one.replace('"26990.55"', '"31000.00"') + one.replace('"26990.55"', '"24000.00"');
+    const runs = parseRedisBenchmarkRuns(text);
+    assert.deepEqual(
+      runs.map((rows) => rows.map((r) => [r.test, r.rps])),
+      [
+        [
+          ['SET', 26990.55],
+          ['GET', 49875.31],
+        ],
+        [
+          ['SET', 31000],
+          ['GET', 49875.31],
+        ],
+        [
+          ['SET', 24000],
+          ['GET', 49875.31],
+        ],
+      ],
+    );
+    assert.deepEqual(parseRedisBenchmarkRuns(one), [parseRedisBenchmark(one)]);
+    assert.throws(
+      () => parseRedisBenchmarkRuns(one + one.replace('"49875.31"', '"n/a"')),
+      (e) => e instanceof ParseError && e.at?.lineNumber === 6,
     );
   });
 });
