@@ -7,26 +7,16 @@
 // text node (never as markup).
 
 import { OUTCOMES, outcomeTone } from '#model/change.js';
+import { checkParts, partsElement } from './parts.js';
+import { ANSWER_LIMITS, isText, plain, textElement } from './words.js';
 
 /**
  * @typedef {import('#model/reading.js').TextTable & { outcomes?: (import('#model/change.js').Outcome | null)[] }} CheckedTable
  *   outcomes: each row's outcome, when the file gives them (an older version-7 file does not: no colours)
- * @typedef {{ intro: string | null, leftOut: string, table: CheckedTable | null, caveats: string[], problems: string[] }} CheckedAnswer
+ * @typedef {{ intro: string | null, leftOut: string, table: CheckedTable | null, caveats: string[],
+ *   parts: import('./parts.js').CheckedParts[], problems: string[] }} CheckedAnswer
+ *   parts: a workload job's parts (overview version 8), none in an older file
  */
-
-/** What a sane answer holds at most: far above any real run's (11 questions, 4 caveats), far below a page's limits. */
-export const ANSWER_LIMITS = Object.freeze({ columns: 12, rows: 500, cell: 600, paragraph: 4000, caveats: 30 });
-
-// Control characters, line and paragraph separators and the bidirectional overrides that would make a
-// cell read differently from what it holds: shown as a space, as report.md shows them (src/text/escape.js).
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** @param {unknown} s @param {number} max @returns {s is string} */
-const isText = (s, max) => typeof s === 'string' && s.length <= max;
-
-/** @param {string} s */
-const plain = (s) => s.replace(CONTROL, ' ');
 
 /**
  * The answer of an overview file as the page may print it, each part checked on its own: a part of the wrong
@@ -38,7 +28,7 @@ export function checkAnswer(raw) {
   /** @type {string[]} */
   const problems = [];
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-    return { intro: null, leftOut: '', table: null, caveats: [], problems: ['the answer is not an object'] };
+    return { intro: null, leftOut: '', table: null, caveats: [], parts: [], problems: ['the answer is not an object'] };
   const a = /** @type {Record<string, unknown>} */ (raw);
   const intro = isText(a.intro, ANSWER_LIMITS.paragraph) ? plain(a.intro) : null;
   if (intro === null) problems.push('its paragraph');
@@ -56,7 +46,9 @@ export function checkAnswer(raw) {
   )
     caveats = a.caveats.map(plain);
   else if (a.caveats !== undefined) problems.push('its caveats');
-  return { intro, leftOut, table, caveats, problems };
+  const parts = a.parts === undefined ? [] : checkParts(a.parts);
+  if (parts === null) problems.push("its job's parts");
+  return { intro, leftOut, table, caveats, parts: parts ?? [], problems };
 }
 
 /**
@@ -84,26 +76,6 @@ function checkTable(raw) {
     ...(groups ? { groups: text(/** @type {string[]} */ (groups)) } : {}),
     ...(outcomes ? { outcomes: /** @type {CheckedTable['outcomes']} */ (outcomes) } : {}),
   };
-}
-
-/**
- * An element with text in it. Words are kept whole, each in a span that does not wrap: a line breaks only
- * between words, never inside a name such as dind-vfs@20.10 (at its hyphen) or a figure with its interval.
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag @param {string} text @param {string} [cls] @returns {HTMLElementTagNameMap[K]}
- */
-function textElement(tag, text, cls) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  text.split(' ').forEach((word, i) => {
-    if (i) el.append(' ');
-    if (!word) return;
-    const w = document.createElement('span');
-    w.className = 'word';
-    w.textContent = word;
-    el.append(w);
-  });
-  return el;
 }
 
 /**
@@ -149,7 +121,8 @@ function answerTable(t) {
 }
 
 /**
- * Fills `box` with the answer: what the budget left out, the paragraph, the table, the caveats; and a note
+ * Fills `box` with the answer: what the budget left out, the paragraph, the table, the caveats, a workload
+ * job's parts with their intervals (where its time goes, as every report lays them out); and a note
  * naming whatever part of the file's answer was not in the shape this page reads (left out, not guessed at).
  * @param {HTMLElement} box @param {unknown} raw the overview's `answer`
  */
@@ -171,6 +144,7 @@ export function renderAnswerTable(box, raw) {
     for (const c of a.caveats) ul.append(textElement('li', c));
     box.append(ul);
   }
+  if (a.parts.length) box.append(partsElement(a.parts));
   if (a.problems.length) {
     const note = textElement(
       'p',

@@ -41,7 +41,9 @@ export function overviewOf(results, points, previousPoints) {
     //    evidence, start-up, workload cost, verdicts against docker, failure rate; the policy's answer).
     // 7: `answer`, the Reading's answer (intro, the answer table, caveats, questions), which the site opens
     //    with as every report does; `answers` (the sentences of version 5-6) is gone.
-    version: 7,
+    // 8: `answer.parts`, a workload job's parts (pulls, builds, compose up, its test, steps) with their
+    //    intervals (src/reading/parts.js), as the reports lay them out below the answer.
+    version: 8,
     modes: reading.modes,
     answer: {
       intro: reading.intro,
@@ -51,6 +53,7 @@ export function overviewOf(results, points, previousPoints) {
       questions: reading.questions,
       decided: reading.decided,
       cost: reading.cost,
+      parts: reading.parts,
     },
     run: runOf(results),
     runner: { name: results.runner.name, labels: results.runner.labels, machineType: results.runner.machineType },

@@ -38,8 +38,9 @@
  *
  * @typedef {import('./results.js').Results} Results
  * @typedef {{
- *   format: 'dind-bench-overview', version: 4 | 5 | 6 | 7, answers?: string[],
- *   answer?: Pick<import('./reading.js').Reading, 'intro' | 'leftOut' | 'table' | 'caveats' | 'questions' | 'decided' | 'cost'>,
+ *   format: 'dind-bench-overview', version: 4 | 5 | 6 | 7 | 8, answers?: string[],
+ *   answer?: Pick<import('./reading.js').Reading, 'intro' | 'leftOut' | 'table' | 'caveats' | 'questions' | 'decided' | 'cost'>
+ *     & Partial<Pick<import('./reading.js').Reading, 'parts'>>,
  *   modes?: (import('./isolation.js').ModeTable & { policyError: string | null }) | null,
  *   run: {
  *     id: string, time: string, endedAt: string, profile: string, iterations: number, complete: boolean,

@@ -28,8 +28,10 @@ export function carryDockerLines(d, script, cwd, env, label, note, exists) {
     // A line an operator joins to the one before it is part of that command list: it stays.
     const cmd = joined ? null : dockerCommandOf(line.text, env);
     joined = continuesOnNext(line.text);
-    if (cmd === null) kept.push(line.raw);
-    else if ('unparsed' in cmd) {
+    if (cmd === null) {
+      bakeNote(line.text, note);
+      kept.push(line.raw);
+    } else if ('unparsed' in cmd) {
       note(
         `\`${line.text.trim().slice(0, 120)}\` stays in the step: ${cmd.unparsed}`,
         "write it as a plain docker command to time it as the workload's part",
@@ -38,6 +40,24 @@ export function carryDockerLines(d, script, cwd, env, label, note, exists) {
     } else if (joined || !carryCommand(d, cmd, cwd, label, note, exists)) kept.push(line.raw);
   }
   return kept.join('\n');
+}
+
+/**
+ * `docker buildx bake` stays in its step, timed as the step: its targets are in a bake file (HCL or JSON)
+ * the draft does not read, so they are not the workload's builds (each timed, cold and warm).
+ * @param {string} line @param {(text: string, todo: string) => void} note
+ */
+function bakeNote(line, note) {
+  if (!/\bdocker\s+(buildx\s+)?bake\b/.test(line)) return;
+  note(
+    `\`${line.trim().slice(0, 120)}\` stays in the step: the targets of a bake file are not the workload's builds`,
+    "write each target the job needs under builds: (its context, dockerfile, target, args and tag from the bake file) to time it as the workload's build, and take the bake line out",
+  );
+  if (/type=gha\b/.test(line))
+    note(
+      "its cache type=gha is GitHub's cache service, which a workload run has not (the build fails or runs uncached)",
+      "take the --set of the cache out: a persistent runner keeps its engine's build cache (runner.persist)",
+    );
 }
 
 /**
@@ -88,11 +108,6 @@ function carryCompose(d, cmd, cwd, note, exists) {
     note(`docker compose ${cmd.sub}: no compose file found in its folder`, 'give the compose file with -f');
     return false;
   }
-  if (cmd.files.length > 1)
-    note(
-      `compose files after the first (${cmd.files.slice(1).join(', ')})`,
-      'a workload takes one compose file: merge them into it',
-    );
   if (d.composeFile !== null && d.composeFile !== file) {
     note(`a second compose file (${file})`, 'a workload takes one compose stack');
     return false;
@@ -104,18 +119,25 @@ function carryCompose(d, cmd, cwd, note, exists) {
         `its compose file ${file} and the job's services: a workload takes one compose stack, so the draft keeps ${file}`,
         `add the job's services to ${file}`,
       );
+    // Said once, where the stack is first named (its later commands give the same files).
+    if (cmd.files.length > 1)
+      note(
+        `compose files after the first (${cmd.files.slice(1).join(', ')}): the draft's stack is ${file} alone`,
+        'a workload takes one compose file: merge the others into it (docker compose -f … -f … config gives the merged file)',
+      );
     d.composeFile = file;
     d.workload.compose = { file };
   }
   const compose = /** @type {import('./load.js').WorkloadCompose} */ (d.workload.compose);
   if (cmd.sub !== 'run' && cmd.sub !== 'exec') return true;
-  if (compose.test) {
+  // The workload runs one command in its stack, and its steps after the stack is down: a command left in
+  // a step would fail there. The last one the job runs is its test (an earlier one readies the stack:
+  // a migration, a seed); each other is named.
+  if (compose.test)
     note(
-      `a second compose test (${cmd.service}) stays a step, which runs after the stack is down`,
-      'a workload runs one test in its stack: keep the one that matters',
+      `the compose ${compose.test.service} ${(compose.test.command ?? []).join(' ')} ran in the stack before this one; the workload runs one command in its stack, the last the job runs (${cmd.service})`,
+      "make the earlier one part of its service's start (an entrypoint that migrates first) or of the test's command",
     );
-    return false;
-  }
   const command = cmd.command ?? [];
   if (
     !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/.test(cmd.service ?? '') ||

@@ -14,23 +14,61 @@ import { tokens } from './workflow-shell.js';
  */
 
 /**
- * The job's `container:` image is pulled as one of the workload's images; its steps do not run in it.
+ * The job's `container:` image is pulled as one of the workload's images; its steps do not run in it. Its
+ * `env:` is what every step saw: returned, to be the steps' (under the job's own env). Its `options:` and
+ * `volumes:` shaped the container the steps ran in: named.
  * @param {Draft} d @param {unknown} container @param {ExprContext} ctx
+ * @returns {Record<string, string>} the container's variables (literal; those from a secret are named)
  */
 export function draftContainer(d, container, ctx) {
-  if (container === undefined) return;
+  if (container === undefined) return {};
   const spec = /** @type {Record<string, unknown>} */ (
     typeof container === 'string' ? { image: container } : isMapping(container) ? container : {}
   );
   const image = expand(String(spec.image ?? ''), ctx).text;
-  if (!image) return;
+  if (!image) return {};
   addImage(d, image, 'container:', ['images']);
   credentialsOf(d, spec.credentials, image, 'container:');
+  const at = ['images', d.workload.images.findIndex((x) => x.name === image)];
   d.notes.push({
-    at: ['images', d.workload.images.findIndex((x) => x.name === image)],
+    at,
     text: `the job's steps ran inside ${image} (container:); a workload step runs in the runner's shell`,
     todo: `run a step that needs the image's tools in it: docker run --rm -v "$PWD:$PWD" -w "$PWD" ${image} sh -c '…' (a DinD engine sees the run's copy at that path when the workload has a compose stack)`,
   });
+  for (const key of ['options', 'volumes', 'ports'])
+    if (spec[key] !== undefined)
+      d.notes.push({
+        at,
+        text: `the container's ${key}: ${JSON.stringify(spec[key]).slice(0, 160)}`,
+        todo:
+          key === 'volumes'
+            ? "a workload step sees the run's copy of its root; give a step the files it needs there (a mounted docker socket is the one DOCKER_HOST gives)"
+            : "pass them to the docker run of a step that needs the image's tools",
+      });
+  /** @type {Record<string, string>} */
+  const env = {};
+  /** @type {string[]} */
+  const unresolved = [];
+  for (const [k, v] of Object.entries(isMapping(spec.env) ? spec.env : {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k)) continue;
+    const e = expand(String(v ?? ''), ctx, () => 'draft');
+    if (e.secrets.length || e.unresolved.length)
+      unresolved.push(`${k} (${[...e.secrets.map((x) => `secrets.${x}`), ...e.unresolved].join(', ')})`);
+    else env[k] = e.text;
+  }
+  if (Object.keys(env).length)
+    d.notes.push({
+      at,
+      text: `the container's env (${Object.keys(env).join(', ')}) is set in each step as the container had it, on the runner`,
+      todo: "check each still holds there: a path of the container (a volume's) is not the runner's",
+    });
+  if (unresolved.length)
+    d.notes.push({
+      at,
+      text: `the container's env ${unresolved.join(', ')} has no value before the run; left out of the steps`,
+      todo: 'write the value the job should use at the top of the steps that need it',
+    });
+  return env;
 }
 
 /**
@@ -39,18 +77,24 @@ export function draftContainer(d, container, ctx) {
  */
 function credentialsOf(d, credentials, image, where) {
   if (!isMapping(credentials)) return;
-  const varOf = (/** @type {unknown} */ v, /** @type {string} */ fallback) => {
+  const registry = isReference(image) ? (parseReference(image).registry ?? 'docker.io') : 'docker.io';
+  const varOf = (/** @type {unknown} */ v, /** @type {string} */ fallback, /** @type {string} */ what) => {
     const m = /^\s*\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$/.exec(String(v ?? ''));
     if (m) d.secretOf[m[1]] = m[1];
+    else
+      d.notes.push({
+        at: ['registries'],
+        text: `${where}: the ${what} of its credentials for ${registry} (${String(v ?? 'none').slice(0, 80)}) is not a secret the draft can name`,
+        todo: `set ${fallback} to it where dind-bench runs`,
+      });
     return m ? m[1] : fallback;
   };
-  const registry = isReference(image) ? (parseReference(image).registry ?? 'docker.io') : 'docker.io';
   addRegistry(
     d,
     registry,
     {
-      username: varOf(credentials.username, 'DIND_BENCH_REGISTRY_USERNAME'),
-      password: varOf(credentials.password, 'DIND_BENCH_REGISTRY_PASSWORD'),
+      username: varOf(credentials.username, 'DIND_BENCH_REGISTRY_USERNAME', 'user name'),
+      password: varOf(credentials.password, 'DIND_BENCH_REGISTRY_PASSWORD', 'password'),
     },
     where,
     ['registries'],
@@ -129,6 +173,10 @@ function serviceOptions(svc, options, note) {
     '--user': [svc, 'user', String],
     '--hostname': [svc, 'hostname', String],
     '--entrypoint': [svc, 'entrypoint', String],
+    '--tmpfs': [svc, 'tmpfs', (v) => [...(Array.isArray(svc.tmpfs) ? svc.tmpfs : []), v]],
+    '--memory': [svc, 'mem_limit', String],
+    '-m': [svc, 'mem_limit', String],
+    '--cpus': [svc, 'cpus', (v) => (/^[0-9]+(\.[0-9]+)?$/.test(v) ? Number(v) : v)],
   });
   for (let i = 0; i < words.length; i++) {
     const w = /** @type {string} */ (words[i]);

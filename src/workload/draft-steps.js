@@ -34,7 +34,12 @@ export function draftStep(d, step, i, sc) {
   // Placed before the next step kept (placePending), or after the last one.
   const note = (/** @type {string} */ text, /** @type {string} */ todo) =>
     d.pending.push({ at: ['steps'], text: `${label}: ${text}`, todo });
-  const when = conditionOf(step.if);
+  const when = conditionOf(step.if, sc.ctx);
+  if (when === 'skipped')
+    return note(
+      `the workflow skips it in the combination drafted (if: ${String(step.if)} is false there)`,
+      'nothing, unless you measure a combination where it runs',
+    );
   if (when === 'failure')
     return note(
       `runs only when an earlier step failed (if: ${String(step.if)})`,
@@ -45,7 +50,10 @@ export function draftStep(d, step, i, sc) {
       `the workflow runs it only when ${String(step.if)}; the draft runs it every time`,
       'remove the step if that is not so for the job you measure',
     );
-  if (step['continue-on-error'] === true || typeof step['continue-on-error'] === 'string')
+  if (
+    step['continue-on-error'] === true ||
+    (typeof step['continue-on-error'] === 'string' && !falsy(step['continue-on-error'], sc.ctx))
+  )
     note(
       'continue-on-error',
       'a failing workload step fails the job: make the command succeed (`|| true`) if its failure does not matter',
@@ -61,15 +69,31 @@ function stepLabel(step, i) {
   return `step ${i + 1}${name ? ` "${name.slice(0, 80)}"` : ''}`;
 }
 
-/** 'failure': only after a failure (or on cancel); 'other': a condition the draft cannot evaluate. @param {unknown} cond */
-function conditionOf(cond) {
+/**
+ * 'failure': only after a failure (or on cancel); 'skipped': a condition the draft evaluates to false (a
+ * matrix value, an input's default); 'other': a condition the draft cannot evaluate.
+ * @param {unknown} cond @param {ExprContext} ctx
+ */
+function conditionOf(cond, ctx) {
   if (cond === undefined || cond === true) return 'always';
+  if (cond === false) return 'skipped';
   const c = String(cond)
-    .replace(/^\$\{\{|\}\}$/g, '')
+    .replace(/^\s*\$\{\{|\}\}\s*$/g, '')
     .trim();
+  const value = expand(`\${{ ${c} }}`, ctx);
+  if (!value.unresolved.length && !value.secrets.length) return isFalsy(value.text) ? 'skipped' : 'always';
   if (/^(success|always)\(\)$/.test(c) || c === 'true' || c === '!cancelled()') return 'always';
   if (/\b(failure|cancelled)\(\)/.test(c) && !/\balways\(\)/.test(c)) return 'failure';
   return 'other';
+}
+
+/** GitHub's falsy values, as an expression's text. @param {string} v */
+const isFalsy = (v) => v === '' || v === 'false' || v === '0';
+
+/** Whether a value (`${{ matrix.experimental }}`) evaluates to false for the combination drafted. @param {unknown} v @param {ExprContext} ctx */
+function falsy(v, ctx) {
+  const e = expand(String(v), ctx);
+  return !e.unresolved.length && !e.secrets.length && isFalsy(e.text.trim());
 }
 
 /**

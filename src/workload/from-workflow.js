@@ -138,11 +138,13 @@ export function draftJob(wf, { workspace, outDir, name, composeName, exists = ex
   };
   const { ctx, secrets } = contextOf(d, workflow, job);
   draftTimeout(d, job['timeout-minutes']);
-  draftContainer(d, job.container, ctx);
+  // The container's env is what each step saw under the workflow's and the job's (docker exec -e over it).
+  const containerEnv = draftContainer(d, job.container, ctx);
   draftServices(d, job.services, ctx, composeName);
   const defaults = { ...runDefaults(workflow.defaults), ...runDefaults(job.defaults) };
+  const stepCtx = { ...ctx, env: { ...containerEnv, ...ctx.env } };
   for (const [i, step] of /** @type {Record<string, unknown>[]} */ (job.steps).entries())
-    draftStep(d, step, i, { ctx, defaults, exists });
+    draftStep(d, step, i, { ctx: stepCtx, defaults, exists });
   for (const n of d.pending) d.notes.push({ ...n, at: ['steps'], after: true });
   d.pending = [];
   for (const [v, secret] of secrets)

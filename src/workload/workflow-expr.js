@@ -58,13 +58,16 @@ export function secretName(inner) {
 function evaluate(inner, ctx) {
   const alternatives = inner.split('||').map((s) => s.trim());
   if (alternatives.length > 1) {
-    // `a || b`: the first value that is not empty; unknown when one before it is unknown.
+    // `a || b`: the first value that is not falsy, else the last (as GitHub's `||`); unknown when one
+    // before it is unknown.
+    /** @type {string | null} */
+    let v = null;
     for (const alt of alternatives) {
-      const v = evaluate(alt, ctx);
+      v = evaluate(alt, ctx);
       if (v === null) return null;
       if (v !== '' && v !== 'false' && v !== '0') return v;
     }
-    return '';
+    return v;
   }
   const e = alternatives[0];
   const literal = /^'((?:[^']|'')*)'$/.exec(e);
@@ -73,12 +76,19 @@ function evaluate(inner, ctx) {
   const ref = /^(matrix|env|inputs|github\.event\.inputs)\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(e);
   if (!ref) return null;
   const scope = ref[1] === 'matrix' ? ctx.matrix : ref[1] === 'env' ? ctx.env : ctx.inputs;
-  return scope && Object.hasOwn(scope, ref[2]) ? scope[ref[2]] : null;
+  if (scope && Object.hasOwn(scope, ref[2])) return scope[ref[2]];
+  // A key the resolved combination does not have is null in GitHub's evaluation: empty, as false.
+  return ref[1] === 'matrix' && scope ? '' : null;
 }
 
+/** GitHub runs at most 256 jobs of one matrix: a larger one is not a matrix it runs. */
+const MAX_COMBINATIONS = 256;
+
 /**
- * The matrix combination the draft is made for: the first value of each dimension, with what an
- * `include` entry adds to it.
+ * The matrix combination the draft is made for, as GitHub expands the matrix: every combination of the
+ * lists, less each one an `exclude` entry matches, then each `include` entry added to every combination
+ * whose original values it matches (its other keys added), or a combination of its own where it matches
+ * none. The first combination is drafted; `combinations` counts them all.
  * @param {unknown} strategy the job's `strategy`
  * @returns {{ values: Record<string, string> | null, combinations: number, why?: string }}
  *   values null: the matrix cannot be resolved (why says so)
@@ -88,27 +98,46 @@ export function matrixOf(strategy) {
   if (matrix === undefined) return { values: {}, combinations: 1 };
   if (!isMapping(matrix))
     return { values: null, combinations: 0, why: 'the matrix is not a mapping of lists (an expression?)' };
-  /** @type {Record<string, string>} */
-  const values = {};
-  let combinations = 1;
+  /** @type {Record<string, string>[]} */
+  let combos = [{}];
   for (const [key, list] of Object.entries(matrix)) {
     if (key === 'include' || key === 'exclude') continue;
     if (!Array.isArray(list) || list.length === 0 || !list.every(isScalar))
       return { values: null, combinations: 0, why: `matrix.${key} is not a list of plain values` };
-    values[key] = String(list[0]);
-    combinations *= list.length;
+    combos = combos.flatMap((c) => list.map((v) => ({ ...c, [key]: String(v) })));
+    if (combos.length > MAX_COMBINATIONS)
+      return { values: null, combinations: 0, why: `more than ${MAX_COMBINATIONS} combinations` };
   }
-  const include = Array.isArray(matrix.include) ? matrix.include.filter(isMapping) : [];
-  const dims = Object.keys(values);
-  for (const entry of include) {
-    const matches = Object.entries(entry).every(([k, v]) => !dims.includes(k) || String(v) === values[k]);
-    if (dims.length === 0 || matches) {
-      for (const [k, v] of Object.entries(entry)) if (isScalar(v) && !dims.includes(k)) values[k] = String(v);
-      if (dims.length === 0) break;
-    }
+  const dims = Object.keys(combos[0]);
+  for (const key of ['exclude', 'include']) {
+    const list = matrix[key];
+    if (list !== undefined && (!Array.isArray(list) || !list.every(isMapping)))
+      return { values: null, combinations: 0, why: `matrix.${key} is not a list of mappings (an expression?)` };
   }
-  if (dims.length === 0) combinations = Math.max(1, include.length);
-  return { values, combinations };
+  const entries = (/** @type {'exclude' | 'include'} */ key) =>
+    /** @type {Record<string, unknown>[]} */ (Array.isArray(matrix[key]) ? matrix[key] : []);
+  const matches = (
+    /** @type {Record<string, string>} */ c,
+    /** @type {Record<string, unknown>} */ e,
+    /** @type {string[]} */ keys,
+  ) => Object.entries(e).every(([k, v]) => !keys.includes(k) || String(v) === c[k]);
+  // A matrix of include entries only: each entry is a combination.
+  combos = dims.length ? combos.filter((c) => !entries('exclude').some((e) => matches(c, e, Object.keys(e)))) : [];
+  for (const entry of entries('include')) {
+    const extra = Object.fromEntries(
+      Object.entries(entry)
+        .filter(([, v]) => isScalar(v))
+        .map(([k, v]) => [k, String(v)]),
+    );
+    const hit = combos.filter((c) => dims.length && matches(c, entry, dims));
+    // An entry adds its keys to the combinations it matches; it never overwrites an original value.
+    for (const c of hit) for (const [k, v] of Object.entries(extra)) if (!dims.includes(k)) c[k] = v;
+    if (!hit.length) combos.push(extra);
+    if (combos.length > MAX_COMBINATIONS)
+      return { values: null, combinations: 0, why: `more than ${MAX_COMBINATIONS} combinations` };
+  }
+  if (!combos.length) return { values: null, combinations: 0, why: 'its exclude entries leave no combination' };
+  return { values: combos[0], combinations: combos.length };
 }
 
 /** @param {unknown} x @returns {x is string | number | boolean} */
