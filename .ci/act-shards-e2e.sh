@@ -62,7 +62,7 @@ mv "$tmp/act-refused.log" "$tmp/act.log"
 echo "act shards e2e: max-shards 1: act exited $status after $((SECONDS - refused)) s"
 [ "$status" -ne 0 ] || fail "a plan that does not fit one runner ran with max-shards 1"
 grep -q "max-shards 1 allows no split" "$tmp/act.log" || fail "the refusal does not say max-shards allows no split"
-grep -Eq 'What fits .*`iterations: [0-9]+` - [0-9]+ samples a side instead of 4 \(each interval about [0-9.]+x as wide\)' \
+grep -Eq "What fits .*.iterations: [0-9]+. - [0-9]+ samples a side instead of 4 \(each interval about [0-9.]+x as wide\)" \
   "$tmp/act.log" || fail "the refusal does not name the samples that fit and the input that sets them"
 if grep -q '^\[bench/bench (' "$tmp/act.log"; then fail "a bench job started after the refusal"; fi
 
