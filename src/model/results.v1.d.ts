@@ -158,6 +158,10 @@ export interface DindBenchResultsOneRun {
       detail?: Line;
     }[];
     /**
+     * merged from sample shards (a workload split over shard jobs): each shard ran every environment, interleaved, with a share of the samples, and each cell holds every shard's samples
+     */
+    pooled?: boolean;
+    /**
      * the runs `dind-bench merge` made this one from
      */
     shards?: {

@@ -15,6 +15,7 @@ import { readAb, readWithinRun } from './index.js';
 import { modeTable } from './modes.js';
 import { jobParts } from './parts.js';
 import { pricingOf, workloadCosts } from './pricing.js';
+import { pooledNote } from './pooled.js';
 import { LEFT_OUT, detectableTables, memorySeriesNote, problemGroups, samplingNote, summaryTables } from './tables.js';
 import { waterfallOf } from './waterfall.js';
 
@@ -371,7 +372,7 @@ function notCompared(results, comparisons, ab) {
  * @returns {string[]}
  */
 function caveatsOf(results, questions, comparisons) {
-  const out = [];
+  const out = pooledNote(results);
   // One level, or the range its looks read them at (src/reading/decide.js lookLevels).
   const levels = [...new Set(questions.map((q) => q.level).filter((l) => typeof l === 'number'))].sort();
   const at = (/** @type {number} */ l) => `${Number((l * 100).toFixed(2))}%`;

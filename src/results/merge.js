@@ -15,6 +15,7 @@ import { markdownReport } from './report.js';
 import { readRun } from '../reading/read-run.js';
 import { validateResults } from './schema.js';
 import { withoutSecrets } from '../redact/secrets.js';
+import { poolCells, sameCells } from './pool-cells.js';
 
 export class MergeError extends Error {}
 
@@ -56,8 +57,10 @@ const SAME = [
 /**
  * The merged results document. Pure: shards in, document out (validated), or MergeError.
  * @param {Shard[]} shards in the order their cells should appear
+ * @param {{ pool?: boolean }} [o] pool: sample shards (each the same cells, a share of the samples: a workload
+ *   split over jobs), whose cells are pooled (./pool-cells.js) instead of refused as measured twice
  */
-export function mergeShards(shards) {
+export function mergeShards(shards, o = {}) {
   if (shards.length === 0) {
     throw new MergeError('no shards to merge: give the results.json files (or folders holding them) of the shard jobs');
   }
@@ -77,7 +80,9 @@ export function mergeShards(shards) {
       }
     }
   }
-  const cells = mergeCells(shards);
+  if (o.pool && !sameCells(shards))
+    throw new MergeError('sample shards must each hold the same cells (every environment, a share of the samples)');
+  const cells = o.pool ? poolCells(shards) : mergeCells(shards);
   const runs = shards.map((s) => s.results.run);
   const startedAt = runs.map((r) => r.startedAt).sort()[0];
   const endedAt = runs
@@ -102,12 +107,14 @@ export function mergeShards(shards) {
     run: {
       id: `${startedAt.replace(/[:.]/g, '-')}-merged-${hash}`,
       profile: first.results.run.profile,
-      iterations: first.results.run.iterations,
+      // Pooled, each cell has every shard's samples.
+      iterations: o.pool ? runs.reduce((n, r) => n + r.iterations, 0) : first.results.run.iterations,
       warmup: first.results.run.warmup,
       startedAt,
       endedAt,
       args: { merged: runs.map((r) => r.id) },
-      order: orderOf(shards),
+      order: o.pool ? 'interleaved' : orderOf(shards),
+      ...(o.pool ? { pooled: true } : {}),
       complete: runs.every((r) => r.complete),
       state: 'finished',
       ...weakestIsolation(shards),
@@ -234,9 +241,9 @@ async function findResults(dir) {
 /**
  * Reads and validates each shard, merges them, and writes OUT/results.json (never over an existing one),
  * the reports, and every shard's raw/ output (cells are disjoint, so their raw folders are too).
- * @param {{shards: string[], out: string, log: (s: string) => void}} o
+ * @param {{shards: string[], out: string, log: (s: string) => void, pool?: boolean}} o
  */
-export async function mergeCommand({ shards: paths, out, log }) {
+export async function mergeCommand({ shards: paths, out, log, pool = false }) {
   const files = await findShardFiles(paths);
   if (files.length === 0) {
     throw new MergeError(`no results.json under ${paths.join(', ')}: did the shard jobs upload their results?`);
@@ -250,7 +257,7 @@ export async function mergeCommand({ shards: paths, out, log }) {
   const shards = [];
   for (const f of files) shards.push(await readShard(f));
   // The shards were written without their runs' secrets; what is shaped like one is not merged either.
-  const merged = withoutSecrets(mergeShards(shards));
+  const merged = withoutSecrets(mergeShards(shards, { pool }));
   await mkdir(outDir, { recursive: true });
   for (const s of shards) {
     const raw = path.join(path.dirname(s.file), 'raw');
@@ -332,11 +339,15 @@ export async function mergeGroups({ matrix, shardsDir, out, log, prefix = SHARD_
   if (!SHARD_PREFIX_FORM.test(prefix))
     throw new Error(`shard prefix ${JSON.stringify(prefix)}: letters, digits, . _ - only (a folder name's start)`);
   const groups = groupsOf(matrix);
+  // A workload's sample shards (src/workflow/workload-shards.js): their cells are pooled.
+  const include = /** @type {{ include: { group?: unknown, split?: unknown }[] }} */ (matrix).include;
+  const pooled = new Set(include.filter((j) => j?.split === 'samples').map((j) => j.group));
   const merged = [];
   const skipped = [];
   for (const [group, ids] of groups) {
     try {
-      await mergeGroup({ group, ids, shardsDir, out: path.join(path.resolve(out), group), log, prefix });
+      const to = path.join(path.resolve(out), group);
+      await mergeGroup({ group, ids, shardsDir, out: to, log, prefix, pool: pooled.has(group) });
       merged.push(group);
     } catch (e) {
       if (!(e instanceof MergeError)) throw e;
@@ -348,9 +359,10 @@ export async function mergeGroups({ matrix, shardsDir, out, log, prefix = SHARD_
 }
 
 /**
- * @param {{group: string, ids: string[], shardsDir: string, out: string, log: (s: string) => void, prefix: string}} o
+ * @param {{group: string, ids: string[], shardsDir: string, out: string, log: (s: string) => void, prefix: string,
+ *   pool: boolean}} o
  */
-async function mergeGroup({ group, ids, shardsDir, out, log, prefix }) {
+async function mergeGroup({ group, ids, shardsDir, out, log, prefix, pool }) {
   if (existsSync(out)) throw new MergeError(`${out} already exists: merge into an empty folder`);
   const files = [];
   for (const id of ids) {
@@ -371,7 +383,7 @@ async function mergeGroup({ group, ids, shardsDir, out, log, prefix }) {
     files.push(file);
   }
   if (files.length > 1) {
-    await mergeCommand({ shards: files, out, log });
+    await mergeCommand({ shards: files, out, log, pool });
     return;
   }
   await mkdir(path.dirname(out), { recursive: true });

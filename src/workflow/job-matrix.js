@@ -14,7 +14,8 @@
 // `estimate` callback) is over it is split into shard jobs of the same `group`, by benchmark first and, for
 // a benchmark too long alone, by environment group (native+docker apart from each DinD environment, which
 // gives up interleaving for that benchmark only; one environment per part if even that is over). `dind-bench
-// merge` makes each group one run again.
+// merge` makes each group one run again. A run split into more jobs than maxShards is refused, naming the
+// benchmarks that fit (src/workflow/workload-shards.js places a workload, which splits by samples instead).
 import { namesIn, splitList } from '../text/lists.js';
 import { comparedWithDocker } from '../model/environments.js';
 
@@ -91,7 +92,7 @@ const slug = (labels) => labels.filter((l) => l !== 'self-hosted' && l !== 'linu
  *   bake: {distros: string[], engines: string[]},
  *   benchmarkNames: readonly string[],
  *   inputs: {benchmarks: string | string[], distributions: string | string[], engines: string | string[], runners: string, hostEngines?: string,
- *     layout?: string, maxMinutes?: number},
+ *     layout?: string, maxMinutes?: number, maxShards?: number},
  *   estimate?: Estimate,
  * }} args
  * @returns {{include: Job[]}}
@@ -133,6 +134,14 @@ export function jobMatrix({ bake, benchmarkNames, inputs, estimate }) {
           inputs.maxMinutes && estimate
             ? shardJob({ benchmarks, environments, estimate, maxSeconds: inputs.maxMinutes * 60, job: id })
             : [{ benchmarks, environments }];
+        if (inputs.maxShards && parts.length > inputs.maxShards)
+          throw tooManyShards({
+            job: id,
+            parts,
+            benchmarks,
+            maxShards: inputs.maxShards,
+            maxMinutes: inputs.maxMinutes,
+          });
         for (const [k, part] of parts.entries()) {
           const shard = parts.length > 1 ? `${k + 1}/${parts.length}` : '1/1';
           include.push({
@@ -207,6 +216,25 @@ export function shardJob({ benchmarks, environments, estimate, maxSeconds, job }
   return parts.sort(
     (a, b) =>
       order(a.benchmarks[0]) - order(b.benchmarks[0]) || envOrder(a.environments[0]) - envOrder(b.environments[0]),
+  );
+}
+
+/**
+ * A run whose budget makes more jobs than max-shards: refused, naming the plans that fit and their inputs
+ * (the benchmarks the first max-shards jobs hold whole; more shards; fewer iterations).
+ * @param {{ job: string, parts: {benchmarks: string[]}[], benchmarks: string[], maxShards: number, maxMinutes?: number }} a
+ */
+function tooManyShards({ job, parts, benchmarks, maxShards, maxMinutes }) {
+  const kept = parts.slice(0, maxShards);
+  const whole = benchmarks.filter((b) => parts.every((p) => !p.benchmarks.includes(b) || kept.includes(p)));
+  const fits = [
+    ...(whole.length ? [`\`benchmarks: ${whole.join(',')}\` (what ${maxShards} job(s) hold)`] : []),
+    `\`max-shards: ${parts.length}\``,
+    "fewer `iterations:` than the profile's (`dind-bench plan` sizes them)",
+  ];
+  return new MatrixInputError(
+    `job ${job}: the plan needs ${parts.length} shard jobs of at most max-minutes ${maxMinutes}, and max-shards ` +
+      `${maxShards} allows no more. What fits (write one under the caller's with:): ${fits.join('; or ')}`,
   );
 }
 

@@ -76,7 +76,14 @@ for (const rel of WORKFLOWS) {
     assert.match(matrixStep.env.MAX_MINUTES, /inputs\.max-minutes/);
     assert.match(w.env.PROFILE, /inputs\.profile/);
     assert.ok(Number(inputs['max-minutes'].default) < bench['timeout-minutes'], 'room for setup and images');
-    assert.equal(prepare.outputs.matrix, '${{ steps.matrix.outputs.matrix }}');
+    // With a workload, its placement's matrix (src/workflow/workload-shards.js); else workflow matrix's.
+    assert.equal(prepare.outputs.matrix, '${{ steps.workload.outputs.matrix || steps.matrix.outputs.matrix }}');
+    assert.equal(step(prepare, 'Workload plan').id, 'workload');
+    assert.match(step(prepare, 'Workload plan').run, /workflow workload [^]*--max-shards "\$MAX_SHARDS"/);
+    assert.match(matrixStep.run, /--max-shards "\$MAX_SHARDS"/);
+    const benchRun = bench.steps.find((/** @type {any} */ s) => String(s.uses).includes('actions/run'));
+    assert.match(benchRun.with.workload, /^\$\{\{ matrix\.workload && /, 'the jobs prepare placed it in');
+    assert.match(benchRun.with.iterations, /^\$\{\{ matrix\.iterations \|\| inputs\.iterations/);
 
     // bench: resumes an earlier attempt's upload and uploads whatever it has, always, under one name.
     assert.equal(bench.strategy.matrix, '${{ fromJSON(needs.prepare.outputs.matrix) }}');
@@ -191,6 +198,8 @@ test("bench.yml's scripts, run in order for two calls sharing one folder (as und
           'self-hosted,linux,local',
         "${{ inputs.layout || vars.DIND_BENCH_LAYOUT || 'both' }}": 'interleaved',
         "${{ inputs.max-minutes || vars.DIND_BENCH_MAX_MINUTES || '200' }}": '2',
+        "${{ inputs.max-shards || vars.DIND_BENCH_MAX_SHARDS || '16' }}": '16',
+        "${{ inputs.iterations || vars.DIND_BENCH_ITERATIONS || '' }}": '',
       },
       { ...runner, PROFILE: 'quick' },
     );
