@@ -62,6 +62,7 @@ release_suite() {
   git_suite commit -q -m "Release 1.0.0"
   git_suite tag -a v1.0.0 -m "dind-bench 1.0.0"
   git_suite tag -fa v1 -m "dind-bench 1.0.0" "v1.0.0^{}"
+  # shellcheck disable=SC2034 # read by the script that sourced this file
   released=$(git_suite rev-parse "v1^{commit}")
 }
 
@@ -96,6 +97,7 @@ PY
   oidc_pid=$!
   for _ in $(seq 1 50); do [ -s "$tmp/oidc-port" ] && break; sleep 0.1; done
   [ -s "$tmp/oidc-port" ] || fail "the OIDC stand-in did not start"
+  # shellcheck disable=SC2034 # read by the script that sourced this file
   oidc_url="http://127.0.0.1:$(cat "$tmp/oidc-port")/token?api-version=2.0"
 }
 oidc_stop() {

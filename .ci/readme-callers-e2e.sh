@@ -62,6 +62,7 @@ headings=("" "### Does DinD fit my job? In your repository" "### What does the n
 # The workload's name, the variables it reads (registries' credentials, build secrets, a CA by variable),
 # and the image names it gives the runner's engine (pulls, builds): from the file, as the run parses it.
 workload_facts() {
+  # shellcheck disable=SC2016 # JavaScript, whose template literals are its own
   node --input-type=module -e '
     import { readFileSync } from "node:fs";
     import { parse } from "yaml";

@@ -417,7 +417,9 @@ export function reusableWorkflow(source) {
   if (!dispatch) throw new Error('bench.yml has no workflow_dispatch inputs');
   doc.set(
     'on',
-    doc.createNode({ workflow_call: { inputs: callInputs(dispatch, source), secrets: CALL_SECRETS, outputs: CALL_OUTPUTS } }),
+    doc.createNode({
+      workflow_call: { inputs: callInputs(dispatch, source), secrets: CALL_SECRETS, outputs: CALL_OUTPUTS },
+    }),
   );
   const jobs = doc.get('jobs');
   if (!isMap(jobs)) throw new Error('bench.yml has no jobs');

@@ -69,7 +69,11 @@ test('the reusable workflow takes the same inputs as bench.yml, with the same de
 test("a call's input a repository variable stands in for has no default of its own; a fallback that disagrees is refused", () => {
   const input = { description: 'Layout', type: 'choice', options: ['a', 'b'], default: 'a' };
   assert.deepEqual(callInputs({ layout: input }, "X: ${{ inputs.layout || vars.DIND_BENCH_LAYOUT || 'a' }}"), {
-    layout: { description: 'Layout (a, b); empty - the variable DIND_BENCH_LAYOUT, else a', default: '', type: 'string' },
+    layout: {
+      description: 'Layout (a, b); empty - the variable DIND_BENCH_LAYOUT, else a',
+      default: '',
+      type: 'string',
+    },
   });
   assert.throws(
     () => callInputs({ layout: input }, "X: ${{ inputs.layout || vars.DIND_BENCH_LAYOUT || 'b' }}"),
