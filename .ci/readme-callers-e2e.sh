@@ -17,8 +17,10 @@
 # must be left as found (no object of the run; the workload's image names as they were).
 #
 # The job: examples/workloads/script by default (a pull, 5 containers and a volume: seconds a job), standing
-# in for CI time: both callers take about 10 minutes on a 2-core machine. The real target is the Go service
-# (examples/workloads/go-service: a cold Go build, PostgreSQL and a compose test, minutes a DinD job):
+# in for CI time (2026-12-07, 2 cores, load average 16-31 from other work beside it: question 1 took 652 s,
+# question 2 longer: three environments with the job, 5 rounds each; a quiet machine takes less). The real
+# target is the Go service (examples/workloads/go-service: a cold Go build, PostgreSQL and a compose test,
+# minutes a DinD job):
 #   bash .ci/readme-callers-e2e.sh --workload examples/workloads/go-service [--question 1|2]
 # Needs the images built (`dind-bench images build`, Engine 20.10 and 26.1, Debian), act, jq, python3.
 set -euo pipefail
