@@ -13,7 +13,7 @@
 # `--local-repository dind-bench/dind-bench@REF=DIR` serves each reference from a worktree at that ref, as
 # GitHub would download it (no node_modules: the actions install the suite themselves). The reusable
 # workflow finds its own commit in the job's OIDC token; GitHub's token service cannot run here, so a
-# loopback stand-in (oidc_stand_in below) issues the claims GitHub would: the workflow as the caller named
+# loopback stand-in (oidc_stand_in in .ci/e2e-lib.sh) issues the claims GitHub would: the workflow as the caller named
 # it and the commit that ref resolves to in the suite's repository. Checks that every action ran from that
 # commit (results' suite.commit, read from the fetched suite's own checkout), the workflow's outputs read
 # by a later job, results, comparison, history and site, and that nothing is left on the engine.
@@ -29,64 +29,26 @@ e2e_begin "consumer e2e" consumer
 nbsp=$'\xc2\xa0'
 sp="[ $nbsp]+"
 
-# The suite as a repository, released by docs/releasing.md's step 3 (run here on a local clone), then
-# one commit more: the commit a caller pins by SHA in the gate run.
-copy_checkout "$tmp/suite"
-[ ! -e "$tmp/suite/node_modules" ] || fail "the suite copy must not carry node_modules"
-git_suite() { git -C "$tmp/suite" -c user.name=release -c user.email=release@localhost "$@"; }
-git_suite init -q -b main
-git_suite add -A
-git_suite commit -q -m "Release 1.0.0"
-git_suite tag -a v1.0.0 -m "dind-bench 1.0.0"
-git_suite tag -fa v1 -m "dind-bench 1.0.0" "v1.0.0^{}"
+# The suite as a repository, released (release_suite), then one commit more: the commit a caller pins by
+# SHA in the gate run.
+release_suite
 echo "after the release" >> "$tmp/suite/CHANGELOG.md"
 git_suite commit -q -am "A change after 1.0.0"
-released=$(git -C "$tmp/suite" rev-parse "v1^{commit}")
-pinned=$(git -C "$tmp/suite" rev-parse HEAD)
-if [ "$released" = "$pinned" ] || [ "$(git -C "$tmp/suite" rev-parse "v1.0.0^{commit}")" != "$released" ]; then
+pinned=$(git_suite rev-parse HEAD)
+if [ "$released" = "$pinned" ] || [ "$(git_suite rev-parse "v1.0.0^{commit}")" != "$released" ]; then
   fail "the release rehearsal did not tag v1.0.0 and v1 on one commit apart from main"
 fi
-# What GitHub downloads for each reference: the files at that ref, without .git.
-for ref in v1 "$pinned"; do
-  mkdir -p "$tmp/at-$ref"
-  git -C "$tmp/suite" archive "$ref" | tar -C "$tmp/at-$ref" -xf -
-done
+suite_at v1
+suite_at "$pinned"
 echo "consumer e2e: suite released as v1.0.0 and v1 at $released; main at $pinned"
 
-# GitHub's OIDC token service, stood in on loopback: a token whose claims name the called workflow at REF
-# and the commit REF resolves to (unsigned: the workflow reads the claims of its own runner's token).
-oidc_stand_in() {
-  local ref=$1 sha=$2 claims
-  claims=$(jq -nc --arg w "dind-bench/dind-bench/.github/workflows/reusable-bench.yml@$ref" --arg s "$sha" \
-    '{job_workflow_ref: $w, job_workflow_sha: $s, aud: "dind-bench"}')
-  python3 - "$claims" "$tmp/oidc-port" <<'PY' &
-import base64, http.server, json, sys
-b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-token = ".".join([b64(b'{"alg":"none"}'), b64(sys.argv[1].encode()), ""])
-class Token(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        ok = self.headers.get("Authorization") == "bearer stand-in" and "audience=dind-bench" in self.path
-        body = json.dumps({"value": token} if ok else {"message": "refused"}).encode()
-        self.send_response(200 if ok else 403); self.end_headers(); self.wfile.write(body)
-    def log_message(self, *a): pass
-server = http.server.HTTPServer(("127.0.0.1", 0), Token)
-open(sys.argv[2], "w").write(str(server.server_port))
-server.serve_forever()
-PY
-  oidc_pid=$!
-  for _ in $(seq 1 50); do [ -s "$tmp/oidc-port" ] && break; sleep 0.1; done
-  oidc_url="http://127.0.0.1:$(cat "$tmp/oidc-port")/token?api-version=2.0"
-}
-oidc_stop() { if [ -n "${oidc_pid:-}" ]; then kill "$oidc_pid" 2>/dev/null || true; wait "$oidc_pid" 2>/dev/null || true; oidc_pid=; rm -f "$tmp/oidc-port"; fi; }
 throttle_stop() { if [ -n "${throttle_pid:-}" ]; then kill "$throttle_pid" 2>/dev/null || true; wait "$throttle_pid" 2>/dev/null || true; throttle_pid=; fi; }
 trap 'oidc_stop; throttle_stop; e2e_cleanup' EXIT
 
 # The consumers: only examples/consumer, as repositories of their own; the gate's workflow apart.
 consumer_repo() {
   cp -a examples/consumer "$1"
-  git -C "$1" init -q -b main
-  git -C "$1" -c user.name=consumer -c user.email=consumer@localhost add -A
-  git -C "$1" -c user.name=consumer -c user.email=consumer@localhost commit -q -m consumer
+  commit_repo "$1" consumer
   if [ -e "$1/actions" ] || [ -e "$1/bin" ]; then fail "the consumer must hold nothing of dind-bench"; fi
 }
 consumer_repo "$tmp/consumer"
@@ -98,27 +60,9 @@ git -C "$tmp/gate" rm -q .github/workflows/bench.yml .github/workflows/custom.ym
 sed -i "s|reusable-bench.yml@v1|reusable-bench.yml@$pinned|" "$tmp/gate/.github/workflows/upgrade-gate.yml"
 git -C "$tmp/gate" -c user.name=consumer -c user.email=consumer@localhost commit -q -am "pin dind-bench by SHA"
 
-# act's offline settings: jobs on this host (standing in for GitHub-hosted runners too, as .actrc says to
-# the jobs holding write tokens), the suite's stand-in for every remote action it pins, the suite's
-# repository for the workflow's fetch of its own commit, and the OIDC stand-in.
-args=(--platform self-hosted=-self-hosted --platform ubuntu-latest=-self-hosted --no-cache-server
-  --env RUNNER_ENVIRONMENT=github-hosted
-  --action-cache-path "$tmp/act" --env "DIND_BENCH_SUITE_GIT=file://$tmp/suite"
-  --env ACTIONS_ID_TOKEN_REQUEST_TOKEN=stand-in
-  --local-repository "dind-bench/dind-bench@v1=$tmp/at-v1"
-  --local-repository "dind-bench/dind-bench@$pinned=$tmp/at-$pinned")
-while read -r spec; do
-  args+=(--local-repository "${spec%%=*}=$tmp/at-v1/.github/act/offline-action")
-done < <(sed -n 's/^--local-repository \(.*=\.github\/act\/offline-action\)$/\1/p' .actrc)
-
-# A dispatch's payload as GitHub sends it: the repository's default branch is named (act, with no remote,
-# would say master), which the reusable workflow's guard admits a dispatch on; act then takes the inputs
-# from the payload only. dispatch_event FILE NAME=VALUE...
-dispatch_event() {
-  local file=$1; shift
-  jq -n --args '{ref: "refs/heads/main", repository: {default_branch: "main"},
-    inputs: ($ARGS.positional | map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {key: .k, value: .v}) | from_entries)}' "$@" > "$file"
-}
+# act's offline settings (act_offline_args), and the pinned commit served as GitHub would download it.
+act_offline_args
+args=("${act_args[@]}" --local-repository "dind-bench/dind-bench@$pinned=$tmp/at-$pinned")
 
 started=$SECONDS
 oidc_stand_in refs/tags/v1 "$released"

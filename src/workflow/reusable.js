@@ -1,8 +1,9 @@
 // Writes .github/workflows/reusable-bench.yml, the benchmark workflow for other repositories, from
 // bench.yml, so the two cannot drift apart (a test checks the file is current; `npm run
 // workflows:reusable` rewrites it). What differs, and why:
-// - `on:` is `workflow_call` with bench.yml's dispatch inputs (a choice becomes a string naming its options)
-//   and the outputs a caller's later job reads (CALL_OUTPUTS).
+// - `on:` is `workflow_call` with bench.yml's dispatch inputs (a choice becomes a string naming its options;
+//   one a repository variable stands in for has no default, so the variable applies to a call that leaves it
+//   out) and the outputs a caller's later job reads (CALL_OUTPUTS).
 // - The caller's repository is not dind-bench: no checkout of it (but the bench job's, when a workload file
 //   of the caller's is given).
 // - Pinning all the way down: a first job, `suite`, finds the commit of this workflow file, whatever ref the
@@ -323,17 +324,44 @@ export const CALL_SECRETS = {
  */
 
 /**
- * bench.yml's dispatch inputs as workflow_call inputs.
- * @param {Record<string, DispatchInput>} dispatch
+ * The repository variable bench.yml falls back on for an input, and the default after it, from its
+ * `inputs.NAME || vars.VARIABLE || 'DEFAULT'`; null when it has none.
+ * @param {string} source bench.yml's text @param {string} name
  */
-export function callInputs(dispatch) {
+export function fallbackOf(source, name) {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  const m = source.match(new RegExp(`inputs\\.${escaped} \\|\\| vars\\.([A-Z0-9_]+) \\|\\| '([^']*)'`));
+  return m ? { variable: m[1], value: m[2] } : null;
+}
+
+/**
+ * bench.yml's dispatch inputs as workflow_call inputs. GitHub gives an input a call leaves out its default,
+ * which would hide the repository variable bench.yml falls back on (a price, a billing model, a layout set
+ * once for every caller): such a string input has no default in the call, and its description says what
+ * stands in (the variable, else bench.yml's default, which its fallback must repeat).
+ * @param {Record<string, DispatchInput>} dispatch @param {string} [source] bench.yml's text
+ */
+export function callInputs(dispatch, source = '') {
   /** @type {Record<string, Omit<DispatchInput, 'options'>>} */
   const out = {};
   for (const [name, input] of Object.entries(dispatch)) {
     const { options = [], type, ...rest } = input;
-    if (type === 'choice') {
-      out[name] = { ...rest, description: `${rest.description} (${options.join(', ')})`, type: 'string' };
-    } else out[name] = { ...rest, type: type ?? 'string' };
+    const call =
+      type === 'choice'
+        ? { ...rest, description: `${rest.description} (${options.join(', ')})`, type: 'string' }
+        : { ...rest, type: type ?? 'string' };
+    const fallback = fallbackOf(source, name);
+    if (call.type !== 'string' || !fallback || rest.default === undefined || rest.default === '') {
+      out[name] = call;
+      continue;
+    }
+    if (fallback.value !== String(rest.default))
+      throw new Error(`bench.yml: input ${name} defaults to ${rest.default} but falls back on '${fallback.value}'`);
+    out[name] = {
+      ...call,
+      description: `${call.description}; empty - the variable ${fallback.variable}, else ${fallback.value}`,
+      default: '',
+    };
   }
   return out;
 }
@@ -389,7 +417,9 @@ export function reusableWorkflow(source) {
   if (!dispatch) throw new Error('bench.yml has no workflow_dispatch inputs');
   doc.set(
     'on',
-    doc.createNode({ workflow_call: { inputs: callInputs(dispatch), secrets: CALL_SECRETS, outputs: CALL_OUTPUTS } }),
+    doc.createNode({
+      workflow_call: { inputs: callInputs(dispatch, source), secrets: CALL_SECRETS, outputs: CALL_OUTPUTS },
+    }),
   );
   const jobs = doc.get('jobs');
   if (!isMap(jobs)) throw new Error('bench.yml has no jobs');

@@ -85,7 +85,7 @@ export function workflowTables(yml) {
   return [
     '### Inputs',
     '',
-    'The reusable workflow takes the same inputs (a choice input is a string there).',
+    'The reusable workflow takes the same inputs (a choice input is a string there). An input a repository variable stands in for (below) takes it in a scheduled or pushed run and in a call that leaves the input out, else the default here.',
     '',
     '| input | default | description |',
     '|---|---|---|',

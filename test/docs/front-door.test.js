@@ -82,6 +82,17 @@ test('each question has a caller of at most 30 lines, with only inputs and outpu
   // The first reads the cost, the second the verdict: outputs a later job of the caller reads.
   assert.match(callers[0].text, /needs\.dind-bench\.outputs\.cost\b/);
   assert.match(callers[1].text, /needs\.dind-bench\.outputs\.verdict\b/);
+  // Each asks about the team's job at the least cost: one interleaved job (docker and dind, or the two
+  // Engine lines, taking turns), the cheapest benchmark beside the workload; the second judges the job's
+  // time on each line. .ci/readme-callers-e2e.sh runs both under act.
+  for (const { text, line } of callers) {
+    const w = parse(text);
+    const inputs = /** @type {any} */ (Object.values(w.jobs).find((j) => /** @type {any} */ (j).uses)).with;
+    assert.equal(inputs.layout, 'interleaved', `README.md:${line}: layout`);
+    assert.equal(inputs.benchmarks, 'lifecycle', `README.md:${line}: benchmarks`);
+    assert.equal(inputs.workload, '.github/dind-bench/workload.yml', `README.md:${line}: workload`);
+  }
+  assert.equal(parse(callers[1].text).jobs['dind-bench'].with.gate, 'workload.*/job.total_ms');
 });
 
 test('every caller in the README and the docs uses only inputs and outputs the reusable workflow has', () => {

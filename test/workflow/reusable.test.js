@@ -14,6 +14,7 @@ import {
   SUITE_REPOSITORY,
   TARGET,
   callInputs,
+  fallbackOf,
   reusableWorkflow,
 } from '../../src/workflow/reusable.js';
 
@@ -37,18 +38,52 @@ test('reusable-bench.yml is generated from the current bench.yml (npm run workfl
   assert.equal(readFileSync(TARGET, 'utf8'), reusableWorkflow(readFileSync(SOURCE, 'utf8')));
 });
 
-test('the reusable workflow takes the same inputs as bench.yml, with the same defaults', () => {
-  const dispatch = parse(read('.github/workflows/bench.yml')).on.workflow_dispatch.inputs;
+test('the reusable workflow takes the same inputs as bench.yml, with the same defaults (a variable first, where one stands in)', () => {
+  const bench = read('.github/workflows/bench.yml');
+  const dispatch = parse(bench).on.workflow_dispatch.inputs;
   const call = parse(read('.github/workflows/reusable-bench.yml')).on.workflow_call.inputs;
   assert.deepEqual(Object.keys(call), Object.keys(dispatch));
+  let standIns = 0;
   for (const [name, input] of Object.entries(dispatch)) {
-    assert.equal(String(call[name].default), String(input.default), name);
+    const fallback = fallbackOf(bench, name);
+    if (fallback && input.type !== 'boolean' && String(input.default ?? '') !== '') {
+      // A call that leaves it out: the repository variable, else bench.yml's default, as the description says.
+      standIns++;
+      assert.equal(call[name].default, '', name);
+      assert.equal(fallback.value, String(input.default), name);
+      assert.ok(
+        call[name].description.endsWith(`; empty - the variable ${fallback.variable}, else ${input.default}`),
+        `${name}: ${call[name].description}`,
+      );
+    } else assert.equal(String(call[name].default), String(input.default), name);
     assert.equal(call[name].type, input.type === 'boolean' ? 'boolean' : 'string', name);
     for (const option of input.options ?? []) {
       assert.ok(call[name].description.includes(option), `${name} names ${option}`);
     }
   }
   assert.deepEqual(Object.keys(parse(read('.github/workflows/reusable-bench.yml')).on), ['workflow_call']);
+  // profile, benchmarks, distributions, engines, runners, layout, max-minutes, billing at least.
+  assert.ok(standIns >= 8, `${standIns} inputs a variable stands in for`);
+});
+
+test("a call's input a repository variable stands in for has no default of its own; a fallback that disagrees is refused", () => {
+  const input = { description: 'Layout', type: 'choice', options: ['a', 'b'], default: 'a' };
+  assert.deepEqual(callInputs({ layout: input }, "X: ${{ inputs.layout || vars.DIND_BENCH_LAYOUT || 'a' }}"), {
+    layout: {
+      description: 'Layout (a, b); empty - the variable DIND_BENCH_LAYOUT, else a',
+      default: '',
+      type: 'string',
+    },
+  });
+  assert.throws(
+    () => callInputs({ layout: input }, "X: ${{ inputs.layout || vars.DIND_BENCH_LAYOUT || 'b' }}"),
+    /input layout defaults to a but falls back on 'b'/,
+  );
+  // A boolean keeps its default: a call cannot leave a boolean empty.
+  const flag = { description: 'Publish', type: 'boolean', default: true };
+  assert.deepEqual(callInputs({ publish: flag }, "${{ inputs.publish || vars.DIND_BENCH_PUBLISH || 'true' }}"), {
+    publish: { description: 'Publish', default: true, type: 'boolean' },
+  });
 });
 
 test('a choice input becomes a string input naming its options', () => {
