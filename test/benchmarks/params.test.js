@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { build, referenceArgs } from '../../src/benchmarks/build.js';
 import { FIO_JOBS, fio, selection } from '../../src/benchmarks/fio.js';
 import { clientFlags, iperf3 } from '../../src/benchmarks/iperf3.js';
+import { iozone, iozoneCommand, medianMetrics, repeatsOf } from '../../src/benchmarks/iozone.js';
 import { lifecycle, medianTimeline, startsOf } from '../../src/benchmarks/lifecycle.js';
 import { benchmarkCmd, medianRuns, redis } from '../../src/benchmarks/redis.js';
 import { validateParamOverrides } from '../../src/run/params.js';
@@ -191,4 +192,35 @@ test("the build's estimate counts the cold build's work", () => {
   assert.equal(est(build.params.quick), 1);
   // 300 files x 100,000 rounds at 25 million rounds a second
   assert.equal(est({ files: 300, work: 100_000 }), 2.2);
+});
+
+test('iozone repeats: 1 to 20 runs in one container, each metric the median of its runs; sizes checked before the shell', () => {
+  assert.equal(repeatsOf(iozone.params.quick), 1);
+  assert.equal(repeatsOf({ ...iozone.params.quick, repeats: undefined }), 1);
+  assert.equal(repeatsOf({ ...iozone.params.quick, repeats: 5 }), 5);
+  for (const repeats of [0, 2.5, 21, NaN])
+    assert.throws(() => repeatsOf({ ...iozone.params.quick, repeats }), /iozone repeats .*1 to 20/, String(repeats));
+  const o = validateParamOverrides({ iozone: { repeats: 3 } }, 'disk.json');
+  assert.equal(repeatsOf({ ...iozone.params.quick, ...o.iozone }), 3);
+  assert.equal(iozoneCommand(iozone.params.quick), 'iozone -e -I -i 0 -i 1 -r 64k -s 64m');
+  assert.equal(iozoneCommand(iozone.params.standard), 'iozone -e -i 0 -i 1 -r 4k -s 1g');
+  for (const fileSize of ['64m; reboot', '$(id)', '', '0m', '1.5m'])
+    assert.throws(() => iozoneCommand({ ...iozone.params.quick, fileSize }), /iozone fileSize .*a size like/, fileSize);
+  assert.throws(() => iozoneCommand({ ...iozone.params.quick, recordSize: '64k -t 9' }), /iozone recordSize/);
+  // the estimate counts every run
+  if (!iozone.estimateSeconds) throw new Error('iozone has no estimate');
+  assert.equal(iozone.estimateSeconds({ ...iozone.params.quick, repeats: 3 }), 0.5 + (3 * 2 * 64) / 40);
+  const run = (/** @type {number} */ write, /** @type {number} */ read) => [
+    { metric: 'write_mib_per_s', unit: 'MiB/s', better: /** @type {const} */ ('higher'), value: write },
+    { metric: 'read_mib_per_s', unit: 'MiB/s', better: /** @type {const} */ ('higher'), value: read },
+  ];
+  assert.deepEqual(
+    medianMetrics([run(500, 900), run(300.333, 1000), run(520, 100)]).map((m) => [m.metric, m.value, m.unit]),
+    [
+      ['write_mib_per_s', 500, 'MiB/s'],
+      ['read_mib_per_s', 900, 'MiB/s'],
+    ],
+  );
+  // an even count: the mean of the middle two, rounded as the parser rounds
+  assert.equal(medianMetrics([run(1, 0), run(2.005, 0)])[0].value, 1.5);
 });

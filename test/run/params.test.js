@@ -30,7 +30,7 @@ describe('parameter overrides', () => {
       vmBytes: '256M',
       hddBytes: '1G',
     });
-    assert.deepEqual(paramsFor('iozone', 'quick', o), { fileSize: '64m', recordSize: '64k', direct: true });
+    assert.deepEqual(paramsFor('iozone', 'quick', o), { fileSize: '64m', recordSize: '64k', direct: true, repeats: 1 });
   });
   const bad = [
     { doc: { fioo: {} }, message: /c\.json: unknown benchmark "fioo"; valid: .*fio.*storage/ },
