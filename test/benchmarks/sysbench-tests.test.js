@@ -8,6 +8,7 @@ import { sysbench, testsOf } from '../../src/benchmarks/sysbench.js';
 test('the tests a step runs: all four by default, in their own order, the quick profile the cpu test alone', () => {
   assert.deepEqual(testsOf(sysbench.params.standard), ['cpu', 'threads', 'memory', 'fileio']);
   assert.deepEqual(testsOf(sysbench.params.quick), ['cpu']);
+  assert.deepEqual(testsOf(sysbench.params.tiny), ['cpu', 'threads', 'memory', 'fileio']);
   assert.deepEqual(testsOf({ seconds: 1, threads: 2, fileTotalSize: '16M', tests: ' fileio, cpu ' }), [
     'cpu',
     'fileio',
